@@ -1,0 +1,19 @@
+"""Snowflake ids shaped like Discord's, so discord.py derives sensible creation times."""
+
+import itertools
+import time
+
+DISCORD_EPOCH_MS = 1420070400000
+
+_counter = itertools.count(1)
+
+
+def new_snowflake() -> int:
+    """Return a unique snowflake: milliseconds since the Discord epoch, then a counter."""
+    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    return (ms << 22) | (next(_counter) & 0x3FFFFF)
+
+
+def iso_now() -> str:
+    """Current UTC time in the ISO-8601 form Discord uses for timestamps."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + ".000000+00:00"
