@@ -1,0 +1,141 @@
+"""The map picture: MapView -> SVG text.
+
+Draw order is explicit and global (not per hex) so that nothing of one hex is painted over
+by its neighbour: fills, terrain, track, route overlays, cities and towns, tokens, text,
+last-move outlines, then the coordinate frame, title and route legend.
+"""
+
+from __future__ import annotations
+
+from render import geometry as g
+from render.hex_parts import LAYERS, TRACK_W, draw_hex, path_geometry
+from render.svgkit import attrs, document, esc, text
+from render.view import HexView, MapView, RouteView
+
+MARGIN = 26.0  # room for the coordinate frame
+TITLE_H = 30.0
+FONT_COORD = 10.0
+FONT_TITLE = 14.0
+FONT_LEGEND = 11.0
+
+
+def map_svg(view: MapView) -> str:
+    """Render the map as SVG text (deterministic: same view, same bytes)."""
+    if not view.hexes:
+        return document(200, 100, [text(100, 50, "empty map", FONT_TITLE)])
+    xs = [h.x for h in view.hexes]
+    ys = [h.y for h in view.hexes]
+    min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
+    half_w = g.HEX_SIZE * g.SQRT3 / 2
+    left = MARGIN + half_w - g.hex_center(min_x, 0)[0]
+    top = TITLE_H + MARGIN + g.HEX_SIZE - g.hex_center(0, min_y)[1]
+    width = g.hex_center(max_x, 0)[0] - g.hex_center(min_x, 0)[0] + 2 * half_w + 2 * MARGIN
+    map_bottom = top + g.hex_center(0, max_y)[1] + g.HEX_SIZE + MARGIN
+    legend_h = _legend_height(view.routes)
+    height = map_bottom + legend_h
+
+    def origin(h: HexView) -> g.Point:
+        cx, cy = g.hex_center(h.x, h.y)
+        return (cx + left, cy + top)
+
+    by_coord = {h.coord: h for h in view.hexes}
+    layers: dict[str, list[str]] = {name: [] for name in LAYERS}
+    for h in view.hexes:
+        parts = draw_hex(h, origin(h))
+        tile = f' data-tile="{esc(h.tile_name)}"' if h.tile_name else ""
+        layers["fill"].append(f'<g class="hex" data-coord="{esc(h.coord)}" data-color="{esc(h.color)}"{tile}>'
+                              + "".join(parts["fill"]) + "</g>")
+        for name in LAYERS[1:]:
+            layers[name].extend(parts[name])
+    layers["route"] = _routes(view.routes, by_coord, origin)
+
+    body: list[str] = []
+    if view.title or view.caption:
+        caption = f"{view.title} \u2014 {view.caption}" if view.caption else view.title
+        body.append(text(MARGIN, TITLE_H / 2 + 4, caption, FONT_TITLE, anchor="start", bold=True, cls="title"))
+    for name in LAYERS:
+        body.append(f'<g class="layer" data-layer="{name}">' + "\n".join(layers[name]) + "</g>")
+    body.append(_highlights(view, by_coord, origin))
+    body.append(_frame(view, origin, width, top - g.HEX_SIZE - MARGIN / 2, map_bottom - MARGIN / 2))
+    body.append(_legend(view.routes, map_bottom))
+    return document(width, height, body)
+
+
+def _routes(routes: tuple[RouteView, ...], by_coord: dict[str, HexView], origin: object) -> list[str]:
+    out: list[str] = []
+    for k, route in enumerate(routes):
+        color = route.color or g.ROUTE_PALETTE[k % len(g.ROUTE_PALETTE)]
+        pieces = []
+        for seg in route.segments:
+            h = by_coord.get(seg.coord)
+            if h is None:
+                continue
+            d, _ = path_geometry(h, seg.path, origin(h))  # type: ignore[operator]
+            pieces.append(f'<path {attrs(cls="route-segment", data_coord=seg.coord, d=d)}/>')
+        a = attrs(cls="route", data_train=route.train, data_corp=route.corporation or None,
+                  data_revenue=route.revenue, data_index=k)
+        # Narrower than the track so the black track shows as an outline around the run.
+        out.append(f'<g {a} fill="none" stroke="{esc(color)}" stroke-width="{g.fmt(TRACK_W * 0.6)}" '
+                   f'stroke-linecap="round">' + "".join(pieces) + "</g>")
+    return out
+
+
+def _highlights(view: MapView, by_coord: dict[str, HexView], origin: object) -> str:
+    parts = ['<g class="layer" data-layer="highlight">']
+    pts = g.corner_offsets(g.HEX_SIZE - 2.5)
+    for coord in sorted(view.highlight_hexes):
+        h = by_coord.get(coord)
+        if h is None:
+            continue
+        ox, oy = origin(h)  # type: ignore[operator]
+        parts.append(f'<polygon class="highlight" data-coord="{esc(coord)}" '
+                     f'points="{g.polygon_points(pts, ox, oy)}" fill="none" stroke="{g.HIGHLIGHT_COLOR}" '
+                     f'stroke-width="4" stroke-linejoin="round"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _frame(view: MapView, origin: object, width: float, y_top: float, y_bottom: float) -> str:
+    """Row letters left and right, column numbers top and bottom, as on printed boards."""
+    parts = ['<g class="coords">']
+    rows: dict[str, float] = {}
+    cols: dict[str, float] = {}
+    for h in view.hexes:
+        ox, oy = origin(h)  # type: ignore[operator]
+        letters = h.coord.rstrip("0123456789")
+        rows.setdefault(letters, oy)
+        cols.setdefault(h.coord[len(letters):], ox)
+    for letters, y in sorted(rows.items(), key=lambda kv: kv[1]):
+        for x in (MARGIN / 2, width - MARGIN / 2):
+            parts.append(text(x, y, letters, FONT_COORD, bold=True, cls="coord-row", fill="#444"))
+    for number, x in sorted(cols.items(), key=lambda kv: kv[1]):
+        for y in (y_top, y_bottom):
+            parts.append(text(x, y, number, FONT_COORD, bold=True, cls="coord-col", fill="#444"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _legend_height(routes: tuple[RouteView, ...]) -> float:
+    return 0.0 if not routes else 14.0 + 18.0 * len(routes) + 18.0
+
+
+def _legend(routes: tuple[RouteView, ...], y0: float) -> str:
+    if not routes:
+        return ""
+    parts = ['<g class="legend">']
+    y = y0 + 10.0
+    for k, route in enumerate(routes):
+        color = route.color or g.ROUTE_PALETTE[k % len(g.ROUTE_PALETTE)]
+        who = f"{route.corporation} " if route.corporation else ""
+        label = f"{who}{route.train}-train: ${route.revenue}"
+        parts.append(f'<g class="legend-entry" data-index="{k}"><line x1="{g.fmt(MARGIN)}" y1="{g.fmt(y)}" '
+                     f'x2="{g.fmt(MARGIN + 30)}" y2="{g.fmt(y)}" stroke="#000" stroke-width="{g.fmt(TRACK_W)}"/>'
+                     f'<line x1="{g.fmt(MARGIN)}" y1="{g.fmt(y)}" x2="{g.fmt(MARGIN + 30)}" y2="{g.fmt(y)}" '
+                     f'stroke="{esc(color)}" stroke-width="{g.fmt(TRACK_W * 0.6)}"/>'
+                     + text(MARGIN + 38, y, label, FONT_LEGEND, anchor="start") + "</g>")
+        y += 18.0
+    total = sum(r.revenue for r in routes)
+    label = f"Total: ${total}"
+    parts.append(text(MARGIN + 38, y, label, FONT_LEGEND, anchor="start", bold=True, cls="legend-total"))
+    parts.append("</g>")
+    return "".join(parts)

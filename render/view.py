@@ -1,0 +1,167 @@
+"""The read-only view that render/ draws from.
+
+Everything here is plain, frozen data. The adapter from the engine fills it in; render/ only
+draws it. Nothing in render/ computes a rule or a value: revenues, the phase value in force,
+which slot is reserved, route segments and their revenue all arrive already decided.
+
+Sequences are tuples so a view cannot be changed while it is drawn (lists work too at run
+time, but the types say tuple).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# An endpoint of a piece of track inside one hex: ("edge", 0..5) for the middle of a map
+# edge (0=SW, 1=W, 2=NW, 3=NE, 4=E, 5=SE, ALREADY ROTATED to the map), ("city", i),
+# ("town", i), ("offboard", i) or ("junction", 0) for the centre of a plain track tile.
+Endpoint = tuple[str, int]
+PathView = tuple[Endpoint, Endpoint]
+# (phase label, value), e.g. ("2", 20) then ("5", 40) for a red area worth 20 from phase 2.
+PhaseValue = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class TokenView:
+    corporation: str  # short id drawn on the token, e.g. "T&P"
+    fill_color: str  # any SVG colour
+    text_color: str = "white"
+
+
+@dataclass(frozen=True)
+class CityView:
+    revenue: int  # value in force now; 0 draws no revenue circle (empty printed city)
+    slots: int
+    tokens: tuple[TokenView | None, ...] = ()  # one entry per slot (missing = empty)
+    reserved: tuple[str | None, ...] = ()  # home reservation per slot (corporation id)
+    # Printed phase-dependent values; when given they are drawn instead of `revenue`.
+    values: tuple[PhaseValue, ...] = ()
+    current_index: int = 0
+
+
+@dataclass(frozen=True)
+class TownView:
+    revenue: int
+    values: tuple[PhaseValue, ...] = ()  # phase-dependent printed values (gray towns)
+    current_index: int = 0
+
+
+@dataclass(frozen=True)
+class OffboardView:
+    values: tuple[PhaseValue, ...]
+    current_index: int  # index into values of the value in force
+
+
+@dataclass(frozen=True)
+class HexView:
+    coord: str  # "J13"
+    x: int  # column number - 1 (doubled columns)
+    y: int  # row index, A = 0
+    color: str  # white, yellow, green, brown, gray, red, blue (current tile colour)
+    location_name: str | None = None
+    label: str | None = None  # "Y", "NY", ...
+    terrain_cost: int = 0  # still to pay; 0 draws no terrain mark
+    terrain_types: tuple[str, ...] = ()  # water, desert, mountain, lake
+    tile_name: str | None = None  # laid tile number; None for printed/empty hexes
+    paths: tuple[PathView, ...] = ()
+    cities: tuple[CityView, ...] = ()
+    towns: tuple[TownView, ...] = ()
+    offboard: OffboardView | None = None
+    blocked_by: str | None = None  # private company id that blocks tile lays here
+
+
+@dataclass(frozen=True)
+class RouteSegment:
+    coord: str
+    path: PathView  # one of the hex's paths (same endpoints, either order)
+
+
+@dataclass(frozen=True)
+class RouteView:
+    train: str  # "3", "2+2", ...
+    revenue: int
+    segments: tuple[RouteSegment, ...]
+    color: str | None = None  # None: render picks from its palette by route index
+    corporation: str = ""
+
+
+@dataclass(frozen=True)
+class MapView:
+    title: str
+    hexes: tuple[HexView, ...]
+    highlight_hexes: frozenset[str] = frozenset()
+    routes: tuple[RouteView, ...] = ()
+    caption: str = ""  # e.g. "Phase 3 - OR 2.1 - SP operating"
+
+
+@dataclass(frozen=True)
+class MarketCellView:
+    row: int
+    col: int
+    price: int
+    is_par: bool = False
+    on_ledge: bool = False  # no cell below: drawn as a thick ledge line
+    up_arrow: bool = False  # moving right from here goes up
+    down_arrow: bool = False  # moving left from here goes down
+    tokens: tuple[TokenView, ...] = ()  # stacking order, top of the stack first
+    zone: str | None = None  # optional colour zone name (e.g. "yellow") for 1817-style grids
+
+
+@dataclass(frozen=True)
+class MarketView:
+    title: str
+    cells: tuple[MarketCellView, ...]
+    kind: str = "2d"  # "2d" grid or "1d" single row (18USA)
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    name: str
+    cash: int
+    certs: tuple[str, ...] = ()  # e.g. ("SP 30%", "MKT 20%P")
+    cert_count: int = 0
+    cert_limit: int = 0
+    value: int = 0
+    has_priority: bool = False
+    companies: tuple[str, ...] = ()  # private company ids
+    is_active: bool = False  # the player who must act now
+
+
+@dataclass(frozen=True)
+class CorpRow:
+    id: str
+    name: str
+    color: str
+    text_color: str
+    president: str | None
+    cash: int
+    share_price: int | None
+    trains: tuple[str, ...] = ()
+    tokens_left: int = 0
+    treasury_pct: int = 0
+    pool_pct: int = 0
+    floated: bool = False
+    operated: bool = False
+    companies: tuple[str, ...] = ()
+    loans: int | None = None  # 18USA; None hides the column entry
+
+
+@dataclass(frozen=True)
+class DepotRow:
+    train: str
+    count: int | None  # None = unlimited
+    price: int
+    rusts_on: str | None = None
+
+
+@dataclass(frozen=True)
+class TableView:
+    title: str
+    round_name: str
+    phase: str
+    players: tuple[PlayerRow, ...]
+    corporations: tuple[CorpRow, ...]
+    bank_cash: int
+    depot: tuple[DepotRow, ...] = ()
+    pool_trains: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default_factory=tuple)  # free lines, e.g. "Train limit 4"
