@@ -201,7 +201,9 @@ class FakeDiscord:
                 raise FakeDiscordTimeout(f"timed out after {timeout}s waiting for {what}\n{self.describe()}")
             event = self._changed
             try:
-                await asyncio.wait_for(event.wait(), remaining)
+                # Re-check at least every 50 ms: predicates may also read the bot's own state,
+                # which changes without telling the fake.
+                await asyncio.wait_for(event.wait(), min(remaining, 0.05))
             except TimeoutError:
                 pass
 
