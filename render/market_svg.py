@@ -1,0 +1,109 @@
+"""The stock market picture: MarketView -> SVG text.
+
+18Texas is a left-aligned grid of rows of different lengths with par cells, a ledge under
+cells that have nothing below them, and arrows where a move wraps to another row. A
+one-dimensional market (18USA) is wrapped into lines of WRAP cells so it fits a phone.
+"""
+
+from __future__ import annotations
+
+from render.geometry import fmt
+from render.svgkit import attrs, document, esc, text, text_width
+from render.view import MarketCellView, MarketView
+
+CELL_W = 52.0
+CELL_H = 56.0
+MARGIN = 14.0
+TITLE_H = 28.0
+WRAP = 14
+TOKEN_R = 8.0
+FONT_PRICE = 11.0
+FONT_TOKEN = 6.5
+FONT_SMALL = 6.5
+
+CELL_FILL = "#f7f1de"
+PAR_FILL = "#f4a6a6"
+ZONE_FILL = {"yellow": "#fde900", "orange": "#f9b233", "brown": "#cb7745", "red": "#ec232a",
+             "gray": "#bcbdc0", "green": "#71bf44", "blue": "#35a7ff"}
+LEDGE_COLOR = "#b00000"
+
+
+def market_svg(view: MarketView) -> str:
+    """Render the stock market as SVG text."""
+    cells = [_placed(c, view.kind) for c in view.cells]
+    rows = max((r for r, _, _ in cells), default=0) + 1
+    cols = max((c for _, c, _ in cells), default=0) + 1
+    width = 2 * MARGIN + cols * CELL_W
+    height = TITLE_H + 2 * MARGIN + rows * CELL_H + 16.0
+    body = [text(MARGIN, TITLE_H / 2 + 4, view.title, 14.0, anchor="start", bold=True, cls="title")]
+    body.append('<g class="layer" data-layer="cells">')
+    for r, c, cell in cells:
+        body.append(_cell(cell, MARGIN + c * CELL_W, TITLE_H + MARGIN + r * CELL_H))
+    body.append("</g>")
+    body.append('<g class="layer" data-layer="ledges">')
+    for r, c, cell in cells:
+        if cell.on_ledge and view.kind == "2d":
+            x, y = MARGIN + c * CELL_W, TITLE_H + MARGIN + (r + 1) * CELL_H
+            body.append(f'<line {attrs(cls="ledge", data_row=cell.row, data_col=cell.col)} x1="{fmt(x)}" '
+                        f'y1="{fmt(y)}" x2="{fmt(x + CELL_W)}" y2="{fmt(y)}" stroke="{LEDGE_COLOR}" '
+                        f'stroke-width="4" stroke-linecap="square"/>')
+    body.append("</g>")
+    body.append('<g class="layer" data-layer="tokens">')
+    for r, c, cell in cells:
+        body.extend(_tokens(cell, MARGIN + c * CELL_W, TITLE_H + MARGIN + r * CELL_H))
+    body.append("</g>")
+    legend_y = TITLE_H + MARGIN + rows * CELL_H + 10.0
+    body.append(text(MARGIN, legend_y, "pink: par values   red line: ledge   \u25b2\u25bc: row changes   tokens: top of stack first",
+                     FONT_SMALL + 2, anchor="start", fill="#444", cls="market-legend"))
+    return document(width, height, body)
+
+
+def _placed(cell: MarketCellView, kind: str) -> tuple[int, int, MarketCellView]:
+    if kind == "1d":
+        return (cell.col // WRAP, cell.col % WRAP, cell)
+    return (cell.row, cell.col, cell)
+
+
+def _cell(cell: MarketCellView, x: float, y: float) -> str:
+    fill = PAR_FILL if cell.is_par else ZONE_FILL.get(cell.zone or "", CELL_FILL)
+    a = attrs(cls="market-cell", data_row=cell.row, data_col=cell.col, data_price=cell.price,
+              data_par=int(cell.is_par), data_ledge=int(cell.on_ledge))
+    parts = [f'<g {a}><rect x="{fmt(x)}" y="{fmt(y)}" width="{fmt(CELL_W)}" height="{fmt(CELL_H)}" '
+             f'fill="{fill}" stroke="#555" stroke-width="1"/>']
+    parts.append(text(x + CELL_W / 2, y + 10, str(cell.price), FONT_PRICE, bold=True))
+    if cell.up_arrow:  # right from the last cell of a row goes up a row
+        parts.append(_arrow(x + CELL_W - 7, y + 9, up=True))
+    if cell.down_arrow:  # left from the first cell of a row goes down a row
+        parts.append(_arrow(x + 7, y + 9, up=False))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _arrow(cx: float, cy: float, up: bool) -> str:
+    s = 5.0
+    tip, base = (cy - s, cy + s) if up else (cy + s, cy - s)
+    cls = "arrow-up" if up else "arrow-down"
+    return (f'<polygon class="{cls}" points="{fmt(cx - s)},{fmt(base)} {fmt(cx + s)},{fmt(base)} '
+            f'{fmt(cx)},{fmt(tip)}" fill="#222"/>')
+
+
+def _tokens(cell: MarketCellView, x: float, y: float) -> list[str]:
+    """Tokens in reading order, three to a line: the top of the stack first (top left).
+
+    Side by side rather than overlapping, so every abbreviation stays readable; beyond six
+    tokens the lines overlap a little (no title has that many corporations in one cell).
+    """
+    n = len(cell.tokens)
+    out = []
+    lines = max(1, (n + 2) // 3)
+    line_step = min(2 * TOKEN_R + 1, (CELL_H - 20 - 2 * TOKEN_R) / max(1, lines - 1)) if lines > 1 else 0
+    for k, tok in enumerate(cell.tokens):
+        in_line = min(3, n - (k // 3) * 3)  # centre a short line in the cell
+        cx = x + CELL_W / 2 + ((k % 3) - (in_line - 1) / 2) * (2 * TOKEN_R + 0.5)
+        cy = y + 20 + TOKEN_R + (k // 3) * line_step
+        size = FONT_TOKEN if text_width(tok.corporation, FONT_TOKEN, True) <= 2 * TOKEN_R - 2 else FONT_SMALL
+        out.append(f'<g {attrs(cls="token", data_corp=tok.corporation, data_order=k, data_row=cell.row, data_col=cell.col)}>'
+                   f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="{fmt(TOKEN_R)}" fill="{esc(tok.fill_color)}" '
+                   f'stroke="#000" stroke-width="1"/>'
+                   + text(cx, cy, tok.corporation, size, bold=True, fill=tok.text_color) + "</g>")
+    return out

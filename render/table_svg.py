@@ -1,0 +1,118 @@
+"""The summary picture: players, corporations, bank, phase and trains (TableView -> SVG).
+
+Plain tables; column widths come from the measured text so nothing overlaps whatever the
+names are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from render.geometry import fmt
+from render.svgkit import attrs, document, esc, text, text_width
+from render.view import CorpRow, PlayerRow, TableView
+
+FONT = 12.0
+FONT_HEAD = 10.0
+FONT_TITLE = 16.0
+ROW_H = 22.0
+PAD = 10.0
+MARGIN = 14.0
+STRIPE = "#f1f1f1"
+ACTIVE = "#fff3b0"
+
+
+def table_svg(view: TableView) -> str:
+    """Render the game summary as SVG text."""
+    body: list[str] = []
+    y = MARGIN
+    head = f"{view.title} \u2014 {view.round_name} \u2014 Phase {view.phase} \u2014 Bank ${view.bank_cash}"
+    body.append(text(MARGIN, y + FONT_TITLE / 2, head, FONT_TITLE, anchor="start", bold=True, cls="title"))
+    y += FONT_TITLE + 12
+    widths: list[float] = []
+    blocks: list[tuple[str, list[str], list[list[str]], list[dict[str, str]]]] = []
+
+    players_rows = [_player_cells(p) for p in view.players]
+    blocks.append(("players", ["", "Player", "Cash", "Value", "Certs", "Shares", "Privates"], players_rows,
+                   [{"data-player": p.name, "active": "1" if p.is_active else ""} for p in view.players]))
+    corp_rows = [_corp_cells(c) for c in view.corporations]
+    blocks.append(("corporations", ["Corp", "President", "Cash", "Price", "Trains", "Tokens", "Treasury",
+                                    "Pool", "Status"], corp_rows,
+                   [{"data-corp": c.id, "color": c.color, "text": c.text_color} for c in view.corporations]))
+    depot_rows = [[d.train, "\u221e" if d.count is None else str(d.count), f"${d.price}", d.rusts_on or "\u2014"]
+                  for d in view.depot]
+    blocks.append(("depot", ["Train", "Left", "Price", "Rusts on"], depot_rows,
+                   [{"data-train": d.train} for d in view.depot]))
+
+    for name, header, rows, meta in blocks:
+        if not rows:
+            continue
+        col_w = _col_widths(header, rows)
+        y, part, w = _block(name, header, rows, meta, col_w, y)
+        body.append(part)
+        widths.append(w)
+    extra = []
+    if view.pool_trains:
+        extra.append("Trains in the open market: " + ", ".join(view.pool_trains))
+    extra.extend(view.notes)
+    for line in extra:
+        body.append(text(MARGIN, y + FONT / 2, line, FONT, anchor="start", cls="note"))
+        widths.append(text_width(line, FONT) + 2 * MARGIN)
+        y += ROW_H
+    width = max(widths + [text_width(head, FONT_TITLE, True) + 2 * MARGIN, 300.0])
+    return document(width, y + MARGIN, body)
+
+
+def _player_cells(p: PlayerRow) -> list[str]:
+    certs = f"{p.cert_count}/{p.cert_limit}" if p.cert_limit else str(p.cert_count)
+    return ["\u2605" if p.has_priority else "", p.name, f"${p.cash}", f"${p.value}", certs,
+            ", ".join(p.certs) or "\u2014", ", ".join(p.companies) or "\u2014"]
+
+
+def _corp_cells(c: CorpRow) -> list[str]:
+    status = "operated" if c.operated else ("floated" if c.floated else "not floated")
+    price = f"${c.share_price}" if c.share_price is not None else "\u2014"
+    trains = " ".join(c.trains) or "\u2014"
+    cash = f"${c.cash}" + (f" ({c.loans} loans)" if c.loans else "")
+    return [c.id, c.president or "\u2014", cash, price, trains, str(c.tokens_left),
+            f"{c.treasury_pct}%", f"{c.pool_pct}%", status]
+
+
+def _col_widths(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[float]:
+    out = []
+    for k, h in enumerate(header):
+        w = max([text_width(h, FONT_HEAD, True)] + [text_width(r[k], FONT, k == 0) for r in rows])
+        out.append(w + 2 * PAD)
+    return out
+
+
+def _block(name: str, header: list[str], rows: list[list[str]], meta: list[dict[str, str]],
+           col_w: list[float], y: float) -> tuple[float, str, float]:
+    total = sum(col_w)
+    parts = [f'<g class="table" data-table="{name}">']
+    x = MARGIN
+    for h, w in zip(header, col_w, strict=True):
+        parts.append(text(x + PAD, y + ROW_H / 2, h.upper(), FONT_HEAD, anchor="start", bold=True, fill="#555"))
+        x += w
+    y += ROW_H
+    parts.append(f'<line x1="{fmt(MARGIN)}" y1="{fmt(y)}" x2="{fmt(MARGIN + total)}" y2="{fmt(y)}" '
+                 f'stroke="#888" stroke-width="1"/>')
+    for i, (row, m) in enumerate(zip(rows, meta, strict=True)):
+        data = {k.replace("-", "_"): v for k, v in m.items() if k.startswith("data-")}
+        parts.append(f'<g {attrs(cls="row", **data)}>')
+        bg = ACTIVE if m.get("active") else (STRIPE if i % 2 else None)
+        if bg:
+            parts.append(f'<rect x="{fmt(MARGIN)}" y="{fmt(y)}" width="{fmt(total)}" height="{fmt(ROW_H)}" fill="{bg}"/>')
+        x = MARGIN
+        for k, (cell, w) in enumerate(zip(row, col_w, strict=True)):
+            if k == 0 and "color" in m:  # corporation chip in its own colours
+                parts.append(f'<rect class="chip" x="{fmt(x + PAD - 4)}" y="{fmt(y + 3)}" width="{fmt(w - 2 * PAD + 8)}" '
+                             f'height="{fmt(ROW_H - 6)}" rx="4" fill="{esc(m["color"])}"/>')
+                parts.append(text(x + PAD, y + ROW_H / 2, cell, FONT, anchor="start", bold=True, fill=m["text"]))
+            else:
+                parts.append(text(x + PAD, y + ROW_H / 2, cell, FONT, anchor="start", bold=k == 1 and bool(m.get("active"))))
+            x += w
+        parts.append("</g>")
+        y += ROW_H
+    parts.append("</g>")
+    return y + 14.0, "".join(parts), total + 2 * MARGIN
