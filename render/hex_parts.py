@@ -45,7 +45,12 @@ class Placer:
             self.segments.append((a, b, half_width))
 
     def fits(self, p: Point, r: float) -> bool:
-        return self.clash(p, r) == 0
+        # Early-exit version of clash() == 0: the free-spot search calls this thousands of times.
+        if any(A - (p[0] * cx + p[1] * sy) < r + 1.0 for cx, sy in _SIDE_NORMALS):
+            return False
+        if any(math.hypot(p[0] - x, p[1] - y) < r + cr + 1.0 for x, y, cr in self.circles):
+            return False
+        return all(_seg_dist(p, a, b) >= r + hw + 1.0 for a, b, hw in self.segments)
 
     def clash(self, p: Point, r: float) -> int:
         """How many things a circle at p would touch (hex sides, circles, track)."""
@@ -59,7 +64,10 @@ class Placer:
         return n
 
     def fits_box(self, c: Point, w: float, h: float) -> bool:
-        return self.box_clash(c, w, h) == 0
+        rows = max(1, round(h / (FONT_NAME * 1.15)))
+        rh = h / rows
+        return all(self.fits((c[0] + dx, c[1] - h / 2 + rh * (k + 0.5)), rh / 2)
+                   for k in range(rows) for dx in _spread(max(0.0, w / 2 - rh / 2), rh / 2))
 
     def box_clash(self, c: Point, w: float, h: float) -> int:
         """A w x h box, probed as a row of circles of radius h/2 along each text line."""
@@ -85,25 +93,27 @@ class Placer:
     def place_box(self, candidates: list[Point], w: float, h: float, circle: bool = False) -> Point:
         """First free candidate; else the free grid point nearest the first candidate; in a
         hex too crowded for either, the spot that touches the fewest things."""
+        def free(p: Point) -> bool:
+            return self.fits(p, w / 2) if circle else self.fits_box(p, w, h)
+
         def cost(p: Point) -> int:
             return self.clash(p, w / 2) if circle else self.box_clash(p, w, h)
 
         pref = candidates[0]
-        grid = [(x * 3.0, y * 3.0) for x in range(-14, 15) for y in range(-15, 16)]
-        grid.sort(key=lambda q: (math.hypot(q[0] - pref[0], q[1] - pref[1]), q))
-        best, best_cost = pref, cost(pref)
-        for p in candidates + grid:
-            c = cost(p)
-            if c == 0:
-                best = p
-                break
-            if c < best_cost:
-                best, best_cost = p, c
+        grid = sorted(_GRID, key=lambda q: (math.hypot(q[0] - pref[0], q[1] - pref[1]), q))
+        best = next((p for p in candidates + grid if free(p)), None)
+        if best is None:  # crowded hex: least-bad candidate, first one on ties
+            best = min(candidates, key=lambda p: (cost(p), candidates.index(p)))
         if circle:
             self.take(best, w / 2)
         else:
             self.take_box(best, w, h)
         return best
+
+
+_SIDE_NORMALS = [(math.cos(math.radians(g.edge_angle(e))), math.sin(math.radians(g.edge_angle(e))))
+                 for e in range(6)]
+_GRID = [(x * 3.0, y * 3.0) for x in range(-14, 15) for y in range(-15, 16)]
 
 
 def _seg_dist(p: Point, a: Point, b: Point) -> float:
