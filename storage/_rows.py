@@ -1,0 +1,101 @@
+"""Conversions between database rows and the storage dataclasses (SQLite flavour)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import Any, cast
+
+from storage.errors import StorageError
+from storage.models import (
+    GAME_STATUSES,
+    GameRecord,
+    GameSettings,
+    GameStatus,
+    ReminderState,
+    SeatRecord,
+    StoredAction,
+)
+
+
+def action_text(action: Mapping[str, Any] | str) -> str:
+    """Canonical JSON text of one action object; refuses anything that is not an object
+    with a ``type`` so a bad caller cannot poison the log."""
+    if isinstance(action, str):
+        try:
+            value = json.loads(action)
+        except json.JSONDecodeError as exc:
+            raise StorageError(f"action is not valid JSON: {exc}") from exc
+    else:
+        value = dict(action)
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        raise StorageError("an action must be a JSON object with a string 'type'")
+    # allow_nan=False: SQLite's json_valid rejects NaN, and so does every other JSON reader.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def check_status(status: str) -> GameStatus:
+    if status not in GAME_STATUSES:
+        raise StorageError(f"unknown game status {status!r}")
+    return cast(GameStatus, status)
+
+
+def game(row: sqlite3.Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        title=row["title"],
+        seed=row["seed"],
+        options=tuple(json.loads(row["options"])),
+        status=check_status(row["status"]),
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        creator_user_id=row["creator_user_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def seat(row: sqlite3.Row) -> SeatRecord:
+    return SeatRecord(
+        game_id=row["game_id"],
+        seat=row["seat"],
+        player_id=row["player_id"],
+        discord_user_id=row["discord_user_id"],
+        display_name=row["display_name"],
+        replaced=bool(row["replaced"]),
+        left=bool(row["left_game"]),
+    )
+
+
+def settings(row: sqlite3.Row | None) -> GameSettings:
+    if row is None:
+        return GameSettings()
+    return GameSettings(
+        reminder_first_after_hours=row["reminder_first_after_hours"],
+        reminder_repeat_hours=row["reminder_repeat_hours"],
+        quiet_start_hour=row["quiet_start_hour"],
+        quiet_end_hour=row["quiet_end_hour"],
+        quiet_time_zone=row["quiet_time_zone"],
+        undo_policy=row["undo_policy"],
+    )
+
+
+def action(row: sqlite3.Row) -> StoredAction:
+    return StoredAction(
+        game_id=row["game_id"],
+        seq=row["seq"],
+        action=json.loads(row["action"]),
+        actor_user_id=row["actor_user_id"],
+        created_at=row["created_at"],
+    )
+
+
+def reminder(row: sqlite3.Row) -> ReminderState:
+    return ReminderState(
+        game_id=row["game_id"],
+        player_id=row["player_id"],
+        last_ping_at=row["last_ping_at"],
+        ping_count=row["ping_count"],
+    )

@@ -1,0 +1,111 @@
+"""Command-line import and export of games.
+
+``bot/cli.py`` calls :func:`add_subcommands` to provide::
+
+    stationmaster import FILE.json --db PATH   # prints the new game id
+    stationmaster export GAME_ID --db PATH     # the game as JSON on stdout
+
+Each subparser sets ``func``: call ``args.func(args)`` and exit with the int it returns.
+``python -m storage.cli`` runs the same commands on their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from storage.errors import ImportRefused, StorageError
+from storage.sqlite import SqliteGameRepository
+from storage.transfer import DEFAULT_MAX_IMPORT_BYTES, export_document, import_document
+
+
+def import_game(
+    path: str | os.PathLike[str],
+    db_path: str | os.PathLike[str],
+    *,
+    max_bytes: int = DEFAULT_MAX_IMPORT_BYTES,
+) -> int:
+    """Import an 18xx.games JSON file into the database; return the new game id.
+
+    Raises ImportRefused (database unchanged) if the file is refused."""
+    # Check the size on disk first so a huge file is refused without being read.
+    size = os.stat(path).st_size
+    if size > max_bytes:
+        raise ImportRefused(f"file is {size} bytes; the limit is {max_bytes} bytes")
+    with open(path, "rb") as handle:
+        raw = handle.read(max_bytes + 1)  # +1: a file that grew meanwhile is still caught
+    return asyncio.run(_import(raw, db_path, max_bytes))
+
+
+async def _import(raw: bytes, db_path: str | os.PathLike[str], max_bytes: int) -> int:
+    async with await SqliteGameRepository.open(db_path) as repo:
+        return await import_document(repo, raw, max_bytes=max_bytes)
+
+
+def export_game(game_id: int, db_path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The stored game as an 18xx.games-shaped document. Raises GameNotFound."""
+    if not Path(db_path).exists():
+        # Opening would silently create an empty database; an export never should.
+        raise StorageError(f"no database at {db_path}")
+    return asyncio.run(_export(game_id, db_path))
+
+
+async def _export(game_id: int, db_path: str | os.PathLike[str]) -> dict[str, Any]:
+    async with await SqliteGameRepository.open(db_path) as repo:
+        loaded = await repo.load_game(game_id)
+    return export_document(loaded)
+
+
+def _run_import(args: argparse.Namespace) -> int:
+    try:
+        game_id = import_game(args.file, args.db, max_bytes=args.max_bytes)
+    except (StorageError, OSError) as exc:
+        print(f"stationmaster import: refused: {exc}", file=sys.stderr)
+        return 1
+    print(game_id)
+    return 0
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    try:
+        document = export_game(args.game_id, args.db)
+    except (StorageError, OSError) as exc:
+        print(f"stationmaster export: {exc}", file=sys.stderr)
+        return 1
+    json.dump(document, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Register ``import`` and ``export`` on an ``ArgumentParser.add_subparsers()`` result."""
+    importer = subparsers.add_parser("import", help="import an 18xx.games JSON game file")
+    importer.add_argument("file", help="the game file (JSON)")
+    importer.add_argument("--db", required=True, help="SQLite database file")
+    importer.add_argument(
+        "--max-bytes",
+        type=int,
+        default=DEFAULT_MAX_IMPORT_BYTES,
+        help="refuse files larger than this (default 20 MB)",
+    )
+    importer.set_defaults(func=_run_import)
+    exporter = subparsers.add_parser("export", help="write a game as 18xx.games JSON")
+    exporter.add_argument("game_id", type=int, help="the game's id")
+    exporter.add_argument("--db", required=True, help="SQLite database file")
+    exporter.set_defaults(func=_run_export)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="stationmaster")
+    add_subcommands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""Values the repository returns: frozen dataclasses, never raw database rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+GameStatus = Literal["setup", "active", "paused", "finished", "abandoned"]
+GAME_STATUSES: frozenset[str] = frozenset({"setup", "active", "paused", "finished", "abandoned"})
+
+# Player ids are whatever the actions use as "entity": 18xx.games user ids (int) or names.
+PlayerId = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    title: str
+    seed: int
+    options: tuple[str, ...] = ()
+    status: GameStatus = "setup"
+    guild_id: int | None = None
+    channel_id: int | None = None
+    thread_id: int | None = None
+    creator_user_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    title: str
+    seed: int
+    options: tuple[str, ...]
+    status: GameStatus
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    creator_user_id: int | None
+    created_at: int
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewSeat:
+    player_id: PlayerId
+    display_name: str
+    discord_user_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    game_id: int
+    seat: int  # 1-based, in player order
+    player_id: PlayerId
+    discord_user_id: int | None
+    display_name: str
+    replaced: bool
+    left: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    reminder_first_after_hours: float = 24.0
+    reminder_repeat_hours: float = 24.0
+    quiet_start_hour: int | None = None
+    quiet_end_hour: int | None = None
+    quiet_time_zone: str = "UTC"
+    undo_policy: str = "own_last_action"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    game_id: int
+    seq: int
+    action: dict[str, Any]  # the 18xx.games action object, exactly as appended
+    actor_user_id: int | None
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderState:
+    game_id: int
+    player_id: PlayerId
+    last_ping_at: int | None
+    ping_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """Everything needed to rebuild a game: replay ``actions`` through the engine."""
+
+    game: GameRecord
+    seats: list[SeatRecord]
+    settings: GameSettings
+    actions: list[StoredAction] = field(default_factory=list)
+
+    @property
+    def last_seq(self) -> int:
+        return self.actions[-1].seq if self.actions else 0
+
+    def players(self) -> list[dict[str, Any]]:
+        """The engine's / 18xx.games' player list, in seat order."""
+        return [{"id": s.player_id, "name": s.display_name} for s in self.seats]

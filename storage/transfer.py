@@ -1,0 +1,159 @@
+"""Export and import of games as 18xx.games-shaped JSON documents.
+
+Import checks in order of cost (size before parsing, syntax, shape, then a full replay
+through the engine) and writes nothing until every check passed; the write is then a single
+``create_game`` transaction, so a refused import leaves the database exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from storage.errors import ImportRefused
+from storage.models import LoadedGame, NewGame, NewSeat
+from storage.replay import Engine, default_engine, engine_document
+from storage.repository import GameRepository
+
+DEFAULT_MAX_IMPORT_BYTES = 20 * 1024 * 1024
+_ENGINE_ACTION_ERROR = re.compile(r"^action -?\d+ \(id (?P<id>[^,)]+)(?P<rest>.*)$", re.S)
+
+
+def export_document(loaded: LoadedGame, engine: Engine | None = None) -> dict[str, Any]:
+    """The game as 18xx.games writes it; ``result`` (computed by the engine) when finished."""
+    document = engine_document(loaded)
+    document["status"] = loaded.game.status
+    if loaded.game.status == "finished":
+        game = (engine or default_engine()).load_game(engine_document(loaded))
+        document["result"] = game.result()
+    return document
+
+
+def parse_document(raw: bytes | str, max_bytes: int = DEFAULT_MAX_IMPORT_BYTES) -> dict[str, Any]:
+    """Size and JSON syntax checks; returns the decoded top-level object."""
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > max_bytes:
+        raise ImportRefused(f"file is {size} bytes; the limit is {max_bytes} bytes")
+    try:
+        document = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ImportRefused(f"not valid JSON: {exc}") from exc
+    if not isinstance(document, dict):
+        raise ImportRefused("the document must be a JSON object")
+    return document
+
+
+def check_title(document: dict[str, Any], titles: frozenset[str]) -> None:
+    title = document.get("title")
+    if not isinstance(title, str) or title not in titles:
+        raise ImportRefused(f"unknown title {title!r}; supported: {', '.join(sorted(titles))}")
+
+
+def check_shape(document: dict[str, Any]) -> None:
+    """The top-level fields import relies on, with messages that say what is wrong.
+    (Needs no engine, so these checks run before the engine is even imported.)"""
+    if not isinstance(document.get("title"), str):
+        raise ImportRefused("'title' must be a string")
+    players = document.get("players")
+    if not isinstance(players, list) or not players:
+        raise ImportRefused("'players' must be a non-empty list")
+    seen: set[Any] = set()
+    for number, player in enumerate(players, start=1):
+        if not isinstance(player, dict) or not isinstance(player.get("name"), str):
+            raise ImportRefused(f"player {number} must be an object with a string 'name'")
+        player_id = player.get("id", player["name"])
+        if isinstance(player_id, bool) or not isinstance(player_id, int | str):
+            raise ImportRefused(f"player {number} has an id that is neither integer nor text")
+        if player_id in seen:
+            raise ImportRefused(f"player {number} repeats the id {player_id!r}")
+        seen.add(player_id)
+    settings = document.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise ImportRefused("'settings' must be an object")
+    seed = settings.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int | str | None):
+        raise ImportRefused("'settings.seed' must be an integer")
+    rules = settings.get("optional_rules") or []
+    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+        raise ImportRefused("'settings.optional_rules' must be a list of names")
+    actions = document.get("actions")
+    if not isinstance(actions, list):
+        raise ImportRefused("'actions' must be a list")
+    for position, action in enumerate(actions, start=1):
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise ImportRefused(f"action {position} must be an object with a string 'type'")
+
+
+def document_seed(document: dict[str, Any]) -> int:
+    """The game's seed as 18xx.games defines it (shared/reference 18xx-games-actions.md,
+    section 1): ``settings.seed``, or if missing or empty the first run of digits in ``id``.
+    We store it explicitly so a replay never depends on our own game id."""
+    seed = (document.get("settings") or {}).get("seed")
+    if isinstance(seed, int):
+        return seed
+    if isinstance(seed, str) and seed.strip().lstrip("-").isdigit():
+        return int(seed)
+    match = re.search(r"\d+", str(document.get("id") or ""))
+    return int(match.group()) if match else 0
+
+
+def refusal_message(document: dict[str, Any], error: Exception) -> str:
+    """Name the illegal action by its 1-based position in the file and its id, whatever
+    numbering the engine's message uses (it reports ``action <index> (id <id>...): why``)."""
+    match = _ENGINE_ACTION_ERROR.match(str(error))
+    if match:
+        positions = [
+            n
+            for n, action in enumerate(document["actions"], start=1)
+            if str(action.get("id")) == match["id"]
+        ]
+        if len(positions) == 1:
+            return f"illegal action at position {positions[0]} (id {match['id']}{match['rest']}"
+    return f"illegal game log: {error}"
+
+
+async def import_document(
+    repo: GameRepository,
+    raw: bytes | str,
+    *,
+    engine: Engine | None = None,
+    max_bytes: int = DEFAULT_MAX_IMPORT_BYTES,
+) -> int:
+    """Validate and replay a game document, then store it; return the new game id."""
+    document = parse_document(raw, max_bytes)
+    check_shape(document)
+    engine = engine or default_engine()
+    check_title(document, engine.TITLES)
+    settings = document.get("settings") or {}
+    seed = document_seed(document)
+    players = [{"id": p.get("id", p["name"]), "name": p["name"]} for p in document["players"]]
+    try:
+        game = engine.load_game(
+            {
+                "title": document["title"],
+                "players": players,
+                "settings": {
+                    "seed": seed,
+                    "optional_rules": settings.get("optional_rules") or [],
+                },
+                "actions": document["actions"],
+            }
+        )
+    except (engine.GameError, ValueError) as exc:
+        raise ImportRefused(refusal_message(document, exc)) from exc
+    except Exception as exc:
+        # A hostile log can trip an engine bug; still a refusal, and nothing was written.
+        raise ImportRefused(
+            f"the engine could not replay this log ({type(exc).__name__}: {exc})"
+        ) from exc
+    return await repo.create_game(
+        NewGame(
+            title=document["title"],
+            seed=seed,
+            options=tuple(settings.get("optional_rules") or []),
+            status="finished" if game.finished else "active",
+        ),
+        seats=[NewSeat(player_id=p["id"], display_name=p["name"]) for p in players],
+        actions=[(action, None) for action in document["actions"]],
+    )
