@@ -1,0 +1,241 @@
+"""The map: printed hexes, the tiles laid on them, station tokens, and the tile supply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.tiles import StopDef, TileDef, keeps_old_track, parse_tile
+
+
+def opposite(edge: int) -> int:
+    return (edge + 3) % 6
+
+
+@dataclass(frozen=True)
+class HexDef:
+    """What is printed on one hex of the board."""
+
+    coord: str
+    x: int
+    y: int
+    color: str
+    name: str | None
+    terrain_cost: int
+    terrain_types: tuple[str, ...]
+    label: str | None
+    printed: TileDef
+    neighbors: dict[int, str]
+    connectable: dict[int, str]
+    accepts_tiles: bool
+    blocked_by: tuple[str, ...]
+    reserved: dict[int, tuple[str, ...]]
+    stub_edges: tuple[int, ...] = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HexDef:
+        return self
+
+
+@dataclass
+class HexState:
+    """One hex as it is now: its tile, rotation and the tokens in its cities."""
+
+    hexdef: HexDef
+    tile: TileDef
+    tile_id: str
+    rotation: int = 0
+    tokens: list[list[str | None]] = field(default_factory=list)
+    tile_laid: bool = False
+
+    @property
+    def coord(self) -> str:
+        return self.hexdef.coord
+
+    def paths(self) -> list[tuple[tuple[str, int], tuple[str, int]]]:
+        return self.tile.rotated_paths(self.rotation)
+
+    def exits(self) -> set[int]:
+        return self.tile.exits(self.rotation)
+
+    def city_tokens(self, city_index: int) -> list[str | None]:
+        return self.tokens[city_index]
+
+    def corporations_here(self) -> set[str]:
+        return {token for slots in self.tokens for token in slots if token}
+
+
+def parse_hex(raw: dict[str, Any]) -> HexDef:
+    printed = parse_tile(raw, name=raw["engine_tile_id"], color=raw["color"])
+    terrain = raw.get("terrain") or {}
+    reserved = {
+        city["index"]: tuple(city["reserved_for"])
+        for city in raw.get("cities", [])
+        if city.get("reserved_for")
+    }
+    return HexDef(
+        coord=raw["coord"],
+        x=raw["x"],
+        y=raw["y"],
+        color=raw["color"],
+        name=raw.get("location_name"),
+        terrain_cost=int(terrain.get("cost") or 0),
+        terrain_types=tuple(terrain.get("types") or ()),
+        label=raw.get("label"),
+        printed=printed,
+        neighbors={int(k): v for k, v in raw.get("neighbors", {}).items()},
+        connectable={int(k): v for k, v in raw.get("connectable_neighbors", {}).items()},
+        accepts_tiles=bool(raw.get("accepts_tiles")),
+        blocked_by=tuple(raw.get("blocked_by_private") or ()),
+        reserved=reserved,
+        stub_edges=tuple(raw.get("stub_edges") or ()),
+    )
+
+
+class Board:
+    """Hexes, tiles on them, tokens, and which tile copies are still in the supply."""
+
+    def __init__(self, map_data: dict[str, Any], tiles_data: dict[str, Any]) -> None:
+        self.tiles: dict[str, TileDef] = {
+            raw["name"]: parse_tile(raw) for raw in tiles_data["tiles"]
+        }
+        self.first_tiles: dict[str, tuple[str, ...]] = {
+            coord: tuple(names)
+            for coord, names in tiles_data.get("generic_tiles_for_preprinted_hex", {}).items()
+        }
+        self.hexes: dict[str, HexState] = {}
+        for raw in map_data["hexes"]:
+            hexdef = parse_hex(raw)
+            self.hexes[hexdef.coord] = HexState(
+                hexdef=hexdef,
+                tile=hexdef.printed,
+                tile_id=hexdef.printed.name,
+                tokens=[[None] * stop.slots for stop in hexdef.printed.cities],
+            )
+        # Tile copies on the board, by tile name; the rest are in the supply.
+        self.used_copies: dict[str, set[int]] = {name: set() for name in self.tiles}
+
+    def hex(self, coord: str) -> HexState:
+        try:
+            return self.hexes[coord]
+        except KeyError:
+            raise KeyError(coord) from None
+
+    # --- tile supply -------------------------------------------------------------------
+    def free_copy(self, name: str) -> int | None:
+        """The lowest copy index of a tile still in the supply."""
+        tile = self.tiles[name]
+        used = self.used_copies[name]
+        limit = tile.count if tile.count is not None else len(used) + 1
+        for index in range(limit):
+            if index not in used:
+                return index
+        return None
+
+    def copy_available(self, tile_id: str) -> bool:
+        name, index = split_tile_id(tile_id)
+        if name not in self.tiles:
+            return False
+        tile = self.tiles[name]
+        if index in self.used_copies[name]:
+            return False
+        return tile.count is None or 0 <= index < tile.count
+
+    def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
+        """Tiles the generic upgrade chart allows on this hex, before rotation checks."""
+        if not state.tile_laid:
+            return self.first_tiles.get(state.coord, ())
+        return state.tile.upgrades_to
+
+    # --- laying tiles --------------------------------------------------------------------
+    def legal_rotations(self, state: HexState, tile: TileDef) -> list[int]:
+        """Rotations that keep the old track and point every exit at a connectable hex."""
+        old_paths = state.paths()
+        rotations = []
+        seen: set[frozenset[Any]] = set()
+        for rotation in range(6):
+            exits = tile.exits(rotation)
+            if any(edge not in state.hexdef.connectable for edge in exits):
+                continue
+            if any(edge not in exits for edge in state.hexdef.stub_edges):
+                continue
+            new_paths = tile.rotated_paths(rotation)
+            if not keeps_old_track(old_paths, new_paths):
+                continue
+            shape = frozenset(frozenset(path) for path in new_paths)
+            if shape in seen:
+                continue
+            seen.add(shape)
+            rotations.append(rotation)
+        return rotations
+
+    def place_tile(self, coord: str, tile: TileDef, tile_id: str, rotation: int) -> None:
+        """Put a tile on a hex, returning the old tile to the supply and moving tokens over."""
+        state = self.hexes[coord]
+        if state.tile_laid:
+            old_name, old_index = split_tile_id(state.tile_id)
+            self.used_copies[old_name].discard(old_index)
+        name, index = split_tile_id(tile_id)
+        self.used_copies[name].add(index)
+        old_tokens = state.tokens
+        old_cities = state.tile.cities
+        old_paths = state.paths()
+        state.tile = tile
+        state.tile_id = tile_id
+        state.rotation = rotation
+        state.tile_laid = True
+        state.tokens = [[None] * city.slots for city in tile.cities]
+        self._move_tokens(state, old_cities, old_paths, old_tokens)
+
+    def _move_tokens(self, state: HexState, old_cities: list[StopDef],
+                     old_paths: list[Any], old_tokens: list[list[str | None]]) -> None:
+        new_paths = state.paths()
+        for old_city, slots in zip(old_cities, old_tokens, strict=True):
+            if not any(slots):
+                continue
+            target = _matching_city(old_city.index, old_paths, new_paths, len(state.tokens))
+            new_slots = state.tokens[target]
+            # Tokens keep their slot where they can, so logged slot numbers stay valid.
+            for index, token in enumerate(slots):
+                if token is None:
+                    continue
+                if index < len(new_slots) and new_slots[index] is None:
+                    new_slots[index] = token
+                else:
+                    free = next(i for i, slot in enumerate(new_slots) if slot is None)
+                    new_slots[free] = token
+
+    # --- tokens --------------------------------------------------------------------------
+    def token_hexes(self, corporation: str) -> list[tuple[str, int]]:
+        found = []
+        for coord, state in self.hexes.items():
+            for city_index, slots in enumerate(state.tokens):
+                if corporation in slots:
+                    found.append((coord, city_index))
+        return found
+
+    def city_is_blocked_for(self, coord: str, city_index: int, corporation: str) -> bool:
+        """A city full of other companies' tokens cannot be passed through."""
+        slots = self.hexes[coord].tokens[city_index]
+        if corporation in slots:
+            return False
+        return all(slot is not None for slot in slots) and len(slots) > 0
+
+
+def split_tile_id(tile_id: str) -> tuple[str, int]:
+    name, _, index = tile_id.rpartition("-")
+    if not name or not index.lstrip("-").isdigit():
+        return tile_id, 0
+    return name, int(index)
+
+
+def _matching_city(old_index: int, old_paths: list[Any], new_paths: list[Any], new_count: int) -> int:
+    if new_count <= 1:
+        return 0
+    old_edges = {a[1] if a[0] == "edge" else b[1] for a, b in old_paths
+                 if ("city", old_index) in (a, b) and "edge" in (a[0], b[0])}
+    for new_index in range(new_count):
+        new_edges = {a[1] if a[0] == "edge" else b[1] for a, b in new_paths
+                     if ("city", new_index) in (a, b) and "edge" in (a[0], b[0])}
+        if old_edges & new_edges:
+            return new_index
+    return min(old_index, new_count - 1)

@@ -1,0 +1,135 @@
+"""Players, companies, certificates, trains and the bank: who holds what."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+PlayerId = int | str
+
+
+class Holder:
+    """Anything that can hold cash or certificates."""
+
+    cash: int = 0
+    name: str = ""
+
+    @property
+    def key(self) -> str:
+        return self.name
+
+
+@dataclass(eq=False)
+class Bank(Holder):
+    cash: int = 0
+    name: str = "Bank"
+
+
+@dataclass(eq=False)
+class Pool(Holder):
+    """The bank pool (open market) where sold shares lie."""
+
+    name: str = "Market"
+    cash: int = 0
+
+
+@dataclass(eq=False)
+class Player(Holder):
+    id: PlayerId = 0
+    name: str = ""
+    cash: int = 0
+    bankrupt: bool = False
+
+    @property
+    def key(self) -> str:
+        return str(self.id)
+
+
+@dataclass(eq=False)
+class Share:
+    """A share certificate; the president's certificate is index 0."""
+
+    id: str
+    corporation: Corporation
+    percent: int
+    president: bool
+    owner: Holder
+
+
+@dataclass(eq=False)
+class Train:
+    id: str
+    name: str
+    distance: int
+    price: int
+    rusts_on: str | None
+    events: tuple[str, ...] = ()
+    owner: Holder | None = None
+
+
+@dataclass(eq=False)
+class Company(Holder):
+    """A private company."""
+
+    id: str = ""
+    name: str = ""
+    value: int = 0
+    revenue: int = 0
+    ability: dict[str, Any] = field(default_factory=dict)
+    owner: Holder | None = None
+    closed: bool = False
+    abilities_used: int = 0
+
+    @property
+    def key(self) -> str:
+        return self.id
+
+
+@dataclass(eq=False)
+class Corporation(Holder):
+    id: str = ""
+    name: str = ""
+    color: str = "black"
+    text_color: str = "white"
+    token_count: int = 0
+    token_fee: int = 0
+    home_hex: str | None = None
+    home_city: int = 0
+    float_percent: int = 50
+    cash: int = 0
+    shares: list[Share] = field(default_factory=list)
+    trains: list[Train] = field(default_factory=list)
+    ipoed: bool = False
+    floated: bool = False
+    times_operated: int = 0
+    closed: bool = False
+    par_cell: Any = None
+
+    @property
+    def key(self) -> str:
+        return self.id
+
+    def share_by_id(self, share_id: str) -> Share | None:
+        for share in self.shares:
+            if share.id == share_id:
+                return share
+        return None
+
+    def percent_owned_by(self, holder: Holder) -> int:
+        return sum(share.percent for share in self.shares if share.owner is holder)
+
+    def shares_of(self, holder: Holder) -> list[Share]:
+        return [share for share in self.shares if share.owner is holder]
+
+    def president_share(self) -> Share:
+        return next(share for share in self.shares if share.president)
+
+    def president(self) -> Player | None:
+        owner = self.president_share().owner
+        return owner if isinstance(owner, Player) else None
+
+    def treasury_percent(self) -> int:
+        return self.percent_owned_by(self)
+
+    def percent_held_by_players(self) -> int:
+        return sum(share.percent for share in self.shares if isinstance(share.owner, Player))

@@ -1,0 +1,447 @@
+"""The shared game: state, money and share movements, phases, and processing of actions.
+
+A title subclasses `BaseGame`, supplies its data and rounds, and overrides the documented hooks.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+from engine.core.board import Board
+from engine.core.entities import (
+    Bank,
+    Company,
+    Corporation,
+    Holder,
+    Player,
+    Pool,
+    Share,
+    Train,
+)
+from engine.core.market import StockMarket
+from engine.core.operating_round import OperatingRound
+from engine.core.operations import OperationsMixin
+from engine.core.or_steps import BuyTrainStep, DividendStep, RouteStep, Step, TokenStep, TrackStep
+from engine.core.rng import SetupRandom
+from engine.core.rounds import Round
+from engine.core.stock_round import StockRound
+from engine.core.trains import Depot, Phase, parse_phases
+from engine.errors import GameError
+
+META_ACTIONS = {"message", "program_share_pass", "program_buy_shares", "program_merger_pass",
+                "program_disable", "program_auction_bid", "program_close_pass"}
+
+
+class BaseGame(OperationsMixin):
+    """State of one game and the mechanics every title shares."""
+
+    TITLE: ClassVar[str] = ""
+    RULE_OPTIONS: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, players: list[dict[str, Any]], seed: int,
+                 options: list[str] | None = None) -> None:
+        self.data = self.title_data()
+        self.seed = seed
+        self.options: set[str] = set(options or [])
+        unknown = self.options - set(self.RULE_OPTIONS)
+        if unknown:
+            raise GameError(f"unknown rule option(s) {sorted(unknown)}; known: {sorted(self.RULE_OPTIONS)}")
+        self.rng = SetupRandom(seed)
+        constants = self.data["entities"]["constants"]
+        count = len(players)
+        low, high = self.data["entities"]["player_range"]
+        if not low <= count <= high:
+            raise GameError(f"{self.TITLE} is for {low} to {high} players, not {count}")
+        self.bank = Bank(cash=int(constants["bank_cash"]))
+        self.pool = Pool()
+        start_cash = int(constants["starting_cash"][str(count)])
+        self.players: list[Player] = []
+        for raw in players:
+            player_id = raw.get("id", raw.get("name"))
+            if player_id is None:
+                raise GameError("every player needs an id or a name")
+            player = Player(id=player_id, name=str(raw.get("name", player_id)), cash=0)
+            self.players.append(player)
+            self.transfer(self.bank, player, start_cash)
+        if len({p.key for p in self.players}) != count:
+            raise GameError("player ids must be different")
+        self.cert_limit = int(constants["certificate_limit"][str(count)])
+        self.board = Board(self.data["map"], self.data["tiles"])
+        self.market = StockMarket(self.data["market"])
+        self.depot = Depot(self.data["entities"]["trains"])
+        self.phases: list[Phase] = parse_phases(self.data["entities"]["phases"])
+        self.phase_index = 0
+        self.corporations: dict[str, Corporation] = {}
+        self.companies: dict[str, Company] = {}
+        self.turn = 1
+        self.round_num = 1
+        self.operating_rounds = self.phase.operating_rounds
+        self.finished = False
+        self.end_reason: str | None = None
+        self.bank_broken = False
+        self.priority_index = 0
+        self.log: list[str] = []
+        self.raw_actions: list[dict[str, Any]] = []
+        self.last_tile_hexes: list[str] = []
+        self.last_runs: list[Any] = []
+        self.importing = False
+        self.setup()
+        self.round: Round = self.first_round()
+        self.round.start(self)
+        self.settle()
+
+    # --- hooks for titles ------------------------------------------------------------------
+    def title_data(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def setup(self) -> None:
+        """Create corporations and companies and do the random setup."""
+
+    def first_round(self) -> Round:
+        raise NotImplementedError
+
+    def next_round(self) -> Round:
+        """Stock round, then the set of operating rounds the phase gives, then stock again."""
+        finished = self.round
+        if isinstance(finished, OperatingRound):
+            if self.round_num < self.operating_rounds:
+                self.round_num += 1
+                return self.new_operating_round()
+            if self.bank_broken:
+                self.end_game("bank")
+                return finished
+            self.turn += 1
+            self.round_num = 1
+            return self.new_stock_round()
+        if isinstance(finished, StockRound):
+            self.round_num = 1
+            self.operating_rounds = self.phase.operating_rounds
+            return self.new_operating_round()
+        return self.new_stock_round()
+
+    def new_stock_round(self) -> Round:
+        return StockRound()
+
+    def new_operating_round(self) -> Round:
+        return OperatingRound()
+
+    def operating_steps(self) -> list[Step]:
+        return [TrackStep(), TokenStep(), RouteStep(), DividendStep(), BuyTrainStep()]
+
+    # --- lookups ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self.phases[self.phase_index]
+
+    def option(self, name: str) -> bool:
+        return name in self.options
+
+    def player(self, key: Any) -> Player:
+        for player in self.players:
+            if player.key == str(key) or player.id == key:
+                return player
+        raise GameError(f"there is no player {key!r} in this game")
+
+    def corporation(self, key: Any) -> Corporation:
+        try:
+            return self.corporations[str(key)]
+        except KeyError:
+            raise GameError(f"there is no company {key!r}; companies: {', '.join(self.corporations)}") from None
+
+    def company(self, key: Any) -> Company:
+        try:
+            return self.companies[str(key)]
+        except KeyError:
+            raise GameError(f"there is no private company {key!r}") from None
+
+    def entity(self, action: dict[str, Any]) -> Holder:
+        kind = action.get("entity_type", "player")
+        key = action.get("entity")
+        if kind == "player":
+            return self.player(key)
+        if kind == "corporation":
+            return self.corporation(key)
+        if kind == "company":
+            return self.company(key)
+        raise GameError(f"unknown entity type {kind!r}")
+
+    def share_price(self, corporation: Corporation) -> int:
+        return self.market.cell_of(corporation.id).price
+
+    def colors_available(self) -> tuple[str, ...]:
+        return self.phase.tiles
+
+    def player_left_of(self, player: Player, offset: int = 1) -> Player:
+        index = self.players.index(player)
+        return self.players[(index + offset) % len(self.players)]
+
+    def players_from(self, player: Player) -> list[Player]:
+        index = self.players.index(player)
+        return self.players[index:] + self.players[:index]
+
+    @property
+    def priority_player(self) -> Player:
+        return self.players[self.priority_index]
+
+    # --- money -----------------------------------------------------------------------------
+    def transfer(self, source: Holder, target: Holder, amount: int) -> None:
+        if amount < 0:
+            raise GameError("a payment cannot be negative")
+        if source is not self.bank and source.cash < amount:
+            raise GameError(f"{self.describe(source)} has ${source.cash}, not ${amount}")
+        source.cash -= amount
+        target.cash += amount
+        if self.bank.cash < 0 and not self.bank_broken:
+            self.bank_broken = True
+            self.log.append("The bank has broken")
+
+    def describe(self, holder: Holder | None) -> str:
+        if holder is None:
+            return "nobody"
+        if isinstance(holder, Player):
+            return holder.name
+        return holder.key
+
+    # --- certificates ----------------------------------------------------------------------
+    def certificate_count(self, player: Player) -> int:
+        shares = sum(1 for corp in self.corporations.values() for share in corp.shares
+                     if share.owner is player and self.counts_toward_limit(share))
+        companies = sum(1 for company in self.companies.values()
+                        if company.owner is player and not company.closed)
+        return shares + companies
+
+    def counts_toward_limit(self, share: Share) -> bool:
+        return True
+
+    def percent_of(self, player: Player, corporation: Corporation) -> int:
+        return corporation.percent_owned_by(player)
+
+    def move_share(self, share: Share, target: Holder) -> None:
+        share.owner = target
+
+    def swap_presidency(self, corporation: Corporation, old: Player, new: Player) -> None:
+        """The new president hands ordinary shares worth the president's certificate to the old."""
+        president_share = corporation.president_share()
+        needed = president_share.percent
+        given = 0
+        for share in sorted(corporation.shares_of(new), key=lambda s: s.percent):
+            if given >= needed:
+                break
+            if share.president:
+                continue
+            share.owner = old
+            given += share.percent
+        president_share.owner = new
+        self.log.append(f"{new.name} becomes the president of {corporation.id}")
+
+    def new_president_after(self, corporation: Corporation, current: Player,
+                            current_percent: int) -> Player | None:
+        """The player who takes over when `current` holds `current_percent`, or None."""
+        best: Player | None = None
+        best_percent = current_percent
+        for candidate in self.players_from(current)[1:]:
+            percent = corporation.percent_owned_by(candidate)
+            if percent > best_percent and percent >= corporation.president_share().percent:
+                best, best_percent = candidate, percent
+        return best
+
+    def check_presidency_after_buy(self, corporation: Corporation, buyer: Player) -> None:
+        president = corporation.president()
+        if president is None or president is buyer:
+            return
+        if corporation.percent_owned_by(buyer) > corporation.percent_owned_by(president):
+            self.swap_presidency(corporation, president, buyer)
+
+    # --- stock round rules (1829 family defaults; titles override) --------------------------
+    def pool_limit_percent(self) -> int:
+        return int(self.data["entities"]["constants"].get("bank_pool_limit_percent", 50))
+
+    def max_player_percent(self) -> int:
+        return int(self.data["entities"]["constants"].get("max_player_percent", 60))
+
+    def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
+        if corporation.times_operated == 0:
+            return f"{corporation.id} has not yet operated, so its shares cannot be sold"
+        return None
+
+    def after_sale(self, corporation: Corporation, percent: int) -> None:
+        """Share price moves down one row per 10% sold."""
+        self.market.move(corporation.id, "down", percent // 10)
+
+    def check_par(self, player: Player, corporation: Corporation, cell: Any) -> None:
+        if corporation.ipoed:
+            raise GameError(f"{corporation.id} has already been started")
+        if cell is None or not cell.is_par:
+            pars = ", ".join(f"${c.price} ({c.engine_id})" for c in self.market.par_cells())
+            raise GameError(f"choose a par price from the par spaces: {pars}")
+        cost = cell.price * corporation.president_share().percent // 10
+        if player.cash < cost:
+            raise GameError(f"starting {corporation.id} at ${cell.price} costs ${cost}; {player.name} has ${player.cash}")
+
+    def par_corporation(self, player: Player, corporation: Corporation, cell: Any, pay: bool) -> None:
+        corporation.ipoed = True
+        corporation.par_cell = cell
+        self.market.place(corporation.id, cell)
+        share = corporation.president_share()
+        price = cell.price * share.percent // 10
+        if pay:
+            self.transfer(player, corporation, price)
+        share.owner = player
+        self.log.append(f"{player.name} starts {corporation.id} at ${cell.price}")
+        self.check_float(corporation)
+
+    def check_float(self, corporation: Corporation) -> None:
+        if not corporation.floated and corporation.percent_held_by_players() >= corporation.float_percent:
+            corporation.floated = True
+            self.log.append(f"{corporation.id} floats")
+            self.on_float(corporation)
+
+    def on_float(self, corporation: Corporation) -> None:
+        """Title hook: what floating does (capital, home token, price)."""
+
+    def end_of_stock_round(self) -> None:
+        """Companies wholly held by players rise one row."""
+        sold_out = [corp for corp in self.operating_order_all()
+                    if corp.percent_held_by_players() == 100]
+        for corp in sold_out:
+            self.market.move(corp.id, "up")
+
+    def operating_order_all(self) -> list[Corporation]:
+        placed = [corp for corp in self.corporations.values() if corp.id in self.market.position]
+        return sorted(placed, key=lambda corp: self.market.operating_key(corp.id))
+
+    # --- trains and phases -----------------------------------------------------------------
+    def train_limit(self, corporation: Corporation) -> int:
+        return self.phase.train_limit
+
+    def all_trains(self) -> list[Train]:
+        return [train for corp in self.corporations.values() for train in corp.trains]
+
+    def buy_train_effects(self, train: Train) -> None:
+        """A first train of its kind may start a phase, rust older trains and fire events."""
+        if not self.depot.first_of_kind(train):
+            return
+        self.depot.sold_names.add(train.name)
+        for index, phase in enumerate(self.phases):
+            if phase.on_train == train.name and index > self.phase_index:
+                self.phase_index = index
+                self.log.append(f"Phase {phase.name} begins")
+                self.on_phase_change(phase)
+        for corp in self.corporations.values():
+            rusted = [t for t in corp.trains if t.rusts_on == train.name]
+            for old in rusted:
+                corp.trains.remove(old)
+                old.owner = None
+            if rusted:
+                self.log.append(f"{corp.id}'s {', '.join(t.name for t in rusted)}-train(s) rust")
+        for event in train.events:
+            self.on_train_event(event)
+
+    def on_phase_change(self, phase: Phase) -> None:
+        """Title hook for what a new phase starts."""
+
+    def on_train_event(self, event: str) -> None:
+        if event == "close_companies":
+            self.close_all_companies()
+
+    def close_all_companies(self) -> None:
+        for company in self.companies.values():
+            if not company.closed:
+                company.closed = True
+        self.log.append("The private companies close")
+
+    def crowded_corporations(self) -> list[Corporation]:
+        crowded = [corp for corp in self.corporations.values()
+                   if len(corp.trains) > self.train_limit(corp)]
+        return sorted(crowded, key=lambda corp: self.market.operating_key(corp.id))
+
+    # --- the market --------------------------------------------------------------------------
+    def operating_order(self) -> list[Corporation]:
+        floated = [corp for corp in self.corporations.values() if corp.floated and not corp.closed]
+        return sorted(floated, key=lambda corp: self.market.operating_key(corp.id))
+
+    # --- values and the end of the game ----------------------------------------------------
+    def player_value(self, player: Player) -> int:
+        shares = sum(
+            self.share_price(corp) * share.percent // 10
+            for corp in self.corporations.values() if corp.id in self.market.position
+            for share in corp.shares if share.owner is player
+        )
+        companies = sum(company.value for company in self.companies.values()
+                        if company.owner is player and not company.closed)
+        return player.cash + shares + companies
+
+    def result(self) -> dict[str, int]:
+        return {player.key: self.player_value(player) for player in self.players}
+
+    def end_game(self, reason: str) -> None:
+        self.finished = True
+        self.end_reason = reason
+        self.log.append(f"The game ends ({reason})")
+
+    # --- processing --------------------------------------------------------------------------
+    def acting_players(self) -> list[Player]:
+        if self.finished:
+            return []
+        return self.round.acting_players(self)
+
+    def process(self, action: dict[str, Any]) -> None:
+        """Apply one action; on a GameError the game is exactly as before."""
+        backup = copy.deepcopy(self.__dict__)
+        try:
+            self.apply(action)
+        except GameError:
+            self.__dict__.clear()
+            self.__dict__.update(backup)
+            raise
+        except Exception as error:  # a bug must not leave a half-applied move behind
+            self.__dict__.clear()
+            self.__dict__.update(backup)
+            raise GameError(f"internal error while applying {action.get('type')}: {error!r}") from error
+
+    def apply(self, action: dict[str, Any]) -> None:
+        """Apply one action and its recorded auto_actions without a safety copy."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise GameError("an action is a JSON object with a 'type'")
+        self._apply_one(action)
+        for auto in action.get("auto_actions") or []:
+            self._apply_one(auto)
+        self.raw_actions.append(action)
+
+    def _apply_one(self, action: dict[str, Any]) -> None:
+        kind = action["type"]
+        if kind in META_ACTIONS:
+            return
+        if kind == "end_game":
+            if self.finished:
+                raise GameError("the game is already over")
+            self.end_game("manually_ended")
+            return
+        if self.finished:
+            raise GameError("the game is over")
+        if kind in ("undo", "redo"):
+            raise GameError("undo and redo are handled by the game log, not the position")
+        entity = self.entity(action)
+        self.round.process(self, entity, action)
+        self.settle()
+
+    def settle(self) -> None:
+        """Advance past steps and rounds that need no decision."""
+        for _ in range(10_000):
+            if self.finished:
+                return
+            if self.round.advance(self):
+                continue
+            if self.round.finished:
+                self.round.finish(self)
+                if self.finished:
+                    return
+                following = self.next_round()
+                if self.finished:
+                    return
+                self.round = following
+                self.round.start(self)
+                continue
+            return
+        raise RuntimeError("the game did not settle")

@@ -1,0 +1,295 @@
+"""The steps of a company's operating turn shared by the titles."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core.entities import Corporation, Holder, Player
+from engine.core.graph import can_run_a_route, reach_of
+from engine.core.routes import Run, action_routes, check_run, rebuild_run
+from engine.core.stock_round import corporation_of_shares, execute_sale, plan_sale, share_ids_of
+from engine.core.track import (
+    apply_tile_lay,
+    check_tile_lay,
+    check_token,
+    city_id,
+    find_city,
+    legal_tile_lays,
+    place_token,
+    tokenable_cities,
+)
+from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+    from engine.core.operating_round import OperatingRound
+
+
+class Step:
+    """One step of a company's turn."""
+
+    label = "step"
+    key = "step"
+
+    def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
+        return []
+
+    def finished(self, game: BaseGame, rnd: OperatingRound) -> bool:
+        assert rnd.turn is not None
+        return self.key in rnd.turn_done
+
+    def done(self, rnd: OperatingRound) -> None:
+        rnd.turn_done.add(self.key)
+
+    def skip(self, game: BaseGame, rnd: OperatingRound) -> None:
+        """What happens when the step passes without a decision."""
+
+    def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
+        corp = rnd.corporation
+        return [{"type": kind, "entity": corp.id} for kind in self.actions(game, rnd)]
+
+    @staticmethod
+    def operator(rnd: OperatingRound, entity: Holder) -> Corporation:
+        if entity is not rnd.corporation:
+            raise GameError(f"it is {rnd.corporation.id}'s turn to operate")
+        return rnd.corporation
+
+
+class TrackStep(Step):
+    label = "lay track"
+    key = "track"
+
+    def lays_left(self, game: BaseGame, rnd: OperatingRound) -> bool:
+        """Lays remain, or a private's extra lays keep the step open until the president passes."""
+        assert rnd.turn is not None
+        if game.may_lay_tile(rnd.turn.lays) and game.lay_restriction(rnd.turn.lays) is None:
+            return True
+        return game.extra_lays_pending(rnd)
+
+    def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
+        if self.finished(game, rnd) or not self.lays_left(game, rnd):
+            return []
+        return ["lay_tile", "pass"]
+
+    def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
+        corp = self.operator(rnd, entity)
+        assert rnd.turn is not None
+        if action["type"] == "pass":
+            self.done(rnd)
+            return
+        restriction = game.lay_restriction(rnd.turn.lays)
+        if restriction:
+            raise GameError(restriction)
+        yellow_only = not game.may_upgrade(rnd.turn.lays)
+        lay = check_tile_lay(game, corp, action, reach_of(game.board, corp.id), yellow_only=yellow_only)
+        apply_tile_lay(game, corp, lay)
+        rnd.turn.lays.append(lay.upgrade)
+
+    def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
+        if not self.actions(game, rnd):
+            return []
+        corp = rnd.corporation
+        assert rnd.turn is not None
+        yellow_only = not game.may_upgrade(rnd.turn.lays)
+        restricted = game.lay_restriction(rnd.turn.lays) is not None
+        lays = [] if restricted else legal_tile_lays(game, corp, reach_of(game.board, corp.id), yellow_only=yellow_only)
+        moves: list[dict[str, Any]] = []
+        if lays:
+            moves.append({"type": "lay_tile", "entity": corp.id, "choices": lays})
+        moves.append({"type": "pass", "entity": corp.id})
+        return moves
+
+
+class TokenStep(Step):
+    label = "place a station"
+    key = "token"
+
+    def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
+        if self.finished(game, rnd):
+            return []
+        corp = rnd.corporation
+        if game.tokens_left(corp) <= 0 or corp.cash < game.token_cost(corp):
+            return []
+        if not tokenable_cities(game, corp, reach_of(game.board, corp.id)):
+            return []
+        return ["place_token", "pass"]
+
+    def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
+        corp = self.operator(rnd, entity)
+        if action["type"] == "pass":
+            self.done(rnd)
+            return
+        coord, city_index = find_city(game, str(action.get("city")))
+        slot = action.get("slot")
+        slot = check_token(game, corp, coord, city_index, slot if isinstance(slot, int) else None,
+                           reach_of(game.board, corp.id))
+        cost = game.token_cost(corp)
+        if cost:
+            game.transfer(corp, game.bank, cost)
+        place_token(game, corp, coord, city_index, slot)
+        self.done(rnd)
+
+    def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
+        if not self.actions(game, rnd):
+            return []
+        corp = rnd.corporation
+        cities = tokenable_cities(game, corp, reach_of(game.board, corp.id))
+        choices = [{"city": city_id(game.board.hexes[coord], index), "hex": coord} for coord, index in cities]
+        return [{"type": "place_token", "entity": corp.id, "choices": choices},
+                {"type": "pass", "entity": corp.id}]
+
+
+class RouteStep(Step):
+    label = "run trains"
+    key = "route"
+
+    def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
+        if self.finished(game, rnd) or not rnd.corporation.trains:
+            return []
+        return ["run_routes"]
+
+    def skip(self, game: BaseGame, rnd: OperatingRound) -> None:
+        assert rnd.turn is not None
+        if rnd.turn.revenue is None:
+            rnd.turn.revenue = 0
+
+    def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
+        corp = self.operator(rnd, entity)
+        assert rnd.turn is not None
+        runs = check_runs(game, corp, action)
+        rnd.turn.runs = runs
+        rnd.turn.revenue = sum(run.revenue for run in runs) + int(action.get("extra_revenue") or 0)
+        game.last_runs = runs
+        game.log.append(f"{corp.id} runs for ${rnd.turn.revenue}")
+        self.done(rnd)
+
+
+def check_runs(game: BaseGame, corp: Corporation, action: dict[str, Any]) -> list[Run]:
+    runs: list[Run] = []
+    used: set[tuple[str, int]] = set()
+    trains_used: set[str] = set()
+    for route in action_routes(action):
+        train_id = route.get("train")
+        train = next((t for t in corp.trains if t.id == train_id), None)
+        if train is None:
+            raise GameError(f"{corp.id} has no train {train_id!r}")
+        if train_id in trains_used:
+            raise GameError(f"train {train_id} can run only once")
+        trains_used.add(train_id)
+        chains = route.get("connections")
+        if not isinstance(chains, list):
+            raise GameError("each route needs its connections")
+        stops, paths = rebuild_run(game.board, chains, used)
+        used.update(paths)
+        revenue = check_run(game.board, corp.id, stops, train.distance, game.colors_available())
+        declared = route.get("revenue")
+        if isinstance(declared, int) and declared != revenue and not game.trust_logged_revenue():
+            raise GameError(f"the run of train {train_id} is worth ${revenue}, not ${declared}")
+        if isinstance(declared, int) and game.trust_logged_revenue():
+            revenue = declared
+        runs.append(Run(train_id, tuple(stops), tuple(paths), tuple(tuple(c) for c in chains), revenue))
+    return runs
+
+
+class DividendStep(Step):
+    label = "pay dividends"
+    key = "dividend"
+
+    def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
+        assert rnd.turn is not None
+        if self.finished(game, rnd) or not rnd.turn.revenue:
+            return []
+        return ["dividend"]
+
+    def skip(self, game: BaseGame, rnd: OperatingRound) -> None:
+        if not self.finished(game, rnd):
+            game.pay_dividend(rnd.corporation, 0, "withhold")
+
+    def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
+        corp = self.operator(rnd, entity)
+        assert rnd.turn is not None and rnd.turn.revenue is not None
+        kind = action.get("kind")
+        kinds = game.dividend_kinds()
+        if kind not in kinds:
+            raise GameError(f"dividend kind must be one of {', '.join(kinds)}")
+        game.pay_dividend(corp, rnd.turn.revenue, str(kind))
+        self.done(rnd)
+
+    def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
+        if not self.actions(game, rnd):
+            return []
+        return [{"type": "dividend", "entity": rnd.corporation.id,
+                 "choices": [{"kind": kind} for kind in game.dividend_kinds()]}]
+
+
+class BuyTrainStep(Step):
+    label = "buy trains"
+    key = "buy_train"
+
+    def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
+        if self.finished(game, rnd):
+            return []
+        corp = rnd.corporation
+        if len(corp.trains) >= game.train_limit(corp):
+            return []
+        if game.must_buy_train(corp):
+            return ["buy_train", "sell_shares", "bankrupt"]
+        if corp.cash >= game.min_train_price(corp):
+            return ["buy_train", "pass"]
+        return []
+
+    def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
+        kind = action["type"]
+        if kind == "sell_shares":
+            self._emergency_sale(game, rnd, entity, action)
+            return
+        corp = self.operator(rnd, entity)
+        if kind == "pass":
+            if game.must_buy_train(corp):
+                raise GameError(f"{corp.id} has a route but no train, so it must buy a train")
+            self.done(rnd)
+            return
+        game.buy_train(corp, action)
+
+    def _emergency_sale(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
+        corp = rnd.corporation
+        president = corp.president()
+        if not isinstance(entity, Player) or entity is not president:
+            raise GameError(f"only {corp.id}'s president may sell shares to pay for its train")
+        need = game.emergency_shortfall(corp)
+        if need <= 0:
+            raise GameError(f"{entity.name} has enough cash for the train; no shares may be sold")
+        share_ids = share_ids_of(action)
+        target = corporation_of_shares(game, share_ids)
+        plan = plan_sale(game, entity, target, share_ids, action.get("percent"),
+                         keep_presidency=target is corp)
+        per_share = plan.price
+        if plan.percent > 10 and per_share * (plan.percent - 10) // 10 >= need:
+            raise GameError(f"sell only as many shares as needed: ${need} is missing")
+        execute_sale(game, entity, plan, share_ids)
+        assert rnd.turn is not None
+        rnd.turn.emergency_sales += 1
+
+    def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
+        kinds = self.actions(game, rnd)
+        if not kinds:
+            return []
+        corp = rnd.corporation
+        moves: list[dict[str, Any]] = []
+        trains = game.buyable_trains(corp)
+        if trains:
+            moves.append({"type": "buy_train", "entity": corp.id, "choices": trains})
+        if "pass" in kinds:
+            moves.append({"type": "pass", "entity": corp.id})
+        president = corp.president()
+        if "sell_shares" in kinds and president is not None and game.emergency_shortfall(corp) > 0:
+            sells = game.emergency_sales(corp, president)
+            if sells:
+                moves.append({"type": "sell_shares", "entity": president.id, "entity_type": "player",
+                              "choices": sells})
+            elif not trains:
+                moves.append({"type": "bankrupt", "entity": corp.id})
+        return moves

@@ -1,0 +1,157 @@
+"""Game logs: the undo/redo filter and replaying an 18xx.games-shaped document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.game import BaseGame
+from engine.core.rng import seed_from_game
+from engine.errors import GameError
+from engine.titles import TITLE_CLASSES
+
+TITLES = frozenset(TITLE_CLASSES)
+SITE_RULES = "site_rules"
+
+
+def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The actions still in effect once undo and redo are resolved, in order."""
+    kept: list[dict[str, Any] | None] = []
+    undone: list[list[tuple[int, dict[str, Any]]]] = []
+    for action in actions:
+        kind = action.get("type")
+        if kind == "undo":
+            target = action.get("action_id")
+            group: list[tuple[int, dict[str, Any]]] = []
+            if target is None:
+                for index in range(len(kept) - 1, -1, -1):
+                    entry = kept[index]
+                    if entry is not None and entry.get("type") != "message":
+                        group.append((index, entry))
+                        kept[index] = None
+                        break
+            else:
+                start = 0
+                if target:
+                    start = next((i + 1 for i, e in enumerate(kept) if e is not None and e.get("id") == target),
+                                 len(kept))
+                for index in range(start, len(kept)):
+                    entry = kept[index]
+                    if entry is not None and entry.get("type") != "message":
+                        group.append((index, entry))
+                        kept[index] = None
+            if group:
+                undone.append(group)
+            kept.append(None)
+        elif kind == "redo":
+            if undone:
+                for index, entry in undone.pop():
+                    kept[index] = entry
+            kept.append(None)
+        else:
+            if kind != "message":
+                undone.clear()
+            kept.append(action)
+    return [entry for entry in kept if entry is not None]
+
+
+def title_class(title: str) -> type[BaseGame]:
+    try:
+        return TITLE_CLASSES[title]
+    except KeyError:
+        raise GameError(f"unknown title {title!r}; known titles: {', '.join(sorted(TITLES))}") from None
+
+
+def resolve_options(cls: type[BaseGame], options: list[str] | None) -> list[str]:
+    """`site_rules` stands for every rule option that follows the reference site."""
+    resolved: list[str] = []
+    for option in options or []:
+        if option == SITE_RULES:
+            resolved += [name for name in cls.RULE_OPTIONS if name.startswith("site_")]
+        else:
+            resolved.append(option)
+    return sorted(set(resolved))
+
+
+def new_game(title: str, players: list[dict[str, Any]], seed: int,
+             options: list[str] | None = None) -> Game:
+    cls = title_class(title)
+    return Game(cls(players, seed, resolve_options(cls, options)), title, players, seed,
+                resolve_options(cls, options))
+
+
+class Game:
+    """A game as its setup plus its action log; the position is what replaying the log gives."""
+
+    def __init__(self, state: BaseGame, title: str, players: list[dict[str, Any]], seed: int,
+                 options: list[str]) -> None:
+        self.state = state
+        self.title = title
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.raw_actions: list[dict[str, Any]] = []
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    def result(self) -> dict[str, int]:
+        return self.state.result()
+
+    def process(self, action: dict[str, Any]) -> None:
+        """Apply one action (undo and redo included); on GameError nothing changes."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind in ("undo", "redo"):
+            candidate = self.raw_actions + [action]
+            before = effective_actions(self.raw_actions)
+            after = effective_actions(candidate)
+            if before == after:
+                raise GameError(f"there is nothing to {kind}")
+            fresh = title_class(self.title)(self.players, self.seed, self.options)
+            for entry in after:
+                fresh.apply(entry)
+            self.state = fresh
+            self.raw_actions = candidate
+            return
+        self.state.process(action)
+        self.raw_actions.append(action)
+
+    def legal_moves(self) -> list[dict[str, Any]]:
+        from engine.legal import legal_moves
+
+        return legal_moves(self.state)
+
+
+def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
+    """Replay an 18xx.games-shaped document; logs from the site follow the site's rule readings."""
+    if not isinstance(data, dict):
+        raise GameError("a game log is a JSON object")
+    title = data.get("title")
+    if not isinstance(title, str):
+        raise GameError("the game log has no title")
+    cls = title_class(title)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise GameError("the game log needs a list of players")
+    settings = data.get("settings") or {}
+    seed = seed_from_game(settings.get("seed"), data.get("id"))
+    chosen = options if options is not None else [SITE_RULES] + list(settings.get("optional_rules") or [])
+    game = new_game(title, players, seed, chosen)
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise GameError("the game log needs a list of actions")
+    kept = effective_actions([a for a in actions if isinstance(a, dict)])
+    positions = {id(action): index for index, action in enumerate(actions)}
+    game.state.importing = True
+    for action in kept:
+        try:
+            game.state.apply(action)
+        except GameError as error:
+            index = positions.get(id(action), -1)
+            raise GameError(f"action {index} (id {action.get('id')}, {action.get('type')}): {error}") from error
+        except Exception as error:
+            index = positions.get(id(action), -1)
+            raise GameError(f"action {index} (id {action.get('id')}, {action.get('type')}): internal error {error!r}") from error
+    game.state.importing = False
+    game.raw_actions = list(actions)
+    return game

@@ -1,0 +1,186 @@
+"""18Texas: data, setup and the rules where it differs from the shared 1829-family core."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.core.board import HexState
+from engine.core.entities import Company, Corporation, Player, Share, Train
+from engine.core.game import BaseGame
+from engine.core.or_steps import BuyTrainStep, DividendStep, RouteStep, Step, TokenStep, TrackStep
+from engine.core.rounds import Round
+from engine.core.track import place_token
+from engine.errors import GameError
+from engine.titles.g18texas.abilities import AbilitiesMixin
+from engine.titles.g18texas.auction import PrivateAuction
+from engine.titles.g18texas.issue import IssueRedeemStep
+
+DATA_DIR = Path(__file__).with_name("data")
+
+
+@cache
+def load_data() -> dict[str, Any]:
+    return {name: json.loads((DATA_DIR / f"{name}.json").read_text())
+            for name in ("map", "tiles", "market", "entities")}
+
+
+class G18Texas(AbilitiesMixin, BaseGame):
+    TITLE = "18Texas"
+    RULE_OPTIONS = {
+        "site_auction_bids": "Auction bids need not be multiples of $5 (rule 10 says they must).",
+        "site_y_city_terrain": "The first #511 on Dallas/Fort Worth (D9) or Houston (I14) pays the "
+                               "$60 water cost, also through the G&RRRC (rules 12.2 and 5 say it is free).",
+        "site_train_prices": "A train bought from any other company may cost any amount from $1 to the "
+                             "buyer's treasury (rule 12.6: only between companies with the same president; "
+                             "otherwise face value).",
+        "site_tile_6_upgrades": "Tile 6 may also be upgraded to 619 (the rulebook chart allows 14 and 15).",
+        "site_ign_unconnected": "The two I&GN tiles need not be connected to each other (rule 5 says they must).",
+    }
+
+    def title_data(self) -> dict[str, Any]:
+        return load_data()
+
+    # --- setup (rule 7) --------------------------------------------------------------------------
+    def setup(self) -> None:
+        entities = self.data["entities"]
+        for raw in entities["corporations"]:
+            corp = Corporation(
+                id=raw["id"], name=raw.get("rulebook_name") or raw["name"],
+                color=raw["engine_color"], text_color="white" if raw["engine_color"] != "orange" else "black",
+                token_count=raw["tokens"], token_fee=raw["token_fee"], home_hex=raw["home_hex"],
+                home_city=raw["home_city_index"], float_percent=raw["float_percent"],
+            )
+            corp.shares = [Share(f"{corp.id}_0", corp, 20, True, corp)]
+            corp.shares += [Share(f"{corp.id}_{index}", corp, 10, False, corp) for index in range(1, 9)]
+            self.corporations[corp.id] = corp
+        count = len(self.players)
+        for raw in entities["privates"]["companies"]:
+            if raw.get("min_players", 0) > count:
+                continue
+            self.companies[raw["id"]] = Company(
+                id=raw["id"], name=raw.get("rulebook_name") or raw["name"], value=raw["value"],
+                revenue=raw["revenue"], ability=raw.get("ability", {}),
+            )
+        corp_ids = [raw["id"] for raw in entities["corporations"]]
+        self.jay_gould_corporation = corp_ids[self.rng.draw() % len(corp_ids)]
+        jg_corp = self.corporations[self.jay_gould_corporation]
+        self.company_shares: dict[str, list[Share]] = {"JG": [jg_corp.president_share()]}
+        extra = [s for s in jg_corp.shares if not s.president]
+        for company_id in ("IGN", "NOPR"):
+            if company_id in self.companies:
+                self.company_shares[company_id] = [extra.pop(0)]
+        for company_id, shares in self.company_shares.items():
+            for share in shares:
+                share.owner = self.companies[company_id]
+        self.phase_private_close = "5"
+
+    def first_round(self) -> Round:
+        return PrivateAuction()
+
+    def on_private_bought(self, company: Company) -> None:
+        """The I&GN and NOPR come with a 10% share of the Jay Gould company (rule 5)."""
+        if company.id == "JG":
+            return
+        for share in self.company_shares.get(company.id, []):
+            assert isinstance(company.owner, Player)
+            share.owner = company.owner
+
+    def pending_jay_gould_par(self) -> Player | None:
+        corp = self.corporations[self.jay_gould_corporation]
+        owner = self.companies["JG"].owner
+        if not corp.ipoed and isinstance(owner, Player):
+            return owner
+        return None
+
+    def jay_gould_par(self, player: Player, cell: Any) -> None:
+        """The Jay Gould buyer sets the par; the bank funds the shares given out in the auction."""
+        corp = self.corporations[self.jay_gould_corporation]
+        if cell is None or not cell.is_par:
+            pars = ", ".join(f"${c.price} ({c.engine_id})" for c in self.market.par_cells())
+            raise GameError(f"choose a par price from the par spaces: {pars}")
+        self.par_corporation(player, corp, cell, pay=False)
+        given = corp.percent_held_by_players()
+        self.transfer(self.bank, corp, cell.price * given // 10)
+
+    # --- stock rules (rule 11) -------------------------------------------------------------------
+    def counts_toward_limit(self, share: Share) -> bool:
+        return True
+
+    def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
+        if corporation.times_operated == 0:
+            return f"{corporation.id} has not yet completed an operating turn, so its shares cannot be sold (11.1)"
+        return None
+
+    def on_float(self, corporation: Corporation) -> None:
+        """Rule 11.2: token fee to the bank, home station, price up one row."""
+        self.transfer(corporation, self.bank, corporation.token_fee)
+        assert corporation.home_hex is not None
+        state = self.board.hexes[corporation.home_hex]
+        city = corporation.home_city if len(state.tokens) > corporation.home_city else 0
+        slots = state.tokens[city]
+        slot = next(index for index, token in enumerate(slots) if token is None)
+        place_token(self, corporation, corporation.home_hex, city, slot)
+        self.market.move(corporation.id, "up")
+
+    # --- operating rules (rule 12) --------------------------------------------------------------
+    def operating_steps(self) -> list[Step]:
+        return [TrackStep(), TokenStep(), RouteStep(), DividendStep(), BuyTrainStep(), IssueRedeemStep()]
+
+    def terrain_cost(self, state: HexState) -> int:
+        if state.tile_laid:
+            return 0
+        if state.hexdef.color == "yellow":
+            return state.hexdef.terrain_cost if self.option("site_y_city_terrain") else 0
+        return state.hexdef.terrain_cost
+
+    def no_token_hexes(self) -> set[str]:
+        return set(self.data["map"].get("no_station_tokens", []))
+
+    def dividend_kinds(self) -> list[str]:
+        return ["payout", "half", "withhold"]
+
+    def half_withheld(self, revenue: int) -> int:
+        """Rule 12.5: the paid half is rounded up to a multiple of $10."""
+        return revenue // 20 * 10
+
+    def inter_company_price_ok(self, buyer: Corporation, seller: Corporation, train: Train,
+                               price: int) -> str | None:
+        if price < 1:
+            return "a train costs at least $1"
+        if price > buyer.cash:
+            return f"{buyer.id} has only ${buyer.cash}"
+        if self.option("site_train_prices") or buyer.president() is seller.president():
+            return None
+        if price != train.price:
+            return (f"{seller.id} has another president, so its {train.name}-train is sold at face "
+                    f"value, ${train.price} (12.6)")
+        return None
+
+    def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
+        targets = self.board.upgrade_targets(state)
+        if state.tile.name == "6" and not self.option("site_tile_6_upgrades"):
+            return tuple(name for name in targets if name != "619")
+        return targets
+
+    def process_bankrupt(self, rnd: Any, entity: Any, action: dict[str, Any]) -> None:
+        """Rule 12.6: a president who cannot pay for the compulsory train is bankrupt; the game ends."""
+        corp = rnd.corporation
+        if entity is not corp:
+            raise GameError(f"only {corp.id} can declare its president bankrupt now")
+        step = rnd.current_step(self)
+        if not isinstance(step, BuyTrainStep) or not self.must_buy_train(corp):
+            raise GameError("bankruptcy is only declared when a compulsory train cannot be paid for")
+        president = corp.president()
+        if president is None:
+            raise GameError(f"{corp.id} has no president")
+        if self.emergency_shortfall(corp) <= 0:
+            raise GameError(f"{president.name} can pay for the train and is not bankrupt")
+        if self.emergency_sales(corp, president):
+            raise GameError(f"{president.name} must first sell shares to raise the money")
+        self.transfer(president, self.bank, president.cash)
+        president.bankrupt = True
+        self.log.append(f"{president.name} is bankrupt")
+        self.end_game("bankrupt")

@@ -1,0 +1,105 @@
+"""18Texas rule 12.7: a company may issue shares to the pool or redeem them, not both."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core.entities import Corporation, Holder
+from engine.core.or_steps import Step
+from engine.core.stock_round import share_ids_of
+from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+    from engine.core.operating_round import OperatingRound
+
+LIMIT = 50
+
+
+def issuable(game: BaseGame, corp: Corporation) -> int:
+    """How many treasury shares may be issued now."""
+    if corp.times_operated == 0:
+        return 0
+    room = (LIMIT - corp.percent_owned_by(game.pool)) // 10
+    return max(0, min(room, len(corp.shares_of(corp))))
+
+
+def redeemable(game: BaseGame, corp: Corporation) -> int:
+    price = game.share_price(corp)
+    room = (LIMIT - corp.percent_owned_by(corp)) // 10
+    affordable = corp.cash // price if price else 0
+    return max(0, min(room, len(corp.shares_of(game.pool)), affordable))
+
+
+class IssueRedeemStep(Step):
+    label = "issue or redeem shares"
+    key = "issue"
+
+    def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
+        if self.finished(game, rnd):
+            return []
+        assert rnd.turn is not None
+        corp = rnd.corporation
+        kinds = []
+        if not rnd.turn.redeemed and issuable(game, corp):
+            kinds.append("sell_shares")
+        if redeemable(game, corp):
+            kinds.append("buy_shares")
+        return kinds + ["pass"] if kinds else []
+
+    def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
+        corp = self.operator(rnd, entity)
+        assert rnd.turn is not None
+        kind = action["type"]
+        if kind == "pass":
+            self.done(rnd)
+            return
+        share_ids = share_ids_of(action)
+        shares = [corp.share_by_id(share_id) for share_id in share_ids]
+        if any(share is None for share in shares):
+            raise GameError(f"{corp.id} can only issue or redeem its own shares")
+        price = game.share_price(corp)
+        if kind == "sell_shares":
+            if any(share.owner is not corp or share.president for share in shares if share):
+                raise GameError(f"only shares in {corp.id}'s treasury can be issued")
+            if len(shares) > issuable(game, corp):
+                raise GameError(f"{corp.id} may issue at most {issuable(game, corp)} share(s) now; "
+                                f"the pool may hold at most {LIMIT}%")
+            for share in shares:
+                assert share is not None
+                share.owner = game.pool
+            game.transfer(game.bank, corp, price * len(shares))
+            game.market.move(corp.id, "down", len(shares))
+            game.log.append(f"{corp.id} issues {len(shares)} share(s) for ${price * len(shares)}")
+            self.done(rnd)
+        else:
+            if any(share.owner is not game.pool for share in shares if share):
+                raise GameError("only shares in the bank pool can be redeemed")
+            if len(shares) > redeemable(game, corp):
+                raise GameError(f"{corp.id} may redeem at most {redeemable(game, corp)} share(s) now; "
+                                f"the treasury may hold at most {LIMIT}%")
+            game.transfer(corp, game.bank, price * len(shares))
+            for share in shares:
+                assert share is not None
+                share.owner = corp
+            rnd.turn.redeemed = True
+            game.log.append(f"{corp.id} redeems {len(shares)} share(s) for ${price * len(shares)}")
+
+    def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
+        kinds = self.actions(game, rnd)
+        corp = rnd.corporation
+        moves: list[dict[str, Any]] = []
+        price = game.share_price(corp)
+        if "sell_shares" in kinds:
+            ids = [s.id for s in sorted(corp.shares_of(corp), key=lambda s: s.id)]
+            moves.append({"type": "sell_shares", "entity": corp.id, "choices": [
+                {"shares": ids[:n], "percent": 10 * n, "price": price * n}
+                for n in range(1, issuable(game, corp) + 1)]})
+        if "buy_shares" in kinds:
+            ids = [s.id for s in sorted(corp.shares_of(game.pool), key=lambda s: s.id)]
+            moves.append({"type": "buy_shares", "entity": corp.id, "choices": [
+                {"shares": ids[:n], "percent": 10 * n, "price": price * n}
+                for n in range(1, redeemable(game, corp) + 1)]})
+        if kinds:
+            moves.append({"type": "pass", "entity": corp.id})
+        return moves
