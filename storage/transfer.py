@@ -7,6 +7,7 @@ through the engine) and writes nothing until every check passed; the write is th
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -129,7 +130,9 @@ async def import_document(
     seed = document_seed(document)
     players = [{"id": p.get("id", p["name"]), "name": p["name"]} for p in document["players"]]
     try:
-        game = engine.load_game(
+        # Replaying a whole game is CPU work: keep it off the event loop (the engine is pure).
+        game = await asyncio.to_thread(
+            engine.load_game,
             {
                 "title": document["title"],
                 "players": players,
@@ -138,7 +141,7 @@ async def import_document(
                     "optional_rules": settings.get("optional_rules") or [],
                 },
                 "actions": document["actions"],
-            }
+            },
         )
     except (engine.GameError, ValueError) as exc:
         raise ImportRefused(refusal_message(document, exc)) from exc

@@ -112,7 +112,7 @@ def _crash_campaign(
 def test_killed_writer_never_loses_acknowledged_actions(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     actions = load_fixture()["actions"]
-    stored = _crash_campaign(db, seed=4, kills=8)
+    stored = _crash_campaign(db, seed=4, kills=16)
     assert stored > 0
     # A last writer, left alone, resumes from what survived and finishes the log.
     child = _spawn(db)
@@ -142,4 +142,4 @@ def test_stored_prefix_after_a_crash_replays(tmp_path: Path, seed: int) -> None:
 
         asyncio.run(load())
 
-    _crash_campaign(db, seed=seed, kills=3, after_kill=replay_prefix)
+    _crash_campaign(db, seed=seed, kills=4, after_kill=replay_prefix)
