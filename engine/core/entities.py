@@ -54,6 +54,7 @@ class Share:
     percent: int
     president: bool
     owner: Holder
+    received: int = 0
 
 
 @dataclass(eq=False)
@@ -102,6 +103,7 @@ class Corporation(Holder):
     ipoed: bool = False
     floated: bool = False
     times_operated: int = 0
+    has_paid: bool = False  # reached the dividend step at least once
     closed: bool = False
     par_cell: Any = None
 

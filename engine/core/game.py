@@ -83,6 +83,7 @@ class BaseGame(OperationsMixin):
         self.priority_index = 0
         self.log: list[str] = []
         self.raw_actions: list[dict[str, Any]] = []
+        self.share_moves = 0
         self.last_tile_hexes: list[str] = []
         self.last_runs: list[Any] = []
         self.importing = False
@@ -218,21 +219,28 @@ class BaseGame(OperationsMixin):
         return corporation.percent_owned_by(player)
 
     def move_share(self, share: Share, target: Holder) -> None:
+        """Give a certificate to a new holder; holders list certificates in the order received."""
         share.owner = target
+        self.share_moves += 1
+        share.received = self.share_moves
+
+    def holding_order(self, corporation: Corporation, holder: Holder) -> list[Share]:
+        return sorted(corporation.shares_of(holder), key=lambda share: share.received)
 
     def swap_presidency(self, corporation: Corporation, old: Player, new: Player) -> None:
         """The new president hands ordinary shares worth the president's certificate to the old."""
         president_share = corporation.president_share()
         needed = president_share.percent
         given = 0
-        for share in sorted(corporation.shares_of(new), key=lambda s: s.percent):
+        # As on the reference site, the shares held longest are the ones handed over.
+        for share in self.holding_order(corporation, new):
             if given >= needed:
                 break
             if share.president:
                 continue
-            share.owner = old
+            self.move_share(share, old)
             given += share.percent
-        president_share.owner = new
+        self.move_share(president_share, new)
         self.log.append(f"{new.name} becomes the president of {corporation.id}")
 
     def new_president_after(self, corporation: Corporation, current: Player,
@@ -287,7 +295,7 @@ class BaseGame(OperationsMixin):
         price = cell.price * share.percent // 10
         if pay:
             self.transfer(player, corporation, price)
-        share.owner = player
+        self.move_share(share, player)
         self.log.append(f"{player.name} starts {corporation.id} at ${cell.price}")
         self.check_float(corporation)
 

@@ -72,6 +72,7 @@ class OperationsMixin:
             self.transfer(self.bank, corporation, kept)
         if paid:
             self.distribute(corporation, paid)
+        corporation.has_paid = True
         self.log.append(f"{corporation.id} pays ${paid} and keeps ${kept}")
         self.dividend_price_move(corporation, paid)
 

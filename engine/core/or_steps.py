@@ -149,6 +149,8 @@ class RouteStep(Step):
     def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
         if self.finished(game, rnd) or not rnd.corporation.trains:
             return []
+        if not can_run_a_route(game.board, rnd.corporation.id):
+            return []
         return ["run_routes"]
 
     def skip(self, game: BaseGame, rnd: OperatingRound) -> None:

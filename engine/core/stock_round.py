@@ -41,11 +41,11 @@ def plan_sale(game: BaseGame, player: Player, corporation: Corporation, share_id
         if share in shares:
             raise GameError(f"{share_id} is listed twice")
         shares.append(share)
-    sold = sum(share.percent for share in shares)
-    if percent is not None and percent != sold:
-        raise GameError(f"the certificates listed make {sold}%, not {percent}%")
-    if sold <= 0:
-        raise GameError("name at least one certificate to sell")
+    listed = sum(share.percent for share in shares)
+    # Selling part of a president's certificate is allowed: it is first swapped for ordinary shares.
+    sold = listed if percent is None else percent
+    if not isinstance(sold, int) or sold <= 0 or sold % 10 or sold > listed:
+        raise GameError(f"the certificates listed make {listed}%; sell a multiple of 10% up to that")
     pool_after = corporation.percent_owned_by(game.pool) + sold
     if pool_after > game.pool_limit_percent():
         raise GameError(
@@ -74,19 +74,41 @@ def plan_sale(game: BaseGame, player: Player, corporation: Corporation, share_id
 
 def execute_sale(game: BaseGame, player: Player, plan: SalePlan, share_ids: list[str]) -> None:
     corporation = plan.corporation
-    if plan.new_president is not None:
-        game.swap_presidency(corporation, player, plan.new_president)
     wanted = [corporation.share_by_id(share_id) for share_id in share_ids]
-    candidates = [s for s in wanted if s is not None and s.owner is player and not s.president]
-    candidates += [s for s in corporation.shares_of(player) if not s.president and s not in candidates]
+    president_cert = corporation.president_share()
+    to_sell = plan.percent
+    if plan.new_president is not None and president_cert in wanted:
+        # The president's certificate itself is sold: the new president hands over ordinary
+        # shares for it, the earliest held first; what the sale covers goes to the pool, the
+        # rest (handed over first) to the seller.
+        part = min(president_cert.percent, to_sell)
+        handed = 0
+        for share in game.holding_order(corporation, plan.new_president):
+            if handed >= president_cert.percent:
+                break
+            if share.president:
+                continue
+            kept = president_cert.percent - part
+            game.move_share(share, player if handed < kept else game.pool)
+            handed += share.percent
+        game.move_share(president_cert, plan.new_president)
+        game.log.append(f"{plan.new_president.name} becomes the president of {corporation.id}")
+        to_sell -= part
+    elif plan.new_president is not None:
+        game.swap_presidency(corporation, player, plan.new_president)
+    # Of the listed certificates, those named last are sold first (the reference site's order).
+    candidates = [s for s in reversed(wanted) if s is not None and s.owner is player and not s.president]
+    candidates += [s for s in game.holding_order(corporation, player)
+                   if not s.president and s not in candidates]
     moved = 0
     for share in candidates:
-        if moved >= plan.percent:
+        if moved >= to_sell:
             break
-        share.owner = game.pool
+        game.move_share(share, game.pool)
         moved += share.percent
-    game.transfer(game.bank, player, plan.price * plan.percent // 10)
-    game.log.append(f"{player.name} sells {plan.percent}% of {corporation.id} for ${plan.price * plan.percent // 10}")
+    proceeds = plan.price * plan.percent // 10
+    game.transfer(game.bank, player, proceeds)
+    game.log.append(f"{player.name} sells {plan.percent}% of {corporation.id} for ${proceeds}")
     game.after_sale(corporation, plan.percent)
 
 
@@ -199,7 +221,7 @@ class StockRound(Round):
         price = self.check_buy(game, player, share)
         source = share.owner
         game.transfer(player, corporation if source is corporation else game.bank, price)
-        share.owner = player
+        game.move_share(share, player)
         game.log.append(f"{player.name} buys {share.percent}% of {corporation.id} for ${price}")
         game.check_presidency_after_buy(corporation, player)
         game.check_float(corporation)

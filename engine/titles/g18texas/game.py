@@ -37,6 +37,9 @@ class G18Texas(AbilitiesMixin, BaseGame):
                              "buyer's treasury (rule 12.6: only between companies with the same president; "
                              "otherwise face value).",
         "site_tile_6_upgrades": "Tile 6 may also be upgraded to 619 (the rulebook chart allows 14 and 15).",
+        "site_sell_after_dividend": "A company's shares may be sold once it has reached its dividend step, "
+                                    "even later in that same first turn (rule 11.1: only after it has "
+                                    "completed a turn).",
         "site_ign_unconnected": "The two I&GN tiles need not be connected to each other (rule 5 says they must).",
     }
 
@@ -74,7 +77,7 @@ class G18Texas(AbilitiesMixin, BaseGame):
                 self.company_shares[company_id] = [extra.pop(0)]
         for company_id, shares in self.company_shares.items():
             for share in shares:
-                share.owner = self.companies[company_id]
+                self.move_share(share, self.companies[company_id])
         self.phase_private_close = "5"
 
     def first_round(self) -> Round:
@@ -86,7 +89,7 @@ class G18Texas(AbilitiesMixin, BaseGame):
             return
         for share in self.company_shares.get(company.id, []):
             assert isinstance(company.owner, Player)
-            share.owner = company.owner
+            self.move_share(share, company.owner)
 
     def pending_jay_gould_par(self) -> Player | None:
         corp = self.corporations[self.jay_gould_corporation]
@@ -110,7 +113,8 @@ class G18Texas(AbilitiesMixin, BaseGame):
         return True
 
     def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
-        if corporation.times_operated == 0:
+        operated = corporation.has_paid if self.option("site_sell_after_dividend") else corporation.times_operated > 0
+        if not operated:
             return f"{corporation.id} has not yet completed an operating turn, so its shares cannot be sold (11.1)"
         return None
 

@@ -67,7 +67,7 @@ class IssueRedeemStep(Step):
                                 f"the pool may hold at most {LIMIT}%")
             for share in shares:
                 assert share is not None
-                share.owner = game.pool
+                game.move_share(share, game.pool)
             game.transfer(game.bank, corp, price * len(shares))
             game.market.move(corp.id, "down", len(shares))
             game.log.append(f"{corp.id} issues {len(shares)} share(s) for ${price * len(shares)}")
@@ -81,7 +81,7 @@ class IssueRedeemStep(Step):
             game.transfer(corp, game.bank, price * len(shares))
             for share in shares:
                 assert share is not None
-                share.owner = corp
+                game.move_share(share, corp)
             rnd.turn.redeemed = True
             game.log.append(f"{corp.id} redeems {len(shares)} share(s) for ${price * len(shares)}")
 
