@@ -104,6 +104,7 @@ class Corporation(Holder):
     floated: bool = False
     times_operated: int = 0
     has_paid: bool = False  # reached the dividend step at least once
+    route_seen: bool = False  # had a runnable route at some check (see route_available)
     closed: bool = False
     par_cell: Any = None
 

@@ -62,6 +62,12 @@ class OperatingRound(Round):
         corporation = waiting[0]
         self.turn = CorporateTurn(corporation)
         game.log.append(f"{corporation.id} operates")
+        self._check_route(game)
+
+    def _check_route(self, game: BaseGame) -> None:
+        """A company without trains has its route checked at every move of its turn."""
+        if self.turn is not None and not self.turn.corporation.trains:
+            game.route_available(self.turn.corporation)
 
     @property
     def turn_done(self) -> set[str]:
@@ -145,6 +151,7 @@ class OperatingRound(Round):
             )
         step.process(game, self, entity, action)
         self.queue_discards(game)
+        self._check_route(game)
 
     def queue_discards(self, game: BaseGame) -> None:
         for corporation in game.crowded_corporations():

@@ -99,9 +99,19 @@ class OperationsMixin:
             self.market.move(corporation.id, "right")
 
     # --- trains ------------------------------------------------------------------------------
+    def sticky_routes(self: BaseGame) -> bool:
+        """Title hook: once a company has had a route, it counts as having one for good."""
+        return False
+
+    def route_available(self: BaseGame, corporation: Corporation) -> bool:
+        current = can_run_a_route(self.board, corporation.id)
+        if current:
+            corporation.route_seen = True
+        return current or (self.sticky_routes() and corporation.route_seen)
+
     def must_buy_train(self: BaseGame, corporation: Corporation) -> bool:
         return (not corporation.trains and self.depot.next_train() is not None
-                and can_run_a_route(self.board, corporation.id))
+                and self.route_available(corporation))
 
     def min_train_price(self: BaseGame, corporation: Corporation) -> int:
         prices = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.core.entities import Corporation, Holder, Player
-from engine.core.graph import can_run_a_route, reach_of
+from engine.core.graph import reach_of
 from engine.core.routes import Run, action_routes, check_run, rebuild_run
 from engine.core.stock_round import corporation_of_shares, execute_sale, plan_sale, share_ids_of
 from engine.core.track import (
@@ -149,7 +149,7 @@ class RouteStep(Step):
     def actions(self, game: BaseGame, rnd: OperatingRound) -> list[str]:
         if self.finished(game, rnd) or not rnd.corporation.trains:
             return []
-        if not can_run_a_route(game.board, rnd.corporation.id):
+        if not game.route_available(rnd.corporation):
             return []
         return ["run_routes"]
 

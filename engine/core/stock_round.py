@@ -73,39 +73,40 @@ def plan_sale(game: BaseGame, player: Player, corporation: Corporation, share_id
 
 
 def execute_sale(game: BaseGame, player: Player, plan: SalePlan, share_ids: list[str]) -> None:
+    """Move a sale's certificates the way the reference site does, so share ids stay in step.
+
+    The listed certificates go to the pool; if the president's certificate went with them, the
+    new president pays it with ordinary shares into the pool; a sale of less than the listed
+    certificates (part of a president's certificate) takes back the pool's earliest shares.
+    """
     corporation = plan.corporation
-    wanted = [corporation.share_by_id(share_id) for share_id in share_ids]
+    bundle = [share for share_id in share_ids if (share := corporation.share_by_id(share_id))]
+    if not bundle:
+        bundle = [s for s in game.holding_order(corporation, player) if not s.president]
+    listed = sum(share.percent for share in bundle)
     president_cert = corporation.president_share()
-    to_sell = plan.percent
-    if plan.new_president is not None and president_cert in wanted:
-        # The president's certificate itself is sold: the new president hands over ordinary
-        # shares for it, the earliest held first; what the sale covers goes to the pool, the
-        # rest (handed over first) to the seller.
-        part = min(president_cert.percent, to_sell)
-        handed = 0
-        for share in game.holding_order(corporation, plan.new_president):
-            if handed >= president_cert.percent:
-                break
-            if share.president:
-                continue
-            kept = president_cert.percent - part
-            game.move_share(share, player if handed < kept else game.pool)
-            handed += share.percent
-        game.move_share(president_cert, plan.new_president)
-        game.log.append(f"{plan.new_president.name} becomes the president of {corporation.id}")
-        to_sell -= part
-    elif plan.new_president is not None:
-        game.swap_presidency(corporation, player, plan.new_president)
-    # Of the listed certificates, those named last are sold first (the reference site's order).
-    candidates = [s for s in reversed(wanted) if s is not None and s.owner is player and not s.president]
-    candidates += [s for s in game.holding_order(corporation, player)
-                   if not s.president and s not in candidates]
-    moved = 0
-    for share in candidates:
-        if moved >= to_sell:
-            break
+    for share in bundle:
         game.move_share(share, game.pool)
-        moved += share.percent
+    if plan.new_president is not None:
+        if president_cert.owner is game.pool:
+            handed = 0
+            for share in game.holding_order(corporation, plan.new_president):
+                if handed >= president_cert.percent:
+                    break
+                if not share.president:
+                    game.move_share(share, game.pool)
+                    handed += share.percent
+            game.move_share(president_cert, plan.new_president)
+            game.log.append(f"{plan.new_president.name} becomes the president of {corporation.id}")
+        else:
+            game.swap_presidency(corporation, player, plan.new_president)
+    returned = 0
+    for share in game.holding_order(corporation, game.pool):
+        if returned >= listed - plan.percent:
+            break
+        if not share.president:
+            game.move_share(share, player)
+            returned += share.percent
     proceeds = plan.price * plan.percent // 10
     game.transfer(game.bank, player, proceeds)
     game.log.append(f"{player.name} sells {plan.percent}% of {corporation.id} for ${proceeds}")

@@ -40,6 +40,8 @@ class G18Texas(AbilitiesMixin, BaseGame):
         "site_sell_after_dividend": "A company's shares may be sold once it has reached its dividend step, "
                                     "even later in that same first turn (rule 11.1: only after it has "
                                     "completed a turn).",
+        "site_sticky_routes": "A company that has once had a route counts as having one for good, so "
+                              "without trains it must buy one (rule 12.6 looks at the route it has now).",
         "site_ign_unconnected": "The two I&GN tiles need not be connected to each other (rule 5 says they must).",
     }
 
@@ -142,6 +144,9 @@ class G18Texas(AbilitiesMixin, BaseGame):
 
     def no_token_hexes(self) -> set[str]:
         return set(self.data["map"].get("no_station_tokens", []))
+
+    def sticky_routes(self) -> bool:
+        return self.option("site_sticky_routes")
 
     def dividend_kinds(self) -> list[str]:
         return ["payout", "half", "withhold"]

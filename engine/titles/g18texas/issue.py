@@ -84,6 +84,8 @@ class IssueRedeemStep(Step):
                 game.move_share(share, corp)
             rnd.turn.redeemed = True
             game.log.append(f"{corp.id} redeems {len(shares)} share(s) for ${price * len(shares)}")
+            # Several shares may be redeemed, but in one action: it ends the step as on the site.
+            self.done(rnd)
 
     def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
         kinds = self.actions(game, rnd)
