@@ -129,7 +129,7 @@ def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
     title = data.get("title")
     if not isinstance(title, str):
         raise GameError("the game log has no title")
-    cls = title_class(title)
+    title_class(title)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         raise GameError("the game log needs a list of players")

@@ -151,7 +151,6 @@ class Board:
         """Rotations that keep the old track and point every exit at a connectable hex."""
         old_paths = state.paths()
         rotations = []
-        seen: set[frozenset[Any]] = set()
         for rotation in range(6):
             exits = tile.exits(rotation)
             if any(edge not in state.hexdef.connectable for edge in exits):
@@ -161,10 +160,6 @@ class Board:
             new_paths = tile.rotated_paths(rotation)
             if not keeps_old_track(old_paths, new_paths):
                 continue
-            shape = frozenset(frozenset(path) for path in new_paths)
-            if shape in seen:
-                continue
-            seen.add(shape)
             rotations.append(rotation)
         return rotations
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.board import HexState
 from engine.core.entities import Corporation, Player, Train
 from engine.core.graph import can_run_a_route
-from engine.core.stock_round import plan_sale
+from engine.core.stock_round import sale_choices
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -161,20 +161,8 @@ class OperationsMixin:
         return max(0, upcoming.price - corporation.cash - cash)
 
     def emergency_sales(self: BaseGame, corporation: Corporation, president: Player) -> list[dict[str, Any]]:
-        choices = []
-        for target in self.corporations.values():
-            owned = sorted(target.shares_of(president), key=lambda s: (s.president, s.id))
-            for count in range(1, len(owned) + 1):
-                ids = [s.id for s in owned[:count]]
-                try:
-                    plan = plan_sale(self, president, target, ids, keep_presidency=target is corporation)
-                except GameError:
-                    continue
-                choices.append({"corporation": target.id, "shares": ids, "percent": plan.percent,
-                                "price": plan.price * plan.percent // 10})
-                if plan.price * plan.percent // 10 >= self.emergency_shortfall(corporation):
-                    break
-        return choices
+        return sale_choices(self, president, keep_president_of=corporation,
+                            stop_at=self.emergency_shortfall(corporation))
 
     def buy_train(self: BaseGame, corporation: Corporation, action: dict[str, Any]) -> None:
         train_id = action.get("train")

@@ -313,17 +313,38 @@ class StockRound(Round):
         return moves
 
     def _legal_sells(self, game: BaseGame, player: Player) -> list[dict[str, Any]]:
-        choices = []
         if self.turn_state.bought:
-            return choices
-        for corporation in game.corporations.values():
-            owned = sorted(corporation.shares_of(player), key=lambda s: (s.president, s.id))
-            for count in range(1, len(owned) + 1):
-                ids = [s.id for s in owned[:count]]
-                try:
-                    plan = plan_sale(game, player, corporation, ids)
-                except GameError:
-                    continue
-                choices.append({"corporation": corporation.id, "shares": ids,
-                                "percent": plan.percent, "price": plan.price * plan.percent // 10})
-        return choices
+            return []
+        return sale_choices(game, player)
+
+
+def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation | None = None,
+                 stop_at: int | None = None) -> list[dict[str, Any]]:
+    """Every amount of each company the player may sell now, with certificates that make it."""
+    choices = []
+    for corporation in game.corporations.values():
+        owned = game.holding_order(corporation, player)
+        if not owned:
+            continue
+        ordinary = [s for s in reversed(owned) if not s.president]
+        president = [s for s in owned if s.president]
+        holding = sum(s.percent for s in owned)
+        for percent in range(10, holding + 1, 10):
+            ids: list[str] = []
+            total = 0
+            for share in ordinary + president:
+                if total >= percent:
+                    break
+                ids.append(share.id)
+                total += share.percent
+            try:
+                plan = plan_sale(game, player, corporation, ids, percent,
+                                 keep_presidency=corporation is keep_president_of)
+            except GameError:
+                continue
+            proceeds = plan.price * plan.percent // 10
+            choices.append({"corporation": corporation.id, "shares": ids, "percent": percent,
+                            "price": proceeds})
+            if stop_at is not None and proceeds >= stop_at:
+                break
+    return choices

@@ -1,0 +1,37 @@
+"""The `stationmaster` command: each area of the project adds its own subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules that provide `add_subcommands(subparsers)`; each owns its subcommands.
+SUBCOMMAND_MODULES = ("engine.cli", "storage.cli")
+OPTIONAL_MODULES = ("engine.router_cli", "render.cli", "bot.console", "bot.discord_app")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="stationmaster",
+                                     description="Moderator for 18Texas and 18USA games")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).add_subcommands(subparsers)
+    for name in OPTIONAL_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            continue
+        module.add_subcommands(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

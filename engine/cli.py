@@ -1,0 +1,55 @@
+"""`stationmaster replay FILE.json`: replay an 18xx.games log and print the result as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import GameError
+from engine.log import load_game
+
+
+def read_log(path: str) -> dict[str, Any]:
+    """Read a game log file, with errors a user can act on."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise GameError(f"cannot read {path}: {error.strerror or error}") from error
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise GameError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from error
+    if not isinstance(data, dict):
+        raise GameError(f"{path} does not hold a game log (a JSON object)")
+    return data
+
+
+def replay_summary(data: dict[str, Any]) -> dict[str, Any]:
+    game = load_game(data)
+    keys = {str(p.get("id", p.get("name"))): p.get("id", p.get("name")) for p in data.get("players", [])}
+    result = {str(keys.get(key, key)): value for key, value in game.result().items()}
+    return {
+        "title": data["title"],
+        "actions": len(data.get("actions", [])),
+        "finished": game.finished,
+        "result": result,
+    }
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    try:
+        summary = replay_summary(read_log(args.file))
+    except GameError as error:
+        print(f"stationmaster replay: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary))
+    return 0
+
+
+def add_subcommands(subparsers: Any) -> None:
+    replay = subparsers.add_parser("replay", help="replay an 18xx.games game log and print the result")
+    replay.add_argument("file", help="18xx.games game log (JSON)")
+    replay.set_defaults(func=run_replay)
