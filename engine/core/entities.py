@@ -97,6 +97,7 @@ class Corporation(Holder):
     home_hex: str | None = None
     home_city: int = 0
     float_percent: int = 50
+    share_percent: int = 10  # percent of one ordinary share; 18USA has 10, 20 and 50
     cash: int = 0
     shares: list[Share] = field(default_factory=list)
     trains: list[Train] = field(default_factory=list)
@@ -111,6 +112,10 @@ class Corporation(Holder):
     @property
     def key(self) -> str:
         return self.id
+
+    def units(self, percent: int) -> int:
+        """How many ordinary shares `percent` makes: prices are per ordinary share."""
+        return percent // self.share_percent
 
     def share_by_id(self, share_id: str) -> Share | None:
         for share in self.shares:

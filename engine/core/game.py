@@ -274,8 +274,8 @@ class BaseGame(OperationsMixin):
         return None
 
     def after_sale(self, corporation: Corporation, percent: int) -> None:
-        """Share price moves down one row per 10% sold."""
-        self.market.move(corporation.id, "down", percent // 10)
+        """Share price moves down one row per share sold."""
+        self.market.move(corporation.id, "down", corporation.units(percent))
 
     def check_par(self, player: Player, corporation: Corporation, cell: Any) -> None:
         if corporation.ipoed:
@@ -283,7 +283,7 @@ class BaseGame(OperationsMixin):
         if cell is None or not cell.is_par:
             pars = ", ".join(f"${c.price} ({c.engine_id})" for c in self.market.par_cells())
             raise GameError(f"choose a par price from the par spaces: {pars}")
-        cost = cell.price * corporation.president_share().percent // 10
+        cost = cell.price * corporation.units(corporation.president_share().percent)
         if player.cash < cost:
             raise GameError(f"starting {corporation.id} at ${cell.price} costs ${cost}; {player.name} has ${player.cash}")
 
@@ -292,7 +292,7 @@ class BaseGame(OperationsMixin):
         corporation.par_cell = cell
         self.market.place(corporation.id, cell)
         share = corporation.president_share()
-        price = cell.price * share.percent // 10
+        price = cell.price * corporation.units(share.percent)
         if pay:
             self.transfer(player, corporation, price)
         self.move_share(share, player)
@@ -372,7 +372,7 @@ class BaseGame(OperationsMixin):
     # --- values and the end of the game ----------------------------------------------------
     def player_value(self, player: Player) -> int:
         shares = sum(
-            self.share_price(corp) * share.percent // 10
+            self.share_price(corp) * corp.units(share.percent)
             for corp in self.corporations.values() if corp.id in self.market.position
             for share in corp.shares if share.owner is player
         )

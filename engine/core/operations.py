@@ -58,7 +58,7 @@ class OperationsMixin:
         return ["payout", "withhold"]
 
     def total_shares(self: BaseGame, corporation: Corporation) -> int:
-        return 10
+        return corporation.units(100)
 
     def pay_dividend(self: BaseGame, corporation: Corporation, revenue: int, kind: str) -> None:
         if kind == "withhold":
@@ -88,7 +88,7 @@ class OperationsMixin:
             entry = holders.setdefault(id(share.owner), (share.owner, 0))
             holders[id(share.owner)] = (entry[0], entry[1] + share.percent)
         for owner, percent in holders.values():
-            amount = math.ceil(per_share * percent / 10 - 1e-9)
+            amount = math.ceil(per_share * percent / corporation.share_percent - 1e-9)
             if amount:
                 self.transfer(self.bank, owner, amount)
 
@@ -118,8 +118,11 @@ class OperationsMixin:
         upcoming = self.depot.next_train()
         if upcoming is not None:
             prices.append(upcoming.price)
-        if any(other is not corporation and other.trains for other in self.corporations.values()):
-            prices.append(1)
+        for seller in self.train_sellers(corporation):
+            for train in seller.trains:
+                limits = self.inter_company_price_limits(corporation, seller, train)
+                if limits is not None:
+                    prices.append(limits[0])
         return min(prices) if prices else 10**9
 
     def train_sellers(self: BaseGame, corporation: Corporation) -> list[Corporation]:
@@ -133,6 +136,14 @@ class OperationsMixin:
             return f"{buyer.id} has only ${buyer.cash}"
         return None
 
+    def inter_company_price_limits(self: BaseGame, buyer: Corporation, seller: Corporation,
+                                   train: Train) -> tuple[int, int] | None:
+        """Lowest and highest price `buyer` may pay for `seller`'s train, or None if it cannot.
+
+        Titles that fix some prices narrow this; it must agree with `inter_company_price_ok`.
+        """
+        return (1, buyer.cash) if buyer.cash >= 1 else None
+
     def buyable_trains(self: BaseGame, corporation: Corporation) -> list[dict[str, Any]]:
         choices = []
         upcoming = self.depot.next_train()
@@ -144,9 +155,15 @@ class OperationsMixin:
         if not self.must_buy_train(corporation) or corporation.cash >= (upcoming.price if upcoming else 0):
             for seller in self.train_sellers(corporation):
                 for train in seller.trains:
-                    if corporation.cash >= 1:
-                        choices.append({"train": train.id, "from": seller.id, "min_price": 1,
-                                        "max_price": corporation.cash})
+                    limits = self.inter_company_price_limits(corporation, seller, train)
+                    if limits is None:
+                        continue
+                    low, high = limits
+                    if low == high:
+                        choices.append({"train": train.id, "from": seller.id, "price": low})
+                    else:
+                        choices.append({"train": train.id, "from": seller.id, "min_price": low,
+                                        "max_price": high})
         return choices
 
     def emergency_shortfall(self: BaseGame, corporation: Corporation) -> int:

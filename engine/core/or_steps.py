@@ -269,7 +269,8 @@ class BuyTrainStep(Step):
         plan = plan_sale(game, entity, target, share_ids, action.get("percent"),
                          keep_presidency=target is corp)
         per_share = plan.price
-        if plan.percent > 10 and per_share * (plan.percent - 10) // 10 >= need:
+        unit = target.share_percent
+        if plan.percent > unit and per_share * target.units(plan.percent - unit) >= need:
             raise GameError(f"sell only as many shares as needed: ${need} is missing")
         execute_sale(game, entity, plan, share_ids)
         assert rnd.turn is not None

@@ -44,8 +44,9 @@ def plan_sale(game: BaseGame, player: Player, corporation: Corporation, share_id
     listed = sum(share.percent for share in shares)
     # Selling part of a president's certificate is allowed: it is first swapped for ordinary shares.
     sold = listed if percent is None else percent
-    if not isinstance(sold, int) or sold <= 0 or sold % 10 or sold > listed:
-        raise GameError(f"the certificates listed make {listed}%; sell a multiple of 10% up to that")
+    unit = corporation.share_percent
+    if not isinstance(sold, int) or sold <= 0 or sold % unit or sold > listed:
+        raise GameError(f"the certificates listed make {listed}%; sell a multiple of {unit}% up to that")
     pool_after = corporation.percent_owned_by(game.pool) + sold
     if pool_after > game.pool_limit_percent():
         raise GameError(
@@ -107,7 +108,7 @@ def execute_sale(game: BaseGame, player: Player, plan: SalePlan, share_ids: list
         if not share.president:
             game.move_share(share, player)
             returned += share.percent
-    proceeds = plan.price * plan.percent // 10
+    proceeds = plan.price * corporation.units(plan.percent)
     game.transfer(game.bank, player, proceeds)
     game.log.append(f"{player.name} sells {plan.percent}% of {corporation.id} for ${proceeds}")
     game.after_sale(corporation, plan.percent)
@@ -206,7 +207,7 @@ class StockRound(Round):
         after = corporation.percent_owned_by(player) + share.percent
         if after > game.max_player_percent():
             raise GameError(f"a player may hold at most {game.max_player_percent()}% of a company")
-        price = game.share_price(corporation) * share.percent // 10
+        price = game.share_price(corporation) * corporation.units(share.percent)
         if player.cash < price:
             raise GameError(f"{share.id} costs ${price}; {player.name} has ${player.cash}")
         return price
@@ -329,7 +330,8 @@ def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation 
         ordinary = [s for s in reversed(owned) if not s.president]
         president = [s for s in owned if s.president]
         holding = sum(s.percent for s in owned)
-        for percent in range(10, holding + 1, 10):
+        unit = corporation.share_percent
+        for percent in range(unit, holding + 1, unit):
             ids: list[str] = []
             total = 0
             for share in ordinary + president:
@@ -342,7 +344,7 @@ def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation 
                                  keep_presidency=corporation is keep_president_of)
             except GameError:
                 continue
-            proceeds = plan.price * plan.percent // 10
+            proceeds = plan.price * corporation.units(plan.percent)
             choices.append({"corporation": corporation.id, "shares": ids, "percent": percent,
                             "price": proceeds})
             if stop_at is not None and proceeds >= stop_at:
