@@ -396,7 +396,10 @@ class BaseGame(OperationsMixin):
 
     def process(self, action: dict[str, Any]) -> None:
         """Apply one action; on a GameError the game is exactly as before."""
-        backup = copy.deepcopy(self.__dict__)
+        # The title data is read-only and logged actions are never changed, so the safety copy
+        # shares them (copying the data was most of the cost of every move).
+        memo: dict[int, Any] = {id(self.data): self.data, id(self.raw_actions): list(self.raw_actions)}
+        backup = copy.deepcopy(self.__dict__, memo)
         try:
             self.apply(action)
         except GameError:

@@ -256,6 +256,10 @@ class OperationsMixin:
         """Title hook: an ability offering extra tile lays keeps the track step open."""
         return False
 
+    def track_pass_refusal(self: BaseGame, rnd: Any) -> str | None:
+        """Title hook: why the track step may not be passed now (an ability's lay is owed)."""
+        return None
+
     def company_ability_moves(self: BaseGame, rnd: Any) -> list[dict[str, Any]]:
         return []
 

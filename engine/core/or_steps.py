@@ -78,6 +78,9 @@ class TrackStep(Step):
         corp = self.operator(rnd, entity)
         assert rnd.turn is not None
         if action["type"] == "pass":
+            refusal = game.track_pass_refusal(rnd)
+            if refusal:
+                raise GameError(refusal)
             self.done(rnd)
             return
         restriction = game.lay_restriction(rnd.turn.lays)
@@ -99,7 +102,8 @@ class TrackStep(Step):
         moves: list[dict[str, Any]] = []
         if lays:
             moves.append({"type": "lay_tile", "entity": corp.id, "choices": lays})
-        moves.append({"type": "pass", "entity": corp.id})
+        if game.track_pass_refusal(rnd) is None:
+            moves.append({"type": "pass", "entity": corp.id})
         return moves
 
 

@@ -103,14 +103,60 @@ class AbilitiesMixin:
         hexes = tuple(company.ability["hexes"])
         lay = check_tile_lay(self, corp, action, None, allowed_tiles=tuple(company.ability["tiles"]),
                              allowed_hexes=hexes, ignore_block_by=company.id)
-        if company.abilities_used == 1 and not self.option("site_ign_unconnected"):
-            other = next(h for h in hexes if h != lay.coord)
-            state = self.board.hexes[other]
-            edge = next(e for e, n in state.hexdef.neighbors.items() if n == lay.coord)
-            if edge not in state.exits() or opposite(edge) not in lay.tile.exits(lay.rotation):
-                raise GameError(f"the two {company.name} tiles must connect to each other (rule 5)")
+        problem = self._ign_connection_problem(company, lay.coord, lay.tile.exits(lay.rotation))
+        if problem:
+            raise GameError(problem)
         apply_tile_lay(self, corp, lay)
         company.abilities_used += 1
+
+    def _ign_connection_problem(self: G18Texas, company: Company, coord: str, exits: set[int]) -> str | None:
+        """Rule 5: the two I&GN tiles connect, so each must have track facing the other hex."""
+        if self.option("site_ign_unconnected"):
+            return None
+        other = next(h for h in company.ability["hexes"] if h != coord)
+        here = self.board.hexes[coord]
+        facing = next(e for e, n in here.hexdef.neighbors.items() if n == other)
+        if facing not in exits:
+            return (f"the two {company.name} tiles must connect to each other (rule 5): the tile in "
+                    f"{coord} needs track on the side facing {other}")
+        if company.abilities_used == 1 and opposite(facing) not in self.board.hexes[other].exits():
+            return f"the two {company.name} tiles must connect to each other (rule 5)"
+        return None
+
+    def track_pass_refusal(self: G18Texas, rnd: OperatingRound) -> str | None:
+        """Rule 5: once one I&GN tile is down, the second must be laid in the same track step."""
+        if self.option("site_ign_unconnected"):
+            return None
+        for company in self.companies.values():
+            if company.ability.get("type") != "extra_tile_lays" or company.abilities_used != 1:
+                continue
+            if self._ign_lays(rnd, company):
+                return f"both {company.name} tiles must be laid (rule 5); lay the second one before passing"
+        return None
+
+    def _ign_lays(self: G18Texas, rnd: OperatingRound, company: Company) -> list[dict[str, Any]]:
+        """The I&GN lays open now, each rotation checked against rule 5's connection."""
+        try:
+            corp = self._ability_context(rnd, company)
+        except GameError:
+            return []
+        ability = company.ability
+        if company.abilities_used >= int(ability.get("count", 2)) or not self._in_track_step(rnd):
+            return []
+        lays = legal_tile_lays(self, corp, None, hexes=tuple(ability["hexes"]),
+                               tiles=tuple(ability["tiles"]), ignore_block_by=company.id)
+        kept = []
+        for choice in lays:
+            tiles = []
+            for entry in choice["tiles"]:
+                tile = self.board.tiles[entry["tile"].rsplit("-", 1)[0]]
+                rotations = [r for r in entry["rotations"]
+                             if self._ign_connection_problem(company, choice["hex"], tile.exits(r)) is None]
+                if rotations:
+                    tiles.append({"tile": entry["tile"], "rotations": rotations})
+            if tiles:
+                kept.append({"hex": choice["hex"], "tiles": tiles})
+        return kept
 
     def extra_lays_pending(self: G18Texas, rnd: OperatingRound) -> bool:
         for company in self.companies.values():
@@ -136,20 +182,26 @@ class AbilitiesMixin:
             ability = company.ability
             if ability.get("type") == "teleport":
                 if rnd.turn.ability_token_hex and company.abilities_used:
-                    state = self.board.hexes[rnd.turn.ability_token_hex]
-                    cities = [city_id(state, i) for i in range(len(state.tokens))]
-                    moves.append({"type": "place_token", "entity": company.id, "entity_type": "company",
-                                  "tokener": corp.id, "choices": [{"city": c} for c in cities]})
+                    coord = rnd.turn.ability_token_hex
+                    state = self.board.hexes[coord]
+                    cities = []
+                    for index in range(len(state.tokens)):
+                        try:
+                            check_token(self, corp, coord, index, None, None)
+                        except GameError:
+                            continue
+                        cities.append(city_id(state, index))
+                    if cities:
+                        moves.append({"type": "place_token", "entity": company.id, "entity_type": "company",
+                                      "tokener": corp.id, "choices": [{"city": c} for c in cities]})
                 elif not company.abilities_used and self._in_track_step(rnd) and not rnd.turn.lays:
                     lays = legal_tile_lays(self, corp, None, hexes=(ability["hex"],), tiles=(ability["tile"],))
                     if lays:
                         moves.append({"type": "lay_tile", "entity": company.id, "entity_type": "company",
                                       "choices": lays})
-            elif ability.get("type") == "extra_tile_lays" and self._in_track_step(rnd):
-                if company.abilities_used < int(ability.get("count", 2)):
-                    lays = legal_tile_lays(self, corp, None, hexes=tuple(ability["hexes"]),
-                                           tiles=tuple(ability["tiles"]), ignore_block_by=company.id)
-                    if lays:
-                        moves.append({"type": "lay_tile", "entity": company.id, "entity_type": "company",
-                                      "choices": lays})
+            elif ability.get("type") == "extra_tile_lays":
+                lays = self._ign_lays(rnd, company)
+                if lays:
+                    moves.append({"type": "lay_tile", "entity": company.id, "entity_type": "company",
+                                  "choices": lays})
         return moves

@@ -168,6 +168,13 @@ class G18Texas(AbilitiesMixin, BaseGame):
                     f"value, ${train.price} (12.6)")
         return None
 
+    def inter_company_price_limits(self, buyer: Corporation, seller: Corporation,
+                                   train: Train) -> tuple[int, int] | None:
+        if self.option("site_train_prices") or buyer.president() is seller.president():
+            return (1, buyer.cash) if buyer.cash >= 1 else None
+        # Rule 12.6: from a company with another president, only at face value.
+        return (train.price, train.price) if buyer.cash >= train.price else None
+
     def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
         targets = self.board.upgrade_targets(state)
         if state.tile.name == "6" and not self.option("site_tile_6_upgrades"):
