@@ -25,6 +25,7 @@ from engine.core.operations import OperationsMixin
 from engine.core.or_steps import BuyTrainStep, DividendStep, RouteStep, Step, TokenStep, TrackStep
 from engine.core.rng import SetupRandom
 from engine.core.rounds import Round
+from engine.core.route_hooks import RouteHooksMixin
 from engine.core.stock_round import StockRound
 from engine.core.trains import Depot, Phase, parse_phases
 from engine.errors import GameError
@@ -33,7 +34,7 @@ META_ACTIONS = {"message", "program_share_pass", "program_buy_shares", "program_
                 "program_disable", "program_auction_bid", "program_close_pass"}
 
 
-class BaseGame(OperationsMixin):
+class BaseGame(RouteHooksMixin, OperationsMixin):
     """State of one game and the mechanics every title shares."""
 
     TITLE: ClassVar[str] = ""

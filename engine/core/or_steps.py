@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.core.entities import Corporation, Holder, Player
 from engine.core.graph import reach_of
+from engine.core.route_hooks import finish_company_runs, run_adjustment
 from engine.core.routes import Run, action_routes, check_run, rebuild_run
 from engine.core.stock_round import corporation_of_shares, execute_sale, plan_sale, share_ids_of
 from engine.core.track import (
@@ -175,6 +177,7 @@ class RouteStep(Step):
 
 def check_runs(game: BaseGame, corp: Corporation, action: dict[str, Any]) -> list[Run]:
     runs: list[Run] = []
+    declared_revenues: list[Any] = []
     used: set[tuple[str, int]] = set()
     trains_used: set[str] = set()
     for route in action_routes(action):
@@ -191,13 +194,19 @@ def check_runs(game: BaseGame, corp: Corporation, action: dict[str, Any]) -> lis
         stops, paths = rebuild_run(game.board, chains, used)
         used.update(paths)
         revenue = check_run(game.board, corp.id, stops, train.distance, game.colors_available())
-        declared = route.get("revenue")
-        if isinstance(declared, int) and declared != revenue and not game.trust_logged_revenue():
-            raise GameError(f"the run of train {train_id} is worth ${revenue}, not ${declared}")
-        if isinstance(declared, int) and game.trust_logged_revenue():
-            revenue = declared
+        revenue += run_adjustment(game, corp, train, stops, paths)
+        declared_revenues.append(route.get("revenue"))
         runs.append(Run(train_id, tuple(stops), tuple(paths), tuple(tuple(c) for c in chains), revenue))
-    return runs
+    # Title route hooks: limits across all the runs, and bonuses decided once for the company.
+    runs = finish_company_runs(game, corp, runs)
+    checked: list[Run] = []
+    for run, declared in zip(runs, declared_revenues, strict=True):
+        if isinstance(declared, int) and declared != run.revenue and not game.trust_logged_revenue():
+            raise GameError(f"the run of train {run.train} is worth ${run.revenue}, not ${declared}")
+        if isinstance(declared, int) and game.trust_logged_revenue():
+            run = replace(run, revenue=declared)
+        checked.append(run)
+    return checked
 
 
 class DividendStep(Step):
