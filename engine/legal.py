@@ -53,12 +53,12 @@ def is_offered(game: BaseGame, action: dict[str, Any]) -> bool:
         choices = move.get("choices")
         if choices is None:
             return True
-        if any(_matches(choice, action) for choice in choices):
+        if any(_matches(game, choice, action) for choice in choices):
             return True
     return False
 
 
-def _matches(choice: dict[str, Any], action: dict[str, Any]) -> bool:
+def _matches(game: BaseGame, choice: dict[str, Any], action: dict[str, Any]) -> bool:
     kind = action["type"]
     if kind == "lay_tile":
         if choice["hex"] != action.get("hex"):
@@ -77,12 +77,15 @@ def _matches(choice: dict[str, Any], action: dict[str, Any]) -> bool:
         price = action.get("price")
         return isinstance(price, int) and choice["min_price"] <= price <= choice["max_price"]
     if kind in ("sell_shares", "buy_shares") and "shares" in choice:
-        return sorted(choice["shares"]) == sorted(action.get("shares") or []) or (
-            choice.get("percent") == action.get("percent")
-            and _corp(choice["shares"]) == _corp(action.get("shares") or []))
+        # The same certificates can make different amounts (part of a president's certificate),
+        # so the percent must match too when the action gives one.
+        percent = action.get("percent", choice.get("percent"))
+        return percent == choice.get("percent") and (
+            sorted(choice["shares"]) == sorted(action.get("shares") or [])
+            or _corp(choice["shares"]) == _corp(action.get("shares") or []))
     if kind == "buy_shares":
         return choice["share"] in (action.get("shares") or []) or (
-            choice["corporation"] == _corp(action.get("shares") or []) and choice["from"] == _source(choice))
+            choice["corporation"] == _corp(action.get("shares") or []) and choice["from"] == _source(game, action))
     for key, value in choice.items():
         if key in INFORMATIONAL and key != "corporation":
             continue
@@ -98,5 +101,19 @@ def _corp(share_ids: list[str]) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
-def _source(choice: dict[str, Any]) -> str:
-    return choice["from"]
+def _source(game: BaseGame, action: dict[str, Any]) -> str | None:
+    """Where the (single) certificate an action buys lies now: "treasury", "pool" or None.
+
+    Any certificate from the offered source matches, as logs may name another share id than the
+    one offered; a president's certificate never does (it is bought with par).
+    """
+    shares = action.get("shares") or []
+    corporation = game.corporations.get(_corp(shares) or "")
+    if corporation is None or len(shares) != 1:
+        return None
+    share = corporation.share_by_id(shares[0])
+    if share is None or share.president:
+        return None
+    if share.owner is corporation:
+        return "treasury"
+    return "pool" if share.owner is game.pool else None

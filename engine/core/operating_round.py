@@ -146,9 +146,9 @@ class OperatingRound(Round):
             raise GameError("the operating company has finished its turn")
         allowed = step.actions(game, self)
         if kind not in allowed:
-            raise GameError(
-                f"{self.corporation.id} is at the {step.label} step; allowed now: {', '.join(allowed) or 'nothing'}"
-            )
+            raise GameError(step.refusal(game, self, kind) or
+                            f"{self.corporation.id} is at the {step.label} step; "
+                            f"allowed now: {', '.join(allowed) or 'nothing'}")
         step.process(game, self, entity, action)
         self.queue_discards(game)
         self._check_route(game)

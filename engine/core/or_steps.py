@@ -46,6 +46,11 @@ class Step:
     def skip(self, game: BaseGame, rnd: OperatingRound) -> None:
         """What happens when the step passes without a decision."""
 
+    def refusal(self, game: BaseGame, rnd: OperatingRound, kind: str) -> str | None:
+        """Why an action of `kind` is not allowed at this step, when more can be said than
+        which actions are."""
+        return None
+
     def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
         raise NotImplementedError
 
@@ -255,6 +260,12 @@ class BuyTrainStep(Step):
         if corp.cash >= game.min_train_price(corp):
             return ["buy_train", "pass"]
         return []
+
+    def refusal(self, game: BaseGame, rnd: OperatingRound, kind: str) -> str | None:
+        corp = rnd.corporation
+        if kind == "pass" and game.must_buy_train(corp):
+            return f"{corp.id} has a route but no train, so it must buy a train (12.6)"
+        return None
 
     def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
         kind = action["type"]

@@ -164,6 +164,10 @@ class StockRound(Round):
         if entity is not player:
             raise GameError(f"it is {player.name}'s turn in the stock round")
         kind = action["type"]
+        if kind in ("pass", "buy_shares", "par"):
+            reason = self.must_sell_reason(game, player)
+            if reason:
+                raise GameError(reason)
         if kind == "pass":
             self._end_turn(game)
         elif kind == "sell_shares":
@@ -176,6 +180,14 @@ class StockRound(Round):
             self._end_turn(game)
         else:
             raise GameError(f"{kind} is not a stock round action; allowed: sell_shares, buy_shares, par, pass")
+
+    def must_sell_reason(self, game: BaseGame, player: Player) -> str | None:
+        """Rule 11.1: a player over the certificate limit who can sell must do so first."""
+        count = game.certificate_count(player)
+        if count <= game.cert_limit or not self._legal_sells(game, player):
+            return None
+        return (f"{player.name} holds {count} certificates, more than the limit of {game.cert_limit}, "
+                f"and must sell first (11.1)")
 
     def _sell(self, game: BaseGame, player: Player, action: dict[str, Any]) -> None:
         if self.turn_state.bought:
@@ -278,6 +290,8 @@ class StockRound(Round):
     def legal_moves(self, game: BaseGame) -> list[dict[str, Any]]:
         player = self.current(game)
         moves: list[dict[str, Any]] = []
+        if self.must_sell_reason(game, player):
+            return [{"type": "sell_shares", "entity": player.id, "choices": self._legal_sells(game, player)}]
         if not self.turn_state.bought:
             sells = self._legal_sells(game, player)
             if sells:
