@@ -8,6 +8,7 @@ output deterministic.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from render import geometry as g
@@ -26,6 +27,7 @@ FONT_SMALL = 6.5  # the smallest text on the map; png.py keeps it >= 12 px
 FONT_NAME = 7.0
 FONT_REV = 8.0
 FONT_TOKEN = 7.5
+PHASE_LABEL_H = 8.5  # the row of phase names above phase-dependent values
 ARROW_BASE = 0.66  # red-area track: fraction of the way in where the arrow head starts
 ARROW_TIP = 0.42
 
@@ -99,9 +101,9 @@ class Placer:
         def cost(p: Point) -> int:
             return self.clash(p, w / 2) if circle else self.box_clash(p, w, h)
 
-        pref = candidates[0]
-        grid = sorted(_GRID, key=lambda q: (math.hypot(q[0] - pref[0], q[1] - pref[1]), q))
-        best = next((p for p in candidates + grid if free(p)), None)
+        probe = w / 2 if circle else h / max(1, round(h / (FONT_NAME * 1.15))) / 2
+        grid = (q for q in _grid_near(candidates[0]) if _inside(q, w / 2, h / 2, probe))
+        best = next((p for p in candidates if free(p)), None) or next((p for p in grid if free(p)), None)
         if best is None:  # crowded hex: least-bad candidate, first one on ties
             best = min(candidates, key=lambda p: (cost(p), candidates.index(p)))
         if circle:
@@ -114,6 +116,25 @@ class Placer:
 _SIDE_NORMALS = [(math.cos(math.radians(g.edge_angle(e))), math.sin(math.radians(g.edge_angle(e))))
                  for e in range(6)]
 _GRID = [(x * 3.0, y * 3.0) for x in range(-14, 15) for y in range(-15, 16)]
+
+
+@functools.lru_cache(maxsize=64)
+def _grid_near(pref: Point) -> tuple[Point, ...]:
+    """The search grid, nearest to `pref` first (cached: candidates are a few fixed points)."""
+    return tuple(sorted(_GRID, key=lambda q: (math.hypot(q[0] - pref[0], q[1] - pref[1]), q)))
+
+
+def _inside(p: Point, half_w: float, half_h: float, probe: float) -> bool:
+    """Cheap pre-test that the probe circles of a box at p stay inside the hex.
+
+    Exactly the hex-side part of fits()/fits_box() for the outermost probes, done once per
+    grid point instead of once per probe, so it rejects nothing those would accept.
+    """
+    for nx, ny in _SIDE_NORMALS:
+        reach = (half_w - probe) * abs(nx) + (half_h - probe) * abs(ny) + probe
+        if A - (p[0] * nx + p[1] * ny) < reach + 1.0:
+            return False
+    return True
 
 
 def _seg_dist(p: Point, a: Point, b: Point) -> float:
@@ -188,20 +209,27 @@ def draw_hex(h: HexView, origin: Point) -> Layers:
             edge = path[0][1] if path[0][0] == "edge" else path[1][1]
             out["track"].append(_arrow_head(edge, origin))
             placer.take_polyline([g.inset_point(edge, ARROW_BASE), g.inset_point(edge, ARROW_TIP)], TRACK_W * 1.2)
-    for i, city in enumerate(h.cities):
-        _draw_city(h, i, city, origin, placer, out)
-    for i, town in enumerate(h.towns):
-        _draw_town(h, i, town, origin, placer, out)
-    if h.offboard is not None and h.offboard.values:
-        _phase_boxes(h.offboard.values, h.offboard.current_index, origin, placer, out,
-                     [(0.0, 0.0), (0.0, -R * 0.3), (0.0, R * 0.3)], cls="offboard-values")
-    # The tile number goes in the lower right corner, where printed tiles carry it.
+    # The tile number goes in the lower right corner, where printed tiles carry it; its spot
+    # is taken before revenues are placed so that a revenue circle never covers it.
     if h.tile_name:
         p = g.toward((0.0, 0.0), 30.0, R * 0.72)
         placer.take(p, 6.0)
         out["text"].append(text(ox + p[0], oy + p[1], h.tile_name, FONT_SMALL, cls="tile-name",
                                 fill="#333333"))
-    if h.location_name:
+    for i, city in enumerate(h.cities):
+        _draw_city(h, i, city, origin, placer, out)
+    for i, town in enumerate(h.towns):
+        _draw_town(h, i, town, origin, placer, out)
+    # A red area has nothing else to place: its name takes the free side first (top or bottom,
+    # away from the arrows), then the values fill the middle.
+    named = bool(h.location_name and h.offboard is not None)
+    if named and h.location_name:
+        _name(h.location_name, origin, placer, out)
+    if h.offboard is not None and h.offboard.values:
+        _phase_boxes(h.offboard.values, h.offboard.current_index, origin, placer, out,
+                     [(0.0, 0.0), (0.0, -R * 0.3), (0.0, R * 0.3), (-R * 0.25, 0.0), (R * 0.25, 0.0)],
+                     cls="offboard-values")
+    if h.location_name and not named:
         _name(h.location_name, origin, placer, out)
     if h.terrain_cost or h.terrain_types:
         # Icon and cost side by side: a flat box fits between track better than a stack.
@@ -311,19 +339,28 @@ def _revenue(value: int, c: Point, extent: float, origin: Point, placer: Placer,
 
 def _phase_boxes(values: tuple[tuple[str, int], ...], current: int, origin: Point, placer: Placer,
                  out: Layers, candidates: list[Point], cls: str) -> None:
-    """Phase-dependent values side by side; the one in force is inverted (black box)."""
-    widths = [max(14.0, text_width(str(v), FONT_REV, bold=True) + 5.0) for _, v in values]
+    """Phase-dependent values side by side, each under the phases it holds in ("2–4",
+    "5+"); the one in force is inverted (black box) so it reads at a glance."""
+    labelled = any(label for label, _ in values)
+    label_h = PHASE_LABEL_H if labelled else 0.0
+    height = 14.0 + label_h
+    widths = [max(14.0, text_width(str(v), FONT_REV, bold=True) + 5.0,
+                  text_width(label, FONT_SMALL, bold=True) + 4.0) for label, v in values]
     total = sum(widths)
-    p = placer.place(candidates, total / 2)
+    p = placer.place_box(candidates, total, height)
     x = origin[0] + p[0] - total / 2
-    y = origin[1] + p[1]
+    top = origin[1] + p[1] - height / 2
     parts = [f'<g {attrs(cls=cls, data_current=values[current][1] if values else None)}>']
     for k, ((label, v), w) in enumerate(zip(values, widths, strict=True)):
         now = k == current
+        ink = "#fff" if now else "#555"
         parts.append(f'<rect class="phase-value" data-phase="{esc(label)}" data-current="{int(now)}" '
-                     f'x="{g.fmt(x)}" y="{g.fmt(y - 7)}" width="{g.fmt(w)}" height="14" '
+                     f'x="{g.fmt(x)}" y="{g.fmt(top)}" width="{g.fmt(w)}" height="{g.fmt(height)}" '
                      f'fill="{"#000" if now else "#fff"}" stroke="#000" stroke-width="1"/>')
-        parts.append(text(x + w / 2, y, str(v), FONT_REV, bold=True, fill="#fff" if now else "#555"))
+        if labelled:
+            parts.append(text(x + w / 2, top + label_h / 2 + 0.5, label, FONT_SMALL, bold=True, fill=ink,
+                              cls="phase-label"))
+        parts.append(text(x + w / 2, top + label_h + 7.0, str(v), FONT_REV, bold=True, fill=ink))
         x += w
     out["revenue"].append("".join(parts) + "</g>")
 

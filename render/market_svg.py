@@ -11,14 +11,15 @@ from render.geometry import fmt
 from render.svgkit import attrs, document, esc, text, text_width
 from render.view import MarketCellView, MarketView
 
-CELL_W = 52.0
-CELL_H = 56.0
+# Cells hold three tokens side by side, large enough to read on a phone (2x output scale).
+CELL_W = 64.0
+CELL_H = 60.0
 MARGIN = 14.0
 TITLE_H = 28.0
-WRAP = 14
-TOKEN_R = 8.0
+WRAP = 12
+TOKEN_R = 10.0
 FONT_PRICE = 11.0
-FONT_TOKEN = 6.5
+FONT_TOKEN = 8.0
 FONT_SMALL = 6.5
 
 CELL_FILL = "#f7f1de"
@@ -53,7 +54,8 @@ def market_svg(view: MarketView) -> str:
         body.extend(_tokens(cell, MARGIN + c * CELL_W, TITLE_H + MARGIN + r * CELL_H))
     body.append("</g>")
     legend_y = TITLE_H + MARGIN + rows * CELL_H + 10.0
-    body.append(text(MARGIN, legend_y, "pink: par values   red line: ledge   \u25b2\u25bc: row changes   tokens: top of stack first",
+    body.append(text(MARGIN, legend_y, "pink: par values \u00b7 red line: ledge \u00b7 \u25b2\u25bc: row changes \u00b7 "
+                     "tokens: top of the stack first (left)",
                      FONT_SMALL + 2, anchor="start", fill="#444", cls="market-legend"))
     return document(width, height, body)
 
@@ -101,7 +103,9 @@ def _tokens(cell: MarketCellView, x: float, y: float) -> list[str]:
         in_line = min(3, n - (k // 3) * 3)  # centre a short line in the cell
         cx = x + CELL_W / 2 + ((k % 3) - (in_line - 1) / 2) * (2 * TOKEN_R + 0.5)
         cy = y + 20 + TOKEN_R + (k // 3) * line_step
-        size = FONT_TOKEN if text_width(tok.corporation, FONT_TOKEN, True) <= 2 * TOKEN_R - 2 else FONT_SMALL
+        # Shrink long ids just enough to fit the disc, never below the legible minimum.
+        fit = FONT_TOKEN * (2 * TOKEN_R - 3) / max(1.0, text_width(tok.corporation, FONT_TOKEN, True))
+        size = max(FONT_SMALL, min(FONT_TOKEN, fit))
         out.append(f'<g {attrs(cls="token", data_corp=tok.corporation, data_order=k, data_row=cell.row, data_col=cell.col)}>'
                    f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="{fmt(TOKEN_R)}" fill="{esc(tok.fill_color)}" '
                    f'stroke="#000" stroke-width="1"/>'

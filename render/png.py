@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import io
 import re
+import struct
+import zlib
 
-import cairosvg
+from cairosvg.parser import Tree
+from cairosvg.surface import PNGSurface
+from PIL import Image
 
 MAX_WIDTH_PX = 2400
 MIN_FONT_PX = 12.0
@@ -61,24 +65,58 @@ def svg_to_png(svg: str, scale: float = 2.0, max_width: int = MAX_WIDTH_PX,
     it is also applied automatically when the plain PNG would exceed MAX_BYTES.
     """
     s = output_scale(svg, scale, max_width)
-    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=s)
-    if optimize or len(png) >= MAX_BYTES:
-        png = _quantize(png)
+    image = rasterize(svg, s)
+    png = _quantize(image) if optimize else encode_rgb(image)
+    if len(png) >= MAX_BYTES:
+        png = _quantize(image)
     while len(png) >= MAX_BYTES:  # last resort; legibility check above still bounds scale
         s *= 0.85
-        png = _quantize(cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=s))
+        png = _quantize(rasterize(svg, s))
     return png
 
 
-def _quantize(png: bytes) -> bytes:
-    from PIL import Image
+def rasterize(svg: str, scale: float) -> Image.Image:
+    """Draw the SVG with CairoSVG into an RGB image (the pictures have opaque backgrounds).
 
-    with Image.open(io.BytesIO(png)) as im:
-        rgb = im.convert("RGB")
-        pal = rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-        buf = io.BytesIO()
-        pal.save(buf, format="PNG", optimize=True)
-        return buf.getvalue()
+    CairoSVG's own svg2png spends more time in cairo's PNG writer than in drawing (it tries
+    every row filter on RGBA); taking the pixels and encoding them here is 3x faster.
+    """
+    # output=None: CairoSVG draws in memory and leaves the pixels on surface.cairo.
+    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, scale=scale)
+    cairo = surface.cairo
+    cairo.flush()
+    size = (cairo.get_width(), cairo.get_height())
+    # Cairo's ARGB32 is native-endian B, G, R, A bytes on little-endian machines.
+    raw = "BGRX" if struct.pack("=I", 1)[0] == 1 else "XRGB"
+    image = Image.frombuffer("RGB", size, bytes(cairo.get_data()), "raw", raw, cairo.get_stride(), 1)
+    surface.finish()  # output None: releases the cairo surface, writes nothing
+    return image
+
+
+def encode_rgb(image: Image.Image, level: int = 3) -> bytes:
+    """A plain RGB PNG with no row filters and fast zlib.
+
+    Flat colours and long runs (hex fills, table rows) compress as well unfiltered as with
+    Pillow's adaptive filters, at a fraction of the time.
+    """
+    width, height = image.size
+    data = image.tobytes()
+    stride = width * 3
+    rows = b"".join(b"\x00" + data[y * stride:(y + 1) * stride] for y in range(height))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(rows, level)) + chunk(b"IEND", b""))
+
+
+def _quantize(image: Image.Image) -> bytes:
+    pal = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    pal.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
 
 
 def map_png(svg: str, optimize: bool = False) -> bytes:

@@ -26,7 +26,7 @@ def table_svg(view: TableView) -> str:
     """Render the game summary as SVG text."""
     body: list[str] = []
     y = MARGIN
-    head = f"{view.title} \u2014 {view.round_name} \u2014 Phase {view.phase} \u2014 Bank ${view.bank_cash}"
+    head = f"{view.title} \u2014 {view.round_name} \u2014 Phase {view.phase} \u2014 Bank {money(view.bank_cash)}"
     body.append(text(MARGIN, y + FONT_TITLE / 2, head, FONT_TITLE, anchor="start", bold=True, cls="title"))
     y += FONT_TITLE + 12
     widths: list[float] = []
@@ -39,9 +39,9 @@ def table_svg(view: TableView) -> str:
     blocks.append(("corporations", ["Corp", "President", "Cash", "Price", "Trains", "Tokens", "Treasury",
                                     "Pool", "Status"], corp_rows,
                    [{"data-corp": c.id, "color": c.color, "text": c.text_color} for c in view.corporations]))
-    depot_rows = [[d.train, "\u221e" if d.count is None else str(d.count), f"${d.price}", d.rusts_on or "\u2014"]
-                  for d in view.depot]
-    blocks.append(("depot", ["Train", "Left", "Price", "Rusts on"], depot_rows,
+    depot_rows = [[d.train, "\u221e" if d.count is None else str(d.count), money(d.price), d.rusts_on or "\u2014",
+                   ", ".join(d.first_brings) or "\u2014"] for d in view.depot]
+    blocks.append(("depot", ["Train", "Left", "Price", "Rusts on", "First one brings"], depot_rows,
                    [{"data-train": d.train} for d in view.depot]))
 
     for name, header, rows, meta in blocks:
@@ -63,17 +63,22 @@ def table_svg(view: TableView) -> str:
     return document(width, y + MARGIN, body)
 
 
+def money(amount: int) -> str:
+    """$120, and -$79 (not $-79) for a bank that has broken."""
+    return f"-${-amount}" if amount < 0 else f"${amount}"
+
+
 def _player_cells(p: PlayerRow) -> list[str]:
     certs = f"{p.cert_count}/{p.cert_limit}" if p.cert_limit else str(p.cert_count)
-    return ["\u2605" if p.has_priority else "", p.name, f"${p.cash}", f"${p.value}", certs,
+    return ["\u2605" if p.has_priority else "", p.name, money(p.cash), money(p.value), certs,
             ", ".join(p.certs) or "\u2014", ", ".join(p.companies) or "\u2014"]
 
 
 def _corp_cells(c: CorpRow) -> list[str]:
     status = "operated" if c.operated else ("floated" if c.floated else "not floated")
-    price = f"${c.share_price}" if c.share_price is not None else "\u2014"
-    trains = " ".join(c.trains) or "\u2014"
-    cash = f"${c.cash}" + (f" ({c.loans} loans)" if c.loans else "")
+    price = money(c.share_price) if c.share_price is not None else "\u2014"
+    trains = ", ".join(c.trains) or "\u2014"
+    cash = money(c.cash) + (f" ({c.loans} loans)" if c.loans else "")
     return [c.id, c.president or "\u2014", cash, price, trains, str(c.tokens_left),
             f"{c.treasury_pct}%", f"{c.pool_pct}%", status]
 

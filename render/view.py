@@ -152,6 +152,8 @@ class DepotRow:
     count: int | None  # None = unlimited
     price: int
     rusts_on: str | None = None
+    # What buying the first one of this kind does, as short phrases ("phase 5", "rusts 3").
+    first_brings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -54,3 +54,19 @@ def test_optimized_png_is_smaller(map_bytes: bytes) -> None:
     small = png.map_png(map_svg(sample_map()), optimize=True)
     assert _size(small) == _size(map_bytes)
     assert len(small) < len(map_bytes)
+
+
+def test_fast_encoder_is_lossless_and_keeps_colours() -> None:
+    """The unfiltered encoder round-trips through Pillow, and cairo's BGRA is read as RGB."""
+    import io
+
+    from PIL import Image
+
+    svg = document(40, 20, ['<rect x="0" y="0" width="20" height="20" fill="#ff0000"/>',
+                            '<rect x="20" y="0" width="20" height="20" fill="#0000ff"/>'])
+    image = png.rasterize(svg, 1.0)
+    assert image.getpixel((5, 5)) == (255, 0, 0) and image.getpixel((35, 5)) == (0, 0, 255)
+    data = png.encode_rgb(image)
+    assert _size(data) == (40, 20)
+    with Image.open(io.BytesIO(data)) as back:
+        assert back.mode == "RGB" and back.tobytes() == image.tobytes()
