@@ -4,6 +4,11 @@ Branch and bound over the trains, longest first. Each train's options are sorted
 first complete combination is the greedy one and later ones must beat it. A branch is cut when its
 total plus an upper bound for the trains still to choose cannot beat the best so far; the bound
 takes, for each remaining train, its best option that shares no track with the runs already chosen.
+
+Which options are still open to a train is kept as a bit set over its sorted options: choosing a
+run clears, for every later train, the options that share a path with it (one precomputed set per
+path). The best open option is then the lowest set bit, so the bound costs a few integer operations
+instead of a scan through runs that collide.
 """
 
 from __future__ import annotations
@@ -11,11 +16,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
+
+POLL_EVERY = 256  # search nodes between looks at the clock
+SCAN_FIRST = 16  # runs tried one by one before a bound falls back on the blocker sets
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One train's possible run as the combination search sees it."""
 
     revenue: int
@@ -33,6 +40,47 @@ class SearchOutcome:
     choice: Choice
     proven: bool
     rejected: int  # new bests the caller's acceptance check turned down
+
+
+class _Blockers:
+    """For one train: which of its options each track path rules out, as bit sets (built lazily)."""
+
+    def __init__(self, options: Sequence[Option]) -> None:
+        self.options = options
+        self.by_path: dict[int, int] | None = None
+        self.memo: dict[int, int] = {}
+
+    def _build(self) -> dict[int, int]:
+        # Bits are set in byte arrays and turned into integers once: or-ing into a growing
+        # integer option by option would take time quadratic in the number of options.
+        size = len(self.options) // 8 + 1
+        maps: dict[int, bytearray] = {}
+        for position, option in enumerate(self.options):
+            byte, bit = position >> 3, 1 << (position & 7)
+            mask = option.mask
+            while mask:
+                low = mask & -mask
+                path = low.bit_length() - 1
+                bitmap = maps.get(path)
+                if bitmap is None:
+                    bitmap = maps[path] = bytearray(size)
+                bitmap[byte] |= bit
+                mask ^= low
+        return {path: int.from_bytes(bitmap, "little") for path, bitmap in maps.items()}
+
+    def blocked_by(self, mask: int) -> int:
+        found = self.memo.get(mask)
+        if found is None:
+            if self.by_path is None:
+                self.by_path = self._build()
+            found = 0
+            rest = mask
+            while rest:
+                low = rest & -rest
+                found |= self.by_path.get(low.bit_length() - 1, 0)
+                rest ^= low
+            self.memo[mask] = found
+        return found
 
 
 def best_combination(
@@ -53,10 +101,7 @@ def best_combination(
     `accept` is asked about every combination that would become the best; it may refuse.
     """
     count = len(options)
-    tops = [opts[0].revenue if opts else 0 for opts in options]
-    static = [0] * (count + 1)
-    for index in range(count - 1, -1, -1):
-        static[index] = static[index + 1] + max(tops[index], 0)
+    blockers = [_Blockers(opts) for opts in options]
     best_total = -1
     best_choice: Choice = [None] * count
     rejected = 0
@@ -65,15 +110,46 @@ def best_combination(
     chosen: Choice = []
     counts = [0] * len(group_limits)
 
-    def room(index: int, used: int) -> int:
-        """The most trains index.. can still add: each one's best run clear of `used`."""
-        total = 0
-        for position in range(index, count):
-            for option in options[position]:
-                if not option.mask & used:
-                    total += max(option.revenue, 0)
+    def best_open(index: int, open_set: int) -> int:
+        if not open_set:
+            return 0
+        return max(options[index][(open_set & -open_set).bit_length() - 1].revenue, 0)
+
+    def hopeless(index: int, open_sets: list[int], tops: list[int], mask: int, total: int) -> bool:
+        """True when trains index.. cannot lift `total` above the best so far once `mask` is taken.
+
+        Each later train adds at most its best open run clear of `mask` (or 0). A few of its best
+        runs are tried one by one, stopping early when they are too poor to matter even if every
+        other train ran its best; past that, the precomputed blocker sets answer at once.
+        """
+        need = best_total - total - bonus_limit  # the later trains must add more than this
+        bound = sum(tops)
+        for offset, top in enumerate(tops):
+            others = bound - top
+            cutoff = max(need - others, 0)
+            position = index + offset
+            opts = options[position]
+            remaining = open_sets[position]
+            gain = -1
+            for _ in range(SCAN_FIRST):
+                if not remaining:
+                    gain = 0
                     break
-        return total
+                low = remaining & -remaining
+                option = opts[low.bit_length() - 1]
+                if option.revenue <= cutoff:
+                    gain = cutoff
+                    break
+                if not option.mask & mask:
+                    gain = option.revenue
+                    break
+                remaining ^= low
+            if gain < 0:
+                gain = best_open(position, remaining & ~blockers[position].blocked_by(mask))
+            bound = others + gain
+            if bound <= need:
+                return True
+        return bound <= need
 
     def fits(option: Option) -> bool:
         ends = option.ends
@@ -105,43 +181,57 @@ def best_combination(
         best_total = value
         best_choice = list(chosen)
 
-    def search(index: int, used: int, total: int, start: int) -> None:
+    def search(index: int, open_sets: list[int], total: int) -> None:
         nonlocal nodes, timed_out
-        if timed_out:
-            return
         nodes += 1
-        if deadline is not None and nodes % 512 == 0 and time.perf_counter() > deadline:
+        # The clock is read only once an answer exists, so a search out of time still has one.
+        if deadline is not None and best_total >= 0 and nodes % POLL_EVERY == 0 \
+                and time.perf_counter() > deadline:
             timed_out = True
+        if timed_out:
             return
         if index == count:
             leaf(total)
             return
         opts = options[index]
         twin = index + 1 < count and same_as_previous[index + 1]
-        rest = static[index + 1] + bonus_limit
-        for position in range(start, len(opts)):
-            option = opts[position]
+        later = range(index + 1, count)
+        # What each later train could add at most, whichever run this train takes.
+        tops = [best_open(j, open_sets[j]) for j in later]
+        rest = sum(tops) + bonus_limit
+        remaining = open_sets[index]
+        while remaining:
+            low = remaining & -remaining
+            remaining ^= low
+            option = opts[low.bit_length() - 1]
             if total + option.revenue + rest <= best_total:
                 break  # sorted: no later option of this train can do better
-            if option.mask & used or (option.ends and not fits(option)):
+            if option.ends and not fits(option):
                 continue
-            now_used = used | option.mask
-            if total + option.revenue + room(index + 1, now_used) + bonus_limit <= best_total:
+            if hopeless(index + 1, open_sets, tops, option.mask, total + option.revenue):
                 continue
+            now_open = list(open_sets)
+            for j in later:
+                now_open[j] = open_sets[j] & ~blockers[j].blocked_by(option.mask)
+            if twin:
+                now_open[index + 1] &= ~((low << 1) - 1)  # its twin takes a later option
             chosen.append(option)
             if option.ends:
                 count_ends(option, 1)
-            search(index + 1, now_used, total + option.revenue, position + 1 if twin else 0)
+            search(index + 1, now_open, total + option.revenue)
             if option.ends:
                 count_ends(option, -1)
             chosen.pop()
             if timed_out:
                 return
         # This train does not run; an identical next train then does not run either.
-        if total + room(index + 1, used) + bonus_limit > best_total:
+        if total + rest > best_total:
+            now_open = list(open_sets)
+            if twin:
+                now_open[index + 1] = 0
             chosen.append(None)
-            search(index + 1, used, total, len(options[index + 1]) if twin else 0)
+            search(index + 1, now_open, total)
             chosen.pop()
 
-    search(0, 0, 0, 0)
+    search(0, [(1 << len(opts)) - 1 for opts in options], 0)
     return SearchOutcome(max(best_total, 0), best_choice, not timed_out, rejected)
