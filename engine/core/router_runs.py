@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 from engine.core.router_graph import Link, RouteGraph
 
+POLL_EVERY = 4096  # extensions between looks at the clock
+
 
 class Candidate(NamedTuple):
     """A run found by the search; `value` is its printed revenue, before any title hook."""
@@ -55,7 +57,7 @@ class _Grower:
     def stopped(self) -> bool:
         if not self.halted and self.should_stop is not None:
             self.ticks += 1
-            if self.ticks % 4096 == 0 and self.should_stop():
+            if self.ticks % POLL_EVERY == 0 and self.should_stop():
                 self.halted = True
         return self.halted
 
