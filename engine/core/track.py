@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.board import HexState, split_tile_id
 from engine.core.entities import Corporation
 from engine.core.graph import Reach, reach_of
-from engine.core.tiles import TileDef
+from engine.core.tiles import TileDef, path_signatures
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -92,12 +92,29 @@ def check_tile_lay(game: BaseGame, corporation: Corporation, action: dict[str, A
         )
     if reach is not None:
         edges = reach.hexes.get(coord, set())
+        home = corporation.home_hex
+        if not reach.paths and home and coord != home and home in reach.hexes:
+            raise GameError(f"{corporation.id} has no track in its home hex yet, so its tile goes in "
+                            f"{home} (12.2)")
         if not (tile.exits(rotation) & edges):
             raise GameError(f"{coord} is not connected to {corporation.id}'s track")
+        if upgrade and not state.tile.stops and not (_new_track_edges(state, tile, rotation) & edges):
+            # Rule 12.2 (1829 family): upgraded plain track must add track the company can use.
+            raise GameError(f"the new track of tile {name} in {coord} would not connect to "
+                            f"{corporation.id}'s route; a plain track upgrade must add usable track")
     cost = game.terrain_cost(state)
     if cost > corporation.cash:
         raise GameError(f"the terrain in {coord} costs ${cost}; {corporation.id} has ${corporation.cash}")
     return TileLay(coord, tile, tile_id, rotation, cost, upgrade)
+
+
+def _new_track_edges(state: HexState, tile: TileDef, rotation: int) -> set[int]:
+    """Edges touched by track of the new tile that the old tile does not have."""
+    new = path_signatures(tile.rotated_paths(rotation)) - path_signatures(state.paths())
+    edges: set[int] = set()
+    for kind, where in new:
+        edges.update(where if kind == "track" else {where})
+    return edges
 
 
 def _same_shape(tile: TileDef, rotation: int, rotations: list[int]) -> bool:

@@ -8,7 +8,6 @@ does, and money moved that way is taken from or given to the bank so that the to
 
 from __future__ import annotations
 
-import pickle
 import random
 from typing import Any
 
@@ -96,15 +95,32 @@ def play(game: Game, kind: str, entity: Any, **fields: Any) -> dict[str, Any]:
     return move
 
 
-def snapshot(game: Game) -> dict[str, bytes]:
-    """A deep picture of the position, to prove a refused action changed nothing.
+def canonical(value: Any, seen: dict[int, int] | None = None) -> Any:
+    """A plain, comparable picture of a value: sets sorted, objects by their attributes, shared
+    references numbered in the order they are met.  (Pickles are not stable enough: a restored
+    copy of a set may iterate in another order.)"""
+    seen = {} if seen is None else seen
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(type(value), "__deepcopy__"):
+        # Immutable definitions (hexes, tiles, cells, phases) are shared, never copied.
+        return ("shared", type(value).__name__, id(value))
+    if id(value) in seen:
+        return ("ref", seen[id(value)])
+    seen[id(value)] = len(seen)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [canonical(item, seen) for item in value])
+    if isinstance(value, dict):
+        return ("dict", [(canonical(k, seen), canonical(v, seen)) for k, v in value.items()])
+    if isinstance(value, (set, frozenset)):
+        return ("set", sorted((canonical(item, seen) for item in value), key=repr))
+    return (type(value).__name__, canonical(vars(value), seen))
 
-    Each attribute is pickled on its own: a whole-state pickle also records which attribute
-    first reached a shared object, which a restored copy may order differently.
-    """
-    pictures = {key: pickle.dumps(value) for key, value in game.state.__dict__.items()}
-    pictures["<raw_actions>"] = pickle.dumps(game.raw_actions)
-    return pictures
+
+def snapshot(game: Game) -> Any:
+    """A deep picture of the position and the log, to prove a refused action changed nothing."""
+    state = {key: value for key, value in game.state.__dict__.items() if key != "data"}
+    return canonical((state, game.raw_actions))
 
 
 def refuse(game: Game, kind: str, entity: Any, match: str, **fields: Any) -> GameError:
@@ -247,7 +263,8 @@ def skip_to_step(game: Game, key: str) -> None:
 
 
 def finish_turn(game: Game) -> None:
-    """The operating company passes (or withholds) everything left in its turn."""
+    """The operating company passes (or withholds) everything left in its turn; when it must buy
+    a train it buys the first one offered."""
     company = operating(game)
     while isinstance(game.state.round, OperatingRound) and operating(game) == company:
         label = step_label(game)
@@ -255,8 +272,32 @@ def finish_turn(game: Game) -> None:
             play(game, "run_routes", company, routes=[])
         elif label == "dividend":
             play(game, "dividend", company, kind="withhold")
+        elif not moves_of(game, "pass"):
+            choice = choices_of(game, "buy_train")[0]
+            play(game, "buy_train", company, train=choice["train"], price=choice.get("price", choice.get("min_price")))
         else:
             play(game, "pass", company)
+
+
+def operate(game: Game, company: str) -> None:
+    """Finish other companies' turns until `company` operates."""
+    for _ in range(20):
+        if operating(game) == company:
+            return
+        finish_turn(game)
+    raise AssertionError(f"{company} never operated")
+
+
+def or_game(count: int = 3, jay_gould: str = "MKT", options: list[str] | None = None,
+            company: str = "SP", prepare: Any = None) -> Game:
+    """The opening (SP floated by A), then `prepare(Setup)` makes direct changes during stock
+    round 1, the round ends and the operating round runs until `company` operates."""
+    game = opening(count, jay_gould, options)
+    if prepare is not None:
+        prepare(Setup(game))
+    finish_stock_round(game)
+    operate(game, company)
+    return game
 
 
 # --- direct setup (documented state changes, money to/from the bank) -------------------------
@@ -300,7 +341,9 @@ class Setup:
         self.price(corporation, engine_id)
         for index, (who, percent) in enumerate(holdings.items()):
             if index == 0:
-                self.give_share(corporation, who, president=True)
+                # The Jay Gould company's president already has the certificate.
+                if corp_.president_share().owner is not state.player(who):
+                    self.give_share(corporation, who, president=True)
                 percent -= 20
             for _ in range(percent // 10):
                 self.give_share(corporation, who)
