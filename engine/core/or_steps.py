@@ -184,6 +184,7 @@ def check_runs(game: BaseGame, corp: Corporation, action: dict[str, Any]) -> lis
     runs: list[Run] = []
     declared_revenues: list[Any] = []
     used: set[tuple[str, int]] = set()
+    used_edges: set[tuple[str, int]] = set()
     trains_used: set[str] = set()
     for route in action_routes(action):
         train_id = route.get("train")
@@ -197,6 +198,7 @@ def check_runs(game: BaseGame, corp: Corporation, action: dict[str, Any]) -> lis
         if not isinstance(chains, list):
             raise GameError("each route needs its connections")
         stops, paths = rebuild_run(game.board, chains, used)
+        _check_edges_once(game, paths, used_edges)
         used.update(paths)
         revenue = check_run(game.board, corp.id, stops, train.distance, game.colors_available())
         revenue += run_adjustment(game, corp, train, stops, paths)
@@ -212,6 +214,19 @@ def check_runs(game: BaseGame, corp: Corporation, action: dict[str, Any]) -> lis
             run = replace(run, revenue=declared)
         checked.append(run)
     return checked
+
+
+def _check_edges_once(game: BaseGame, paths: list[tuple[str, int]], used_edges: set[tuple[str, int]]) -> None:
+    """Rule 12.1: no segment of track twice, not even the short piece where two paths of a tile
+    meet at the same side, so each side of a hex is crossed at most once by a company's runs."""
+    for coord, index in paths:
+        for kind, where in game.board.hexes[coord].paths()[index]:
+            if kind != "edge":
+                continue
+            if (coord, where) in used_edges:
+                raise GameError(f"the runs use the track at side {where} of {coord} twice; no piece of "
+                                f"track may be used twice, not even where two tracks join (12.1)")
+            used_edges.add((coord, where))
 
 
 class DividendStep(Step):

@@ -84,6 +84,9 @@ def rebuild_run(board: Board, chains: list[list[str]], used: set[PathKey]) -> tu
                 walks.append((first, end, paths))
                 walks.append((end, first, paths))
         if not walks:
+            if used and any(_walk_chain(board, chain, first, set()) for first in _stops_in(board, chain[0])):
+                raise GameError(f"the run segment {'-'.join(chain)} needs track that another train of the "
+                                f"company already uses; no track may be used twice (12.4)")
             raise GameError(f"there is no track for the run segment {'-'.join(chain)}")
         segments.append(walks)
 

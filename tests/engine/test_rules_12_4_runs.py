@@ -1,0 +1,167 @@
+"""Rulebook sections 12.1 and 12.4: routes and running trains."""
+
+from __future__ import annotations
+
+from helpers import Setup, corp, or_game, play, refuse, skip_to_step
+
+from engine.log import Game
+
+
+def rotation_for(game: Game, tile: str, exits: set[int]) -> int:
+    """The rotation that puts a tile's track on exactly these sides."""
+    definition = game.state.board.tiles[tile]
+    return next(r for r in range(6) if definition.exits(r) == exits)
+
+
+def ssw_network(phase: str = "2", trains: tuple[str, ...] = ("2", "2")) -> Game:
+    """SSW at Marshall (D15, $20) with track built by direct setup:
+    D15 - D17 - Shreveport (D19, red, $30/$50); D19 - C18 - Texarkana (C16, $20);
+    D15 - E16 - Lufkin (F15, $20) - Palestine (F13, $20).  SSW owns the given trains."""
+    def prepare(setup: Setup) -> None:
+        game_ = setup.game
+        setup.company("SSW", "100,0,2", {"B": 20}, operated=False)
+        for coord, tile, exits in (
+            ("D15", "5-0", {4, 5}), ("D17", "9-0", {1, 4}), ("E16", "8-0", {2, 0}),
+            ("F15", "6-0", {3, 1}), ("F13", "5-1", {4, 5}), ("C18", "8-1", {5, 1}), ("C16", "5-2", {4, 5}),
+        ):
+            setup.lay(coord, tile, rotation_for(game_, tile.rsplit("-", 1)[0], exits))
+        for name in trains:
+            setup.give_train("SSW", name)
+        if phase != "2":
+            setup.phase(phase)
+    game = or_game(company="SSW", prepare=prepare)
+    skip_to_step(game, "route")
+    return game
+
+
+def run(train: str, *chains: list[str], revenue: int | None = None) -> dict:
+    route: dict = {"train": train, "connections": [list(chain) for chain in chains]}
+    if revenue is not None:
+        route["revenue"] = revenue
+    return route
+
+
+TO_SHREVEPORT = ["D15", "D17", "D19"]
+TO_LUFKIN = ["D15", "E16", "F15"]
+
+
+def test_12_4_run_revenue_is_the_sum_of_the_stops() -> None:
+    game = ssw_network()
+    play(game, "run_routes", "SSW", routes=[run("2-0", TO_SHREVEPORT, revenue=50)])
+    assert game.state.round.turn.revenue == 50
+
+
+def test_12_4_trains_may_meet_in_a_city_but_not_share_track() -> None:
+    game = ssw_network()
+    refuse(game, "run_routes", "SSW", r"the run segment D15-D17-D19 needs track that another train of the "
+           r"company already uses; no track may be used twice \(12.4\)",
+           routes=[run("2-0", TO_SHREVEPORT), run("2-1", TO_SHREVEPORT)])
+    play(game, "run_routes", "SSW", routes=[run("2-0", TO_SHREVEPORT), run("2-1", TO_LUFKIN)])
+    assert game.state.round.turn.revenue == 90
+
+
+def test_12_4_a_train_visits_at_most_its_number_of_stops() -> None:
+    game = ssw_network()
+    refuse(game, "run_routes", "SSW", r"a 2-train may visit at most 2 stops; this run has 3",
+           routes=[run("2-0", TO_LUFKIN, ["F15", "F13"])])
+
+
+def test_12_4_intermediate_cities_count_and_cannot_be_skipped() -> None:
+    game = ssw_network(trains=("3",))
+    # Lufkin lies between Marshall and Palestine: a run through it counts it.
+    play(game, "run_routes", "SSW", routes=[run("3-0", TO_LUFKIN, ["F15", "F13"], revenue=60)])
+
+
+def test_12_1_a_route_includes_a_city_with_the_companys_station() -> None:
+    game = ssw_network()
+    refuse(game, "run_routes", "SSW", r"each run must include a city with a SSW station",
+           routes=[run("2-0", ["F15", "F13"])])
+
+
+def test_12_1_red_off_boards_end_a_route() -> None:
+    game = ssw_network(trains=("3",))
+    refuse(game, "run_routes", "SSW", r"a run must end at the off-board area D19",
+           routes=[run("3-0", TO_SHREVEPORT, ["D19", "C18", "C16"])])
+    # Shreveport as the end of a run is fine.
+    play(game, "run_routes", "SSW", routes=[run("3-0", ["F15", "E16", "D15"], TO_SHREVEPORT, revenue=70)])
+
+
+def test_12_1_a_route_may_end_in_but_not_pass_through_a_city_full_of_other_stations() -> None:
+    game = ssw_network(trains=("3",))
+    # Direct setup: Lufkin's only space holds an MP station.
+    Setup(game).token("MP", "F15")
+    refuse(game, "run_routes", "SSW", r"the city at F15 is full of other companies' stations; a run may end "
+           r"there but not pass through", routes=[run("3-0", TO_LUFKIN, ["F15", "F13"])])
+    play(game, "run_routes", "SSW", routes=[run("3-0", ["D19", "D17", "D15"], TO_LUFKIN, revenue=70)])
+
+
+def test_12_4_red_off_board_values_are_lower_before_phase_5_and_higher_from_it() -> None:
+    game = ssw_network()
+    play(game, "run_routes", "SSW", routes=[run("2-0", TO_SHREVEPORT, revenue=50)])
+    game = ssw_network(phase="5")
+    game.state.close_all_companies()
+    refuse(game, "run_routes", "SSW", r"the run of train 2-0 is worth \$70, not \$50",
+           routes=[run("2-0", TO_SHREVEPORT, revenue=50)])
+    play(game, "run_routes", "SSW", routes=[run("2-0", TO_SHREVEPORT, revenue=70)])
+
+
+def test_12_4_tan_hexes_count_as_stops_with_phase_values() -> None:
+    # Galveston (J15) is worth $20 before phase 5 and $50 from it; Houston is $30.
+    game = or_game(prepare=lambda s: s.give_train("SP", "2"))
+    skip_to_step(game, "route")
+    play(game, "run_routes", "SP", routes=[run("2-0", ["I14", "J15"], revenue=50)])
+    game = or_game(prepare=lambda s: (s.give_train("SP", "2"), s.phase("5")))
+    skip_to_step(game, "route")
+    play(game, "run_routes", "SP", routes=[run("2-0", ["I14", "J15"], revenue=80)])
+
+
+def test_12_1_dallas_and_fort_worth_are_two_separate_cities() -> None:
+    def prepare(setup: Setup) -> None:
+        setup.company("T&P", "100,0,2", {"B": 20}, operated=False)
+        setup.give_train("T&P", "2")
+    game = or_game(company="T&P", prepare=prepare)
+    skip_to_step(game, "route")
+    # Fort Worth ($10) to Dallas ($20, T&P's home) inside the printed D9 hex.
+    play(game, "run_routes", "T&P", routes=[run("2-0", ["D9"], revenue=30)])
+
+
+def test_12_4_a_train_runs_once_and_only_the_companys_trains_run() -> None:
+    game = ssw_network()
+    refuse(game, "run_routes", "SSW", r"train 2-0 can run only once",
+           routes=[run("2-0", TO_SHREVEPORT), run("2-0", TO_LUFKIN)])
+    refuse(game, "run_routes", "SSW", r"SSW has no train '3-0'", routes=[run("3-0", TO_SHREVEPORT)])
+
+
+def test_12_4_declared_revenue_must_be_the_runs_value() -> None:
+    game = ssw_network()
+    refuse(game, "run_routes", "SSW", r"the run of train 2-0 is worth \$50, not \$60",
+           routes=[run("2-0", TO_SHREVEPORT, revenue=60)])
+
+
+def test_12_1_no_track_segment_twice_not_even_at_a_junction() -> None:
+    """Two junction tiles (each has two tracks meeting at one side) face each other between
+    Texarkana and Little Rock/Shreveport: two runs that each use one track of each tile still
+    share the short piece of track where they meet (#6179)."""
+    def prepare(setup: Setup) -> None:
+        game_ = setup.game
+        setup.company("SSW", "100,0,2", {"B": 20}, operated=False)
+        setup.token("SSW", "C16")
+        setup.phase("3")
+        setup.lay("C16", "5-0", rotation_for(game_, "5", {3, 4}))
+        setup.lay("B17", "30-0", 5)  # tracks 5-3 and 5-0
+        setup.lay("C18", "26-0", 2)  # tracks 2-5 and 2-1
+        setup.give_train("SSW", "2")
+        setup.give_train("SSW", "2")
+    game = or_game(company="SSW", prepare=prepare)
+    skip_to_step(game, "route")
+    board = game.state.board
+    assert {frozenset(p) for p in board.hexes["B17"].paths()} == {
+        frozenset({("edge", 5), ("edge", 3)}), frozenset({("edge", 5), ("edge", 0)})}
+    via_texarkana_to_shreveport = run("2-0", ["C16", "B17", "C18", "D19"])
+    little_rock_to_texarkana = run("2-1", ["A18", "B17", "C18", "C16"])
+    refuse(game, "run_routes", "SSW", r"the runs use the track at side 5 of B17 twice; no piece of track may be "
+           r"used twice, not even where two tracks join \(12.1\)",
+           routes=[via_texarkana_to_shreveport, little_rock_to_texarkana])
+    play(game, "run_routes", "SSW", routes=[via_texarkana_to_shreveport])
+    assert game.state.round.turn.revenue == 50
+    assert corp(game, "SSW").trains
