@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +41,9 @@ class PlannedRun:
     paths: tuple[PathKey, ...]  # track paths in travel order
     connections: tuple[tuple[str, ...], ...]  # 18xx.games chains, one per pair of stops
     revenue: int
+    nodes: tuple[str, ...] = ()  # 18xx.games node ids of the stops, "<hex>-<part index>"
 
-    def route(self, board_part_index: Sequence[int] = ()) -> dict[str, Any]:
+    def route(self) -> dict[str, Any]:
         """This run as one entry of an 18xx.games `run_routes` action."""
         route: dict[str, Any] = {
             "train": self.train,
@@ -51,8 +52,8 @@ class PlannedRun:
             "revenue": self.revenue,
             "revenue_str": "-".join(self.hexes),
         }
-        if board_part_index:
-            route["nodes"] = [f"{coord}-{part}" for coord, part in zip(self.hexes, board_part_index, strict=True)]
+        if self.nodes:
+            route["nodes"] = list(self.nodes)
         return route
 
 
@@ -65,18 +66,16 @@ class RouteResult:
     total: int
     proven_optimal: bool
     seconds: float
-    node_parts: tuple[tuple[int, ...], ...] = ()  # part index of each stop, per run (for "nodes")
     # Better answers the engine's run check refused (always 0 unless optimizer and engine disagree).
     engine_disagreements: int = 0
 
     def to_action(self, corp_id: str | None = None) -> dict[str, Any]:
         """An 18xx.games `run_routes` action for these runs."""
-        parts = self.node_parts or tuple(() for _ in self.runs)
         return {
             "type": "run_routes",
             "entity": corp_id or self.corporation,
             "entity_type": "corporation",
-            "routes": [run.route(part) for run, part in zip(self.runs, parts, strict=True)],
+            "routes": [run.route() for run in self.runs],
         }
 
 
@@ -134,7 +133,7 @@ def _options_for(state: BaseGame, corp: Corporation, train: Train, graph: RouteG
     return options
 
 
-def _plan(graph: RouteGraph, train: str, run: Candidate, revenue: int) -> PlannedRun:
+def _plan(state: BaseGame, graph: RouteGraph, train: str, run: Candidate, revenue: int) -> PlannedRun:
     stops = tuple(graph.stops[i] for i in run.stops)
     paths: list[PathKey] = []
     chains: list[tuple[str, ...]] = []
@@ -145,11 +144,10 @@ def _plan(graph: RouteGraph, train: str, run: Candidate, revenue: int) -> Planne
         else:
             paths.extend(reversed(link.walk))
             chains.append(tuple(reversed(link.chain)))
-    return PlannedRun(train, stops, tuple(stop[0] for stop in stops), tuple(paths), tuple(chains), revenue)
-
-
-def _part_indexes(state: BaseGame, run: PlannedRun) -> tuple[int, ...]:
-    return tuple(state.board.hexes[coord].tile.stop(kind, index).part_index for coord, kind, index in run.stops)
+    nodes = tuple(f"{coord}-{state.board.hexes[coord].tile.stop(kind, index).part_index}"
+                  for coord, kind, index in stops)
+    return PlannedRun(train, stops, tuple(stop[0] for stop in stops), tuple(paths), tuple(chains),
+                      revenue, nodes)
 
 
 def _engine_agrees(state: BaseGame, corp: Corporation, result: RouteResult) -> bool:
@@ -195,24 +193,25 @@ def best_runs(state: BaseGame, corporation: Corporation | str, *, time_budget: f
     same = [index > 0 and symmetric and train.distance == trains[index - 1].distance
             for index, train in enumerate(trains)]
     bonus_limit = 0
-    company_bonus = None
+    company_bonus: Callable[[Choice], int] | None = None
     if "route_company_bonus" in hooks:
         bonus_limit = state.route_company_bonus_limit(corp, trains)
 
-        def company_bonus(choice: Choice) -> int:
+        def whole_company_bonus(choice: Choice) -> int:
             picked = [(train, tuple(graph.stops[i] for i in option.ref.stops))
                       for train, option in zip(trains, choice, strict=True) if option is not None]
             return sum(state.route_company_bonus(corp, picked).values())
 
+        company_bonus = whole_company_bonus
+
     def assemble(choice: Choice) -> RouteResult:
         picked = [(train, option) for train, option in zip(trains, choice, strict=True) if option is not None]
-        planned = [_plan(graph, train.id, option.ref, option.revenue) for train, option in picked]
+        planned = [_plan(state, graph, train.id, option.ref, option.revenue) for train, option in picked]
         if "route_company_bonus" in hooks:
             credit = state.route_company_bonus(
                 corp, [(train, run.stops) for (train, _), run in zip(picked, planned, strict=True)])
             planned = [replace(run, revenue=run.revenue + credit.get(run.train, 0)) for run in planned]
-        return RouteResult(corp.id, tuple(planned), sum(run.revenue for run in planned), True, 0.0,
-                           tuple(_part_indexes(state, run) for run in planned))
+        return RouteResult(corp.id, tuple(planned), sum(run.revenue for run in planned), True, 0.0)
 
     outcome = best_combination(
         options, same_as_previous=same, group_limits=[most for _, most in limits],
@@ -220,5 +219,8 @@ def best_runs(state: BaseGame, corporation: Corporation | str, *, time_budget: f
         accept=lambda choice: _engine_agrees(state, corp, assemble(choice)), deadline=deadline,
     )
     result = assemble(outcome.choice)
-    return replace(result, proven_optimal=complete and outcome.proven,
+    # A better answer the engine refused means optimizer and engine disagree on the rules, so
+    # the answer is no longer known to be the best the rules allow.
+    proven = complete and outcome.proven and not outcome.rejected
+    return replace(result, proven_optimal=proven,
                    seconds=time.perf_counter() - started, engine_disagreements=outcome.rejected)

@@ -1,9 +1,13 @@
 """The route optimizer's view of the track: a company's stops and the plain-track links between them.
 
 A *link* is one way to get from a stop to the next stop along track that passes no other stop (plain
-track, edges, junctions). A run is then a chain of stops joined by links that share no track path,
-so the search works stop by stop instead of path by path. Each track path gets one bit; a link
-carries the bit mask of its paths, which makes "no path used twice" a single `&`.
+track, edges, junctions). A run is then a chain of stops joined by links that share no track, so
+the search works stop by stop instead of path by path.
+
+Track is a set of resources a company's runs may each use once: every path, and every hex side a
+path ends at (rule 12.1: not even the short piece where two tracks of a tile meet at one side may
+be used twice; the reference site checks sides the same way). Each resource gets one bit; a link
+carries the bit mask of what it uses, which makes "no track used twice" a single `&`.
 """
 
 from __future__ import annotations
@@ -14,11 +18,17 @@ from engine.core.board import Board, opposite
 from engine.core.graph import Node, reach_of
 
 PathKey = tuple[str, int]  # (hex coord, index of the path on its tile), as in engine.core.routes
+# A walk from a stop: the stop it reaches, its paths, its hexes (chain) and the hex sides it uses.
+Walk = tuple[Node, list[PathKey], list[str], list[tuple[str, int]]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Link:
-    """Track from stop `start` to stop `end` (indices into RouteGraph.stops) passing no other stop."""
+    """Track from stop `start` to stop `end` (indices into RouteGraph.stops) passing no other stop.
+
+    Compared and hashed by identity: each link is built once per graph, and the search keys
+    dictionaries on links often.
+    """
 
     start: int
     end: int
@@ -38,13 +48,15 @@ class RouteGraph:
     passable: tuple[bool, ...]  # a run may go on through it (not an off-board, not a blocked city)
     tokened: tuple[int, ...]  # stops that are cities with the company's station
     links: tuple[tuple[Link, ...], ...]  # links leaving each stop; empty for impassable stops
-    path_keys: tuple[PathKey, ...]  # bit i of a mask is path_keys[i]
+    path_keys: tuple[PathKey | None, ...]  # bit i of a mask is this path (None: a hex side)
 
     def paths_of(self, mask: int) -> list[PathKey]:
         keys = []
         while mask:
             low = mask & -mask
-            keys.append(self.path_keys[low.bit_length() - 1])
+            key = self.path_keys[low.bit_length() - 1]
+            if key is not None:
+                keys.append(key)
             mask ^= low
         return keys
 
@@ -66,8 +78,8 @@ def build_graph(board: Board, corporation: str, colors: tuple[str, ...]) -> Rout
     reach = reach_of(board, corporation)
     order: list[Node] = sorted(reach.nodes)
     index: dict[Node, int] = {node: i for i, node in enumerate(order)}
-    bits: dict[PathKey, int] = {}
-    raw_links: dict[int, list[tuple[Node, list[PathKey], list[str]]]] = {}
+    bits: dict[tuple[str, str, int], int] = {}  # ("path", hex, index) or ("side", hex, edge)
+    raw_links: dict[int, list[Walk]] = {}
     passable: list[bool] = []
     tile_paths = {coord: state.paths() for coord, state in board.hexes.items() if state.tile.paths}
     for i, node in enumerate(order):
@@ -78,7 +90,7 @@ def build_graph(board: Board, corporation: str, colors: tuple[str, ...]) -> Rout
             raw_links[i] = _walks_from(board, tile_paths, node)
     # A link always ends at a stop the company reaches, but add any stray one rather than fail.
     for walks in raw_links.values():
-        for end, _, _ in walks:
+        for end, _, _, _ in walks:
             if end not in index:
                 index[end] = len(order)
                 order.append(end)
@@ -87,10 +99,12 @@ def build_graph(board: Board, corporation: str, colors: tuple[str, ...]) -> Rout
     for i in range(len(order)):
         seen: set[tuple[int, int]] = set()
         mine: list[Link] = []
-        for end, walk, chain in raw_links.get(i, []):
+        for end, walk, chain, sides in raw_links.get(i, []):
             mask = 0
-            for key in walk:
-                mask |= 1 << bits.setdefault(key, len(bits))
+            for coord, path_index in walk:
+                mask |= 1 << bits.setdefault(("path", coord, path_index), len(bits))
+            for coord, edge in sides:
+                mask |= 1 << bits.setdefault(("side", coord, edge), len(bits))
             j = index[end]
             # Walks round a loop of plain track in either sense use the same paths: keep one.
             if (j, mask) in seen:
@@ -105,7 +119,8 @@ def build_graph(board: Board, corporation: str, colors: tuple[str, ...]) -> Rout
         costs.append(stop.distance_cost)
     tokened = tuple(i for i, (coord, kind, stop_index) in enumerate(order)
                     if kind == "city" and corporation in board.hexes[coord].tokens[stop_index])
-    keys = [key for key, _ in sorted(bits.items(), key=lambda item: item[1])]
+    keys: list[PathKey | None] = [(coord, index) if kind == "path" else None
+                                  for (kind, coord, index), _ in sorted(bits.items(), key=lambda item: item[1])]
     return RouteGraph(corporation, tuple(order), tuple(values), tuple(costs), tuple(passable),
                       tokened, tuple(links), tuple(keys))
 
@@ -121,15 +136,17 @@ def _passable(board: Board, corporation: str, node: Node) -> bool:
 
 
 def _walks_from(board: Board, tile_paths: dict[str, list[tuple[tuple[str, int], tuple[str, int]]]],
-                start: Node) -> list[tuple[Node, list[PathKey], list[str]]]:
-    """Every path-simple walk from `start` along plain track to the first stop it meets.
+                start: Node) -> list[Walk]:
+    """Every walk from `start` along plain track to the first stop it meets, using no path and no
+    hex side twice.
 
     A walk crosses a junction at most once (one path in, one out), as the rules say; the engine's
     rebuild_run is laxer there, so these walks are always ones it accepts.
     """
-    found: list[tuple[Node, list[PathKey], list[str]]] = []
+    found: list[Walk] = []
     hexes = board.hexes
     junctions: set[str] = set()
+    sides: list[tuple[str, int]] = []
 
     def step(coord: str, endpoint: tuple[str, int], walk: list[PathKey], chain: list[str]) -> None:
         for path_index, (a, b) in enumerate(tile_paths.get(coord, ())):
@@ -142,8 +159,12 @@ def _walks_from(board: Board, tile_paths: dict[str, list[tuple[tuple[str, int], 
             key = (coord, path_index)
             if key in walk:
                 continue
+            ends = [(coord, point[1]) for point in (a, b) if point[0] == "edge"]
+            if any(side in sides for side in ends):
+                continue
             kind, index = far
             walk.append(key)
+            sides.extend(ends)
             if kind == "edge":
                 neighbor = hexes[coord].hexdef.neighbors.get(index)
                 if neighbor is not None and neighbor in hexes:
@@ -159,8 +180,9 @@ def _walks_from(board: Board, tile_paths: dict[str, list[tuple[tuple[str, int], 
                 node = (coord, kind, index)
                 # A walk back into its own stop would visit that stop twice.
                 if node != start:
-                    found.append((node, list(walk), list(chain)))
+                    found.append((node, list(walk), list(chain), list(sides)))
             walk.pop()
+            del sides[len(sides) - len(ends):]
 
     step(start[0], (start[1], start[2]), [], [start[0]])
     return found

@@ -2,7 +2,8 @@
 
 The reference shares no code with the optimizer: it walks the board's track path by path from
 every stop on the map, keeps every walk that is a legal run (rule 12.1/12.4 as the engine checks
-them), and tries every combination of runs for the trains. It is slow and obviously exhaustive.
+them: no path and no hex side used twice by a company's runs), and tries every combination of runs
+for the trains. It is slow and obviously exhaustive.
 Title route hooks are applied here straight from their documented meaning.
 """
 
@@ -20,7 +21,8 @@ from engine.router_cli import run_positions
 
 Node = tuple[str, str, int]
 PathKey = tuple[str, int]
-RefRun = tuple[tuple[Node, ...], frozenset[PathKey]]  # stops in order, paths used
+Side = tuple[str, int]  # (hex coord, edge)
+RefRun = tuple[tuple[Node, ...], frozenset[PathKey], frozenset[Side]]  # stops in order, paths, sides
 
 
 def _passable(board: Board, corporation: str, node: Node) -> bool:
@@ -36,44 +38,49 @@ def _passable(board: Board, corporation: str, node: Node) -> bool:
 
 def reference_runs(board: Board, corporation: str, distance: int) -> list[RefRun]:
     """Every legal run of a `distance` train, once each (a run and its reverse are the same)."""
-    found: dict[frozenset[PathKey], tuple[Node, ...]] = {}
+    found: dict[frozenset[PathKey], tuple[tuple[Node, ...], frozenset[Side]]] = {}
 
     def cost(stops: list[Node]) -> int:
         return sum(board.hexes[c].tile.stop(k, i).distance_cost for c, k, i in stops)
 
-    def go(coord: str, endpoint: tuple[str, int], stops: list[Node], used: list[PathKey]) -> None:
+    def go(coord: str, endpoint: tuple[str, int], stops: list[Node], used: list[PathKey],
+           sides: frozenset[Side]) -> None:
         for path_index, (a, b) in enumerate(board.hexes[coord].paths()):
             if endpoint not in (a, b) or (coord, path_index) in used:
                 continue
+            ends = {(coord, point[1]) for point in (a, b) if point[0] == "edge"}
+            if ends & sides:
+                continue
             far = b if a == endpoint else a
             taken = used + [(coord, path_index)]
+            now_sides = sides | ends
             if far[0] == "edge":
                 neighbor = board.hexes[coord].hexdef.neighbors.get(far[1])
                 if neighbor in board.hexes:
-                    go(neighbor, ("edge", opposite(far[1])), stops, taken)
+                    go(neighbor, ("edge", opposite(far[1])), stops, taken, now_sides)
             elif far[0] == "junction":
-                go(coord, far, stops, taken)
+                go(coord, far, stops, taken, now_sides)
             else:
                 node = (coord, far[0], far[1])
                 if node in stops or cost(stops + [node]) > distance:
                     continue
                 now = stops + [node]
                 if any(k == "city" and corporation in board.hexes[c].tokens[i] for c, k, i in now):
-                    found.setdefault(frozenset(taken), tuple(now))
+                    found.setdefault(frozenset(taken), (tuple(now), now_sides))
                 if _passable(board, corporation, node):
-                    go(coord, far, now, taken)
+                    go(coord, far, now, taken, now_sides)
 
     for coord, state in board.hexes.items():
         for stop in state.tile.stops:
             start = (coord, stop.kind, stop.index)
             if cost([start]) <= distance:
-                go(coord, (stop.kind, stop.index), [start], [])
-    return [(stops, paths) for paths, stops in found.items()]
+                go(coord, (stop.kind, stop.index), [start], [], frozenset())
+    return [(stops, paths, sides) for paths, (stops, sides) in found.items()]
 
 
 def run_value(game: BaseGame, corp: Corporation, train: Train, run: RefRun) -> int:
     """Printed values of the stops, then the title's per-run hooks."""
-    stops, paths = run
+    stops, paths, _ = run
     colors = game.colors_available()
     total = 0
     for node in stops:
@@ -100,23 +107,23 @@ def reference_best(game: BaseGame, corp: Corporation, trains: Sequence[Train] | 
     def leaf() -> None:
         nonlocal best
         for hexes, most in limits:
-            if sum(1 for _, (stops, _), _ in picked if stops[0][0] in hexes or stops[-1][0] in hexes) > most:
+            if sum(1 for _, (stops, _, _), _ in picked if stops[0][0] in hexes or stops[-1][0] in hexes) > most:
                 return
         bonus = game.route_company_bonus(corp, [(train, run[0]) for train, run, _ in picked])
         best = max(best, sum(value for _, _, value in picked) + sum(bonus.values()))
 
-    def choose(index: int, used: frozenset[PathKey]) -> None:
+    def choose(index: int, used: frozenset[PathKey], sides: frozenset[Side]) -> None:
         if index == len(trains):
             leaf()
             return
-        choose(index + 1, used)
+        choose(index + 1, used, sides)
         for run, value in options[index]:
-            if used.isdisjoint(run[1]):
+            if used.isdisjoint(run[1]) and sides.isdisjoint(run[2]):
                 picked.append((trains[index], run, value))
-                choose(index + 1, used | run[1])
+                choose(index + 1, used | run[1], sides | run[2])
                 picked.pop()
 
-    choose(0, frozenset())
+    choose(0, frozenset(), frozenset())
     return best
 
 
@@ -141,5 +148,5 @@ def test_reference_runs_pass_the_engines_run_check_and_include_the_logged_runs()
                 checked += 1
             # The logged run is one of them (the reference stores each run in one direction).
             stops, paths = rebuild_run(state.board, route["connections"], set())
-            assert (frozenset(paths), frozenset(stops)) in {(p, frozenset(s)) for s, p in runs}
+            assert (frozenset(paths), frozenset(stops)) in {(p, frozenset(s)) for s, p, _ in runs}
     assert checked > 1000
