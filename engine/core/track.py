@@ -172,6 +172,8 @@ def find_city(game: BaseGame, city_id: str) -> tuple[str, int]:
             stop = state.tile.stop_by_part(int(part))
             if stop is not None and stop.kind == "city":
                 return coord, stop.index
+            if coord in game.no_token_hexes():
+                raise GameError(f"no station may be placed in {coord}")
     raise GameError(f"there is no city {city_id!r} on the map")
 
 
@@ -211,6 +213,11 @@ def check_token(game: BaseGame, corporation: Corporation, coord: str, city_index
     slots = state.tokens[city_index]
     free = [index for index, token in enumerate(slots) if token is None]
     if len(free) - reserved_slots(game, coord, city_index, corporation) <= 0:
+        if free:
+            waiting = sorted(c for cs in state.hexdef.reserved.values() for c in cs
+                             if c != corporation.id and c not in state.corporations_here())
+            raise GameError(f"the free space in {coord} is kept for the home station of "
+                            f"{', '.join(waiting)} (12.3)")
         raise GameError(f"the city in {coord} has no free space for {corporation.id}")
     # The slot named in an action is only a hint: a station takes the first free space.
     return free[0]

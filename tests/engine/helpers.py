@@ -302,6 +302,38 @@ def or_game(count: int = 3, jay_gould: str = "MKT", options: list[str] | None = 
     return game
 
 
+def rotation_for(game: Game, tile: str, exits: set[int]) -> int:
+    """The rotation that puts a tile's track on exactly these sides."""
+    definition = game.state.board.tiles[tile]
+    return next(r for r in range(6) if definition.exits(r) == exits)
+
+
+def ssw_network(phase: str = "2", trains: tuple[str, ...] = ("2", "2"), step: str = "route",
+                extra: Any = None) -> Game:
+    """SSW (B president) at Marshall (D15, $20) with track built by direct setup:
+    D15 - D17 - Shreveport (D19, red, $30/$50); D19 - C18 - Texarkana (C16, $20);
+    D15 - E16 - Lufkin (F15, $20) - Palestine (F13, $20).  SSW owns the given trains and
+    $300; it is SSW's turn at `step`.  `extra(Setup)` makes more direct changes."""
+    def prepare(setup: Setup) -> None:
+        game_ = setup.game
+        setup.company("SSW", "100,0,2", {"B": 20}, operated=False)
+        setup.cash("SSW", 300)
+        for coord, tile, exits in (
+            ("D15", "5-0", {4, 5}), ("D17", "9-0", {1, 4}), ("E16", "8-0", {2, 0}),
+            ("F15", "6-0", {3, 1}), ("F13", "5-1", {4, 5}), ("C18", "8-1", {5, 1}), ("C16", "5-2", {4, 5}),
+        ):
+            setup.lay(coord, tile, rotation_for(game_, tile.rsplit("-", 1)[0], exits))
+        for name in trains:
+            setup.give_train("SSW", name)
+        if phase != "2":
+            setup.phase(phase)
+        if extra is not None:
+            extra(setup)
+    game = or_game(company="SSW", prepare=prepare)
+    skip_to_step(game, step)
+    return game
+
+
 # --- direct setup (documented state changes, money to/from the bank) -------------------------
 class Setup:
     """Direct state changes for positions too long to reach by play. Money comes from the bank."""

@@ -2,36 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import Setup, corp, or_game, play, refuse, skip_to_step
-
-from engine.log import Game
-
-
-def rotation_for(game: Game, tile: str, exits: set[int]) -> int:
-    """The rotation that puts a tile's track on exactly these sides."""
-    definition = game.state.board.tiles[tile]
-    return next(r for r in range(6) if definition.exits(r) == exits)
-
-
-def ssw_network(phase: str = "2", trains: tuple[str, ...] = ("2", "2")) -> Game:
-    """SSW at Marshall (D15, $20) with track built by direct setup:
-    D15 - D17 - Shreveport (D19, red, $30/$50); D19 - C18 - Texarkana (C16, $20);
-    D15 - E16 - Lufkin (F15, $20) - Palestine (F13, $20).  SSW owns the given trains."""
-    def prepare(setup: Setup) -> None:
-        game_ = setup.game
-        setup.company("SSW", "100,0,2", {"B": 20}, operated=False)
-        for coord, tile, exits in (
-            ("D15", "5-0", {4, 5}), ("D17", "9-0", {1, 4}), ("E16", "8-0", {2, 0}),
-            ("F15", "6-0", {3, 1}), ("F13", "5-1", {4, 5}), ("C18", "8-1", {5, 1}), ("C16", "5-2", {4, 5}),
-        ):
-            setup.lay(coord, tile, rotation_for(game_, tile.rsplit("-", 1)[0], exits))
-        for name in trains:
-            setup.give_train("SSW", name)
-        if phase != "2":
-            setup.phase(phase)
-    game = or_game(company="SSW", prepare=prepare)
-    skip_to_step(game, "route")
-    return game
+from helpers import Setup, corp, or_game, play, refuse, rotation_for, skip_to_step, ssw_network
 
 
 def run(train: str, *chains: list[str], revenue: int | None = None) -> dict:
