@@ -75,7 +75,7 @@ def total_money(state: BaseGame) -> int:
 
 
 # --- actions -------------------------------------------------------------------------------
-def action(kind: str, entity: Any, **fields: Any) -> dict[str, Any]:
+def action(kind: str, entity: Any, /, **fields: Any) -> dict[str, Any]:
     if isinstance(entity, str) and entity in CORPORATIONS:
         entity_type = "corporation"
     elif isinstance(entity, str) and entity in PRIVATES:
@@ -85,7 +85,7 @@ def action(kind: str, entity: Any, **fields: Any) -> dict[str, Any]:
     return {"type": kind, "entity": entity, "entity_type": entity_type, **fields}
 
 
-def play(game: Game, kind: str, entity: Any, **fields: Any) -> dict[str, Any]:
+def play(game: Game, kind: str, entity: Any, /, **fields: Any) -> dict[str, Any]:
     """Process one action that must be legal; it must also be among the legal moves offered."""
     from engine.legal import is_offered
 
@@ -123,7 +123,7 @@ def snapshot(game: Game) -> Any:
     return canonical((state, game.raw_actions))
 
 
-def refuse(game: Game, kind: str, entity: Any, match: str, **fields: Any) -> GameError:
+def refuse(game: Game, kind: str, entity: Any, match: str, /, **fields: Any) -> GameError:
     """The action is refused with a message matching `match`, and nothing changes."""
     from engine.legal import is_offered
 
@@ -177,7 +177,7 @@ def current_player(game: Game) -> str:
     return rnd.current(game.state).key
 
 
-def stock_turn(game: Game, who: str, kind: str, **fields: Any) -> None:
+def stock_turn(game: Game, who: str, kind: str, /, **fields: Any) -> None:
     """`who` takes a stock-round action; it must be their turn."""
     assert current_player(game) == who, f"it is {current_player(game)}'s turn, not {who}'s"
     play(game, kind, who, **fields)

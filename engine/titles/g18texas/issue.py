@@ -47,6 +47,12 @@ class IssueRedeemStep(Step):
             kinds.append("buy_shares")
         return kinds + ["pass"] if kinds else []
 
+    def refusal(self, game: BaseGame, rnd: OperatingRound, kind: str) -> str | None:
+        corp = rnd.corporation
+        if kind == "sell_shares" and corp.times_operated == 0:
+            return f"{corp.id} may not issue shares in its first operating turn (12.7)"
+        return None
+
     def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
         corp = self.operator(rnd, entity)
         assert rnd.turn is not None
