@@ -101,7 +101,7 @@ def best_combination(
     `accept` is asked about every combination that would become the best; it may refuse.
     """
     count = len(options)
-    blockers = [_Blockers(opts) for opts in options]
+    options = [list(opts) for opts in options]
     best_total = -1
     best_choice: Choice = [None] * count
     rejected = 0
@@ -233,5 +233,30 @@ def best_combination(
             search(index + 1, now_open, total)
             chosen.pop()
 
+    # A first answer, greedily: each train in turn takes its best run clear of the ones before.
+    used = 0
+    for opts in options:
+        pick = next((option for option in opts
+                     if not option.mask & used and (not option.ends or fits(option))), None)
+        chosen.append(pick)
+        if pick is not None:
+            used |= pick.mask
+            count_ends(pick, 1)
+    leaf(sum(option.revenue for option in chosen if option is not None))
+    for option in chosen:
+        if option is not None:
+            count_ends(option, -1)
+    chosen.clear()
+    # Only runs that could beat it matter: a run worth no more than the best so far less every
+    # other train's best run cannot be part of a better answer. Lists are sorted, so keep a prefix.
+    if best_total >= 0:
+        tops = [max(opts[0].revenue, 0) if opts else 0 for opts in options]
+        for index, opts in enumerate(options):
+            floor = best_total - bonus_limit - (sum(tops) - tops[index])
+            keep = 0
+            while keep < len(opts) and opts[keep].revenue > floor:
+                keep += 1
+            del opts[keep:]
+    blockers = [_Blockers(opts) for opts in options]
     search(0, [(1 << len(opts)) - 1 for opts in options], 0)
     return SearchOutcome(max(best_total, 0), best_choice, not timed_out, rejected)
