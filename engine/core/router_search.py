@@ -1,14 +1,15 @@
-"""Choosing one run per train: the path-disjoint combination with the highest total.
+"""Choosing one run per train: the track-disjoint combination with the highest total.
 
-Branch and bound over the trains, longest first. Each train's options are sorted best first, so the
-first complete combination is the greedy one and later ones must beat it. A branch is cut when its
-total plus an upper bound for the trains still to choose cannot beat the best so far; the bound
-takes, for each remaining train, its best option that shares no track with the runs already chosen.
+A greedy answer comes first (each train in turn takes its best run clear of the runs before);
+runs too poor to beat it even beside every other train's best run are dropped. Then branch and
+bound over the trains, longest first, each train's runs sorted best first: a branch is cut when
+its total plus an upper bound for the trains still to choose cannot beat the best so far; the
+bound takes, for each remaining train, its best run that shares no track with the runs chosen.
 
-Which options are still open to a train is kept as a bit set over its sorted options: choosing a
-run clears, for every later train, the options that share a path with it (one precomputed set per
-path). The best open option is then the lowest set bit, so the bound costs a few integer operations
-instead of a scan through runs that collide.
+Which runs are still open to a train is kept as a bit set over its sorted runs: choosing a run
+clears, for every later train, the runs that share track with it (one precomputed set per path or
+hex side). The best open run is then the lowest set bit, so the bound costs a few integer
+operations instead of a scan through runs that collide.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def best_combination(
     `accept` is asked about every combination that would become the best; it may refuse.
     """
     count = len(options)
-    options = [list(opts) for opts in options]
+    lists: list[list[Option]] = [list(opts) for opts in options]
     best_total = -1
     best_choice: Choice = [None] * count
     rejected = 0
@@ -113,7 +114,7 @@ def best_combination(
     def best_open(index: int, open_set: int) -> int:
         if not open_set:
             return 0
-        return max(options[index][(open_set & -open_set).bit_length() - 1].revenue, 0)
+        return max(lists[index][(open_set & -open_set).bit_length() - 1].revenue, 0)
 
     def hopeless(index: int, open_sets: list[int], tops: list[int], mask: int, total: int) -> bool:
         """True when trains index.. cannot lift `total` above the best so far once `mask` is taken.
@@ -128,7 +129,7 @@ def best_combination(
             others = bound - top
             cutoff = max(need - others, 0)
             position = index + offset
-            opts = options[position]
+            opts = lists[position]
             remaining = open_sets[position]
             gain = -1
             for _ in range(SCAN_FIRST):
@@ -193,7 +194,7 @@ def best_combination(
         if index == count:
             leaf(total)
             return
-        opts = options[index]
+        opts = lists[index]
         twin = index + 1 < count and same_as_previous[index + 1]
         later = range(index + 1, count)
         # What each later train could add at most, whichever run this train takes.
@@ -235,7 +236,7 @@ def best_combination(
 
     # A first answer, greedily: each train in turn takes its best run clear of the ones before.
     used = 0
-    for opts in options:
+    for opts in lists:
         pick = next((option for option in opts
                      if not option.mask & used and (not option.ends or fits(option))), None)
         chosen.append(pick)
@@ -250,13 +251,13 @@ def best_combination(
     # Only runs that could beat it matter: a run worth no more than the best so far less every
     # other train's best run cannot be part of a better answer. Lists are sorted, so keep a prefix.
     if best_total >= 0:
-        tops = [max(opts[0].revenue, 0) if opts else 0 for opts in options]
-        for index, opts in enumerate(options):
+        tops = [max(opts[0].revenue, 0) if opts else 0 for opts in lists]
+        for index, opts in enumerate(lists):
             floor = best_total - bonus_limit - (sum(tops) - tops[index])
             keep = 0
             while keep < len(opts) and opts[keep].revenue > floor:
                 keep += 1
             del opts[keep:]
-    blockers = [_Blockers(opts) for opts in options]
-    search(0, [(1 << len(opts)) - 1 for opts in options], 0)
+    blockers = [_Blockers(opts) for opts in lists]
+    search(0, [(1 << len(opts)) - 1 for opts in lists], 0)
     return SearchOutcome(max(best_total, 0), best_choice, not timed_out, rejected)
