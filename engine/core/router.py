@@ -59,7 +59,11 @@ class PlannedRun:
 
 @dataclass(frozen=True)
 class RouteResult:
-    """The best runs found for a company's trains; trains that cannot run are left out."""
+    """The best runs found for a company's trains; trains that cannot run are left out.
+
+    `proven_optimal`: every legal combination was considered within the time budget, so no set of
+    runs earns more. Otherwise `runs` are the best found so far (still legal).
+    """
 
     corporation: str
     runs: tuple[PlannedRun, ...]
