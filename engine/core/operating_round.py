@@ -28,6 +28,7 @@ class CorporateTurn:
     issued: bool = False
     redeemed: bool = False
     emergency_sales: int = 0
+    emergency_prices: dict[str, int] = field(default_factory=dict)  # price when first sold in it
     ability_lays: dict[str, int] = field(default_factory=dict)
     ability_token_hex: str | None = None
     done_steps: set[str] = field(default_factory=set)

@@ -177,9 +177,17 @@ class OperationsMixin:
         cash = president.cash if president else 0
         return max(0, upcoming.price - corporation.cash - cash)
 
-    def emergency_sales(self: BaseGame, corporation: Corporation, president: Player) -> list[dict[str, Any]]:
+    def emergency_sales(self: BaseGame, corporation: Corporation, president: Player,
+                        prices: dict[str, int] | None = None) -> list[dict[str, Any]]:
+        """Sales open to the president for a compulsory train; `prices` fixes what a company's
+        shares fetch (see `emergency_sales_at_start_price`)."""
         return sale_choices(self, president, keep_president_of=corporation,
-                            stop_at=self.emergency_shortfall(corporation))
+                            stop_at=self.emergency_shortfall(corporation), prices=prices)
+
+    def emergency_sales_at_start_price(self: BaseGame) -> bool:
+        """Title hook: forced sales for a train fetch the price a company had when the train
+        purchase began, even after earlier sales of the same company dropped it."""
+        return False
 
     def buy_train(self: BaseGame, corporation: Corporation, action: dict[str, Any]) -> None:
         train_id = action.get("train")

@@ -307,12 +307,16 @@ class BuyTrainStep(Step):
         target = corporation_of_shares(game, share_ids)
         plan = plan_sale(game, entity, target, share_ids, action.get("percent"),
                          keep_presidency=target is corp)
+        assert rnd.turn is not None
+        if game.emergency_sales_at_start_price():
+            # The price before this train purchase's first sale of the company, not the dropped one.
+            plan = replace(plan, price=rnd.turn.emergency_prices.get(target.id, plan.price))
         per_share = plan.price
         unit = target.share_percent
         if plan.percent > unit and per_share * target.units(plan.percent - unit) >= need:
             raise GameError(f"sell only as many shares as needed: ${need} is missing")
         execute_sale(game, entity, plan, share_ids)
-        assert rnd.turn is not None
+        rnd.turn.emergency_prices.setdefault(target.id, plan.price)
         rnd.turn.emergency_sales += 1
 
     def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
@@ -328,7 +332,9 @@ class BuyTrainStep(Step):
             moves.append({"type": "pass", "entity": corp.id})
         president = corp.president()
         if "sell_shares" in kinds and president is not None and game.emergency_shortfall(corp) > 0:
-            sells = game.emergency_sales(corp, president)
+            assert rnd.turn is not None
+            prices = rnd.turn.emergency_prices if game.emergency_sales_at_start_price() else None
+            sells = game.emergency_sales(corp, president, prices)
             if sells:
                 moves.append({"type": "sell_shares", "entity": president.id, "entity_type": "player",
                               "choices": sells})

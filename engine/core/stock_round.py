@@ -334,7 +334,7 @@ class StockRound(Round):
 
 
 def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation | None = None,
-                 stop_at: int | None = None) -> list[dict[str, Any]]:
+                 stop_at: int | None = None, prices: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """Every amount of each company the player may sell now, with certificates that make it."""
     choices = []
     for corporation in game.corporations.values():
@@ -358,7 +358,8 @@ def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation 
                                  keep_presidency=corporation is keep_president_of)
             except GameError:
                 continue
-            proceeds = plan.price * corporation.units(plan.percent)
+            price = (prices or {}).get(corporation.id, plan.price)
+            proceeds = price * corporation.units(plan.percent)
             choices.append({"corporation": corporation.id, "shares": ids, "percent": percent,
                             "price": proceeds})
             if stop_at is not None and proceeds >= stop_at:

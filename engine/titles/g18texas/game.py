@@ -43,6 +43,10 @@ class G18Texas(AbilitiesMixin, BaseGame):
         "site_sticky_routes": "A company that has once had a route counts as having one for good, so "
                               "without trains it must buy one (rule 12.6 looks at the route it has now).",
         "site_ign_unconnected": "The two I&GN tiles need not be connected to each other (rule 5 says they must).",
+        "site_emergency_sale_prices": "Shares a president sells for a compulsory train fetch the price they "
+                                      "have when each sale is made, as on the site (rule 12.6: their value "
+                                      "at the start of the train-buying action, even after earlier sales of "
+                                      "the same company dropped it).",
     }
 
     def title_data(self) -> dict[str, Any]:
@@ -147,6 +151,9 @@ class G18Texas(AbilitiesMixin, BaseGame):
 
     def sticky_routes(self) -> bool:
         return self.option("site_sticky_routes")
+
+    def emergency_sales_at_start_price(self) -> bool:
+        return not self.option("site_emergency_sale_prices")
 
     def dividend_kinds(self) -> list[str]:
         return ["payout", "half", "withhold"]
