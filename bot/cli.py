@@ -29,6 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        # A bare `stationmaster` runs the bot: Discord with a token, else the terminal moderator.
+        argv = ["bot"]
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -1,0 +1,292 @@
+"""From a command word and its options to one 18xx.games action, using the legal moves.
+
+The engine's legal-moves query says who may do what now; this module only finds the move
+the caller means (for their seat or a company they preside), fills in the action's fields
+from the chosen option, and says clearly what is allowed when nothing matches. Whether the
+move is legal in the end is the engine's call: it checks every action again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.errors import CommandError, NotYourTurn
+from bot.model import Command
+from bot.routes_text import parse_routes
+from bot.vocabulary import DIVIDEND_WORDS, SOURCE_WORDS
+from engine.core.game import BaseGame
+
+Move = dict[str, Any]
+
+# Which action types a command word makes, and who acts: the caller ("player") or a company.
+TYPES: dict[str, tuple[str, ...]] = {
+    "bid": ("bid",), "par": ("par",), "buy": ("buy_shares",), "sell": ("sell_shares",),
+    "pass": ("pass",), "lay": ("lay_tile",), "token": ("place_token",), "run": ("run_routes",),
+    "dividend": ("dividend",), "train": ("buy_train",), "issue": ("sell_shares",),
+    "redeem": ("buy_shares",), "discard": ("discard_train",), "bankrupt": ("bankrupt",),
+}
+PLAYER_ONLY = {"buy", "sell"}  # buy/sell for a company are /redeem and /issue
+COMPANY_ONLY = {"issue", "redeem"}
+
+
+def controls(state: BaseGame, player_id: Any, move: Move) -> bool:
+    """True when the player may act for the move's entity: their seat, a company they
+    preside, or a private company they own."""
+    kind = move.get("entity_type", "player")
+    entity = move["entity"]
+    if kind == "player":
+        return str(entity) == str(player_id)
+    if kind == "corporation":
+        president = state.corporations[str(entity)].president()
+        return president is not None and str(president.id) == str(player_id)
+    if kind == "company":
+        owner = state.companies[str(entity)].owner
+        return owner is not None and str(getattr(owner, "id", "")) == str(player_id)
+    return False
+
+
+def candidate_moves(state: BaseGame, moves: list[Move], player_id: Any, word: str) -> list[Move]:
+    """The legal moves this command word could mean for this player (raises when none)."""
+    types = TYPES[word]
+    matching = [m for m in moves if m["type"] in types]
+    if word in PLAYER_ONLY:
+        matching = [m for m in matching if m.get("entity_type", "player") == "player"]
+    if word in COMPANY_ONLY:
+        matching = [m for m in matching if m.get("entity_type") == "corporation"]
+    mine = [m for m in matching if controls(state, player_id, m)]
+    if mine:
+        return mine
+    if matching:
+        raise NotYourTurn(f"/{word} is not yours to make now")
+    raise CommandError(f"/{word} is not possible now")
+
+
+def base(move: Move) -> dict[str, Any]:
+    action: dict[str, Any] = {"type": move["type"], "entity": move["entity"],
+                              "entity_type": move.get("entity_type", "player")}
+    return action
+
+
+def _upper(value: Any) -> str:
+    return str(value).strip().upper() if value is not None else ""
+
+
+def _listing(items: list[str], limit: int = 20) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def build_action(state: BaseGame, moves: list[Move], player_id: Any, command: Command,
+                 proposal: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The action the caller means; ``proposal`` is the optimizer's run_routes action."""
+    word = command.name
+    if word not in TYPES:
+        raise CommandError(f"unknown command /{word}")
+    mine = candidate_moves(state, moves, player_id, word)
+    if word == "run":
+        return _run(state, mine, command, proposal)
+    builder = _BUILDERS.get(word)
+    return base(mine[0]) if builder is None else builder(state, mine, command)
+
+
+def _bid(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    move = mine[0]
+    wanted = _upper(command.get("company"))
+    companies = {c["company"].upper(): c for c in move["choices"]}
+    if wanted not in companies:
+        offers = [f"{c['company']} (from ${c['min']})" for c in move["choices"]]
+        raise CommandError(f"{wanted or 'that'} is not up for auction; you can bid on "
+                           f"{_listing(offers) or 'nothing (not enough cash)'}")
+    price = command.get("price")
+    if not isinstance(price, int):
+        raise CommandError("give the bid as a whole number of dollars, e.g. price:45")
+    return {**base(move), "company": companies[wanted]["company"], "price": price}
+
+
+def _par(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    move = mine[0]
+    wanted = _upper(command.get("corporation"))
+    options = [c for c in move["choices"] if c["corporation"].upper() == wanted]
+    if not options:
+        names = sorted({c["corporation"] for c in move["choices"]})
+        raise CommandError(f"{wanted or 'that'} cannot be started now; you can start {_listing(names)}")
+    price = command.get("price")
+    chosen = next((c for c in options if price in (c["price"], c["share_price"])), None)
+    if chosen is None:
+        prices = ", ".join(f"${c['price']}" for c in options)
+        raise CommandError(f"{options[0]['corporation']} can start at {prices}, not {price}")
+    return {**base(move), "corporation": chosen["corporation"], "share_price": chosen["share_price"]}
+
+
+def _buy(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    move = mine[0]
+    wanted = _upper(command.get("corporation"))
+    options = [c for c in move["choices"] if c["corporation"].upper() == wanted]
+    if not options:
+        offers = sorted({f"{c['corporation']} (${c['price']})" for c in move["choices"]})
+        raise CommandError(f"you cannot buy a share of {wanted or 'that'} now; you can buy {_listing(offers)}")
+    source = command.get("from")
+    if source is not None:
+        where = SOURCE_WORDS.get(str(source).strip().lower())
+        if where is None:
+            raise CommandError("from: is treasury or pool")
+        options = [c for c in options if c["from"] == where]
+        if not options:
+            raise CommandError(f"no share of {wanted} can be bought from the {where} now")
+    # As on 18xx.games, the company's own treasury comes first when both sell.
+    chosen = sorted(options, key=lambda c: c["from"] != "treasury")[0]
+    return {**base(move), "shares": [chosen["share"]], "percent": chosen["percent"]}
+
+
+def _sell(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    move = mine[0]
+    wanted = _upper(command.get("corporation"))
+    options = [c for c in move["choices"] if c["corporation"].upper() == wanted]
+    if not options:
+        names = sorted({c["corporation"] for c in move["choices"]})
+        raise CommandError(f"you cannot sell {wanted or 'that'} now; you can sell {_listing(names)}")
+    percent = command.get("percent", 10)
+    chosen = next((c for c in options if c["percent"] == percent), None)
+    if chosen is None:
+        amounts = ", ".join(f"{c['percent']}% (${c['price']})" for c in options)
+        raise CommandError(f"you can sell {amounts} of {options[0]['corporation']}, not {percent}%")
+    return {**base(move), "shares": list(chosen["shares"]), "percent": chosen["percent"]}
+
+
+def _count(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    move = mine[0]
+    count = command.get("count")
+    chosen = next((c for c in move["choices"] if len(c["shares"]) == count), None)
+    if chosen is None:
+        counts = ", ".join(f"{len(c['shares'])} (${c['price']})" for c in move["choices"])
+        raise CommandError(f"{move['entity']} can {command.name} {counts} share(s), not {count}")
+    return {**base(move), "shares": list(chosen["shares"]), "percent": chosen["percent"]}
+
+
+def _by_private(mine: list[Move], command: Command) -> list[Move]:
+    """The company's own move first, then private companies'; `private:` picks one."""
+    wanted = command.get("private")
+    if wanted:
+        picked = [m for m in mine if m.get("entity_type") == "company" and str(m["entity"]).upper() == _upper(wanted)]
+        if not picked:
+            names = sorted({str(m["entity"]) for m in mine if m.get("entity_type") == "company"})
+            raise CommandError(f"{wanted} has no power to use now" +
+                               (f"; privates you can use: {', '.join(names)}" if names else ""))
+        return picked
+    return sorted(mine, key=lambda m: m.get("entity_type") == "company")
+
+
+def tile_name(tile_id: str) -> str:
+    return tile_id.rsplit("-", 1)[0] if "-" in tile_id else tile_id
+
+
+def _lay(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    moves = _by_private(mine, command)
+    coord = _upper(command.get("hex"))
+    wanted_tile = str(command.get("tile") or "").strip()
+    rotation = command.get("rotation")
+    hexes = [c for m in moves for c in m["choices"]]
+    at_hex = [(m, c) for m in moves for c in m["choices"] if c["hex"] == coord]
+    if not at_hex:
+        raise CommandError(f"no tile can be laid on {coord or 'that hex'}; hexes you can build on: "
+                           f"{_listing(sorted({c['hex'] for c in hexes}))}")
+    names = []
+    for move, choice in at_hex:
+        for tile in choice["tiles"]:
+            names.append(tile_name(tile["tile"]))
+            if wanted_tile not in (tile["tile"], tile_name(tile["tile"])):
+                continue
+            if rotation not in tile["rotations"]:
+                raise CommandError(f"tile {tile_name(tile['tile'])} fits on {coord} with rotation "
+                                   f"{', '.join(map(str, tile['rotations']))}, not {rotation}")
+            return {**base(move), "hex": coord, "tile": tile["tile"], "rotation": rotation}
+    raise CommandError(f"tile {wanted_tile or '?'} cannot be laid on {coord}; tiles that fit: "
+                       f"{', '.join(dict.fromkeys(names))}")
+
+
+def _token(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    moves = _by_private(mine, command)
+    wanted = str(command.get("city") or "").strip()
+    options = [(m, c) for m in moves for c in m["choices"]]
+
+    def hex_of(choice: dict[str, Any]) -> str:
+        return str(choice.get("hex") or choice["city"].split("-")[0])
+
+    exact = [(m, c) for m, c in options if c["city"] == wanted]
+    by_hex = [(m, c) for m, c in options if hex_of(c) == wanted.upper()]
+    found = exact or by_hex
+    if not found:
+        places = sorted({hex_of(c) for _, c in options})
+        raise CommandError(f"no station can go in {wanted or 'that city'}; cities you can reach: {_listing(places)}")
+    if len({c["city"] for _, c in found}) > 1:
+        ids = ", ".join(c["city"] for _, c in found)
+        raise CommandError(f"{wanted.upper()} has more than one city; say which: city:{ids.replace(', ', ' or city:')}")
+    move, choice = found[0]
+    action = {**base(move), "city": choice["city"]}
+    if "tokener" in move:
+        action["tokener"] = move["tokener"]
+    return action
+
+
+def _run(state: BaseGame, mine: list[Move], command: Command,
+         proposal: dict[str, Any] | None) -> dict[str, Any]:
+    move = mine[0]
+    text = str(command.get("routes") or "").strip()
+    if not text:
+        if proposal is None:
+            raise CommandError("there is no proposed run to confirm; give your runs as "
+                               "routes:<train>: <hex>-<hex>-...; <train>: ...")
+        return {**base(move), "routes": [dict(r) for r in proposal["routes"]]}
+    corporation = state.corporations[str(move["entity"])]
+    return {**base(move), "routes": parse_routes(state, corporation, text)}
+
+
+def _dividend(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    move = mine[0]
+    kind = DIVIDEND_WORDS.get(str(command.get("kind") or "").strip().lower())
+    kinds = [c["kind"] for c in move["choices"]]
+    if kind not in kinds:
+        raise CommandError(f"the dividend is one of {', '.join(kinds)}")
+    return {**base(move), "kind": kind}
+
+
+def _train(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    move = mine[0]
+    wanted = str(command.get("train") or "").strip()
+    price = command.get("price")
+    choices = move["choices"]
+    chosen = next((c for c in choices if c["train"] == wanted), None)
+    if chosen is None:  # a name: the depot's next train of that name first, then others'
+        named = [c for c in choices if c.get("variant") == wanted or tile_name(c["train"]) == wanted]
+        named.sort(key=lambda c: c.get("from") != "depot")
+        chosen = named[0] if named else None
+    if chosen is None:
+        offers = [f"{c['train']} from {c['from']}" + (f" (${c['price']})" if "price" in c else "")
+                  for c in choices]
+        raise CommandError(f"train {wanted or '?'} cannot be bought now; trains for sale: {_listing(offers)}")
+    if "price" in chosen:
+        price = chosen["price"] if price is None else price
+    elif price is None:
+        raise CommandError(f"say the price for {chosen['train']} from {chosen['from']}: "
+                           f"${chosen['min_price']} to ${chosen['max_price']}")
+    action = {**base(move), "train": chosen["train"], "price": price}
+    action["variant"] = chosen.get("variant") or tile_name(chosen["train"])
+    return action
+
+
+def _discard(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    move = mine[0]
+    wanted = str(command.get("train") or "").strip()
+    trains = [c["train"] for c in move["choices"]]
+    chosen = next((t for t in trains if t == wanted), None) or next(
+        (t for t in trains if tile_name(t) == wanted), None)
+    if chosen is None:
+        raise CommandError(f"{move['entity']} can discard {', '.join(trains)}")
+    return {**base(move), "train": chosen}
+
+
+_BUILDERS: dict[str, Any] = {
+    "bid": _bid, "par": _par, "buy": _buy, "sell": _sell, "lay": _lay, "token": _token,
+    "dividend": _dividend, "train": _train, "issue": _count, "redeem": _count,
+    "discard": _discard,
+}

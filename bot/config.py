@@ -1,0 +1,124 @@
+"""The bot's settings: one typed object read from config.toml, the token from the environment.
+
+The Discord token is never read from the file (a config file gets copied, committed and
+pasted into chats); it comes only from the ``DISCORD_TOKEN`` environment variable and is
+kept out of ``repr`` so that logging the settings cannot leak it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from storage import GameSettings
+
+TOKEN_ENV = "DISCORD_TOKEN"
+DEFAULT_DB = "./stationmaster.db"
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing, unreadable or has a wrong value."""
+
+
+@dataclass(frozen=True)
+class ReminderDefaults:
+    first_after_hours: float = 24.0
+    repeat_hours: float = 24.0
+    quiet_start_hour: int | None = None
+    quiet_end_hour: int | None = None
+    time_zone: str = "UTC"
+
+    def game_settings(self) -> GameSettings:
+        """The settings a new game starts with."""
+        return GameSettings(
+            reminder_first_after_hours=self.first_after_hours,
+            reminder_repeat_hours=self.repeat_hours,
+            quiet_start_hour=self.quiet_start_hour,
+            quiet_end_hour=self.quiet_end_hour,
+            quiet_time_zone=self.time_zone,
+        )
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_path: str = DEFAULT_DB
+    guild_ids: tuple[int, ...] = ()  # sync commands to these guilds at once (development)
+    images: bool = True
+    router_budget: float = 2.0  # seconds the route optimizer may search for a proposal
+    reminders: ReminderDefaults = field(default_factory=ReminderDefaults)
+    token: str | None = field(default=None, repr=False)
+
+
+def _number(table: dict[str, Any], key: str, default: float, low: float = 0.0) -> float:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= low:
+        raise ConfigError(f"{key} must be a number greater than {low:g}, not {value!r}")
+    return float(value)
+
+
+def _hour(table: dict[str, Any], key: str) -> int | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 23:
+        raise ConfigError(f"{key} must be an hour from 0 to 23, not {value!r}")
+    return value
+
+
+def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) -> Settings:
+    """Settings from the parsed TOML document (sections [bot] and [reminders])."""
+    environ = dict(os.environ) if environ is None else environ
+    if "token" in data.get("bot", {}) or "token" in data:
+        raise ConfigError(f"do not put the token in the config file; set {TOKEN_ENV} instead")
+    bot = data.get("bot", {})
+    reminders = data.get("reminders", {})
+    if not isinstance(bot, dict) or not isinstance(reminders, dict):
+        raise ConfigError("[bot] and [reminders] must be tables")
+    guild_ids = bot.get("guild_ids", [])
+    if not isinstance(guild_ids, list) or not all(isinstance(g, int) and not isinstance(g, bool) for g in guild_ids):
+        raise ConfigError("guild_ids must be a list of guild ids (integers)")
+    db_path = bot.get("db_path", DEFAULT_DB)
+    if not isinstance(db_path, str) or not db_path:
+        raise ConfigError("db_path must be a file path")
+    images = bot.get("images", True)
+    if not isinstance(images, bool):
+        raise ConfigError("images must be true or false")
+    zone = reminders.get("time_zone", "UTC")
+    if not isinstance(zone, str):
+        raise ConfigError("time_zone must be a name such as \"Europe/Berlin\"")
+    token = environ.get(TOKEN_ENV) or None
+    return Settings(
+        db_path=db_path,
+        guild_ids=tuple(guild_ids),
+        images=images,
+        router_budget=_number(bot, "router_budget", 2.0),
+        reminders=ReminderDefaults(
+            first_after_hours=_number(reminders, "first_after_hours", 24.0),
+            repeat_hours=_number(reminders, "repeat_hours", 24.0),
+            quiet_start_hour=_hour(reminders, "quiet_start_hour"),
+            quiet_end_hour=_hour(reminders, "quiet_end_hour"),
+            time_zone=zone,
+        ),
+        token=token,
+    )
+
+
+def load_settings(path: str | os.PathLike[str] | None, environ: dict[str, str] | None = None) -> Settings:
+    """Read ``path`` (a missing default file just means the defaults) and the environment."""
+    if path is None:
+        return parse_settings({}, environ)
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"no configuration file at {file}") from None
+    except OSError as error:
+        raise ConfigError(f"cannot read {file}: {error.strerror or error}") from error
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{file} is not valid TOML: {error}") from error
+    return parse_settings(data, environ)

@@ -1,0 +1,147 @@
+"""The terminal front door: ``stationmaster play 18Texas --players Alice,Bob,Carol``.
+
+Each input line is ``@<player> /<command> <option>:<value> ...`` with the same command words
+as on Discord (the player's name runs from ``@`` to the first `` /``, so it may contain
+spaces). Replies are printed; pictures are written to a folder. Input may come from a
+terminal or a pipe, so a whole game can be replayed from a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.config import DEFAULT_DB
+from bot.console_parse import HELP, ParseError, parse_line
+from bot.dispatch import handle
+from bot.model import Actor, Command, Reply
+from bot.moderator import Moderator, plain_mention
+from storage import SqliteGameRepository
+
+TABLE = Actor(user_id=None, name="", manager=True)  # lines without @name: the person at the terminal
+
+
+class Console:
+    def __init__(self, moderator: Moderator, game_id: int, out: Path | None, output: TextIO,
+                 strict: bool = False) -> None:
+        self.moderator = moderator
+        self.game_id = game_id
+        self.out = out
+        self.output = output
+        self.strict = strict
+        self.errors = 0
+
+    def show(self, reply: Reply) -> None:
+        prefix = "" if reply.ok else "error: "
+        if reply.text:
+            print(prefix + reply.text, file=self.output)
+        if reply.document is not None:
+            print(json.dumps(reply.document, ensure_ascii=False), file=self.output)
+        pngs = [p for p in reply.pictures if p.name.endswith(".png")]
+        if pngs and self.out is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
+            for picture in pngs:
+                path = self.out / picture.name
+                path.write_bytes(picture.data)
+            print("pictures: " + ", ".join(str(self.out / p.name) for p in pngs), file=self.output)
+        self.output.flush()
+
+    async def line(self, text: str) -> bool:
+        """Handle one input line; False when the caller should stop (strict mode error)."""
+        try:
+            parsed = parse_line(text)
+        except ParseError as error:
+            self.show(Reply.error(str(error)))
+            self.errors += 1
+            return not self.strict
+        if parsed is None:
+            return True
+        name, command = parsed
+        if command.name == "help":
+            print(HELP, file=self.output)
+            return True
+        actor = TABLE if name is None else Actor(user_id=None, name=name, manager=True)
+        reply = await handle(self.moderator, self.game_id, actor, command, shuffle=False)
+        self.show(reply)
+        if not reply.ok:
+            self.errors += 1
+            return not self.strict
+        return True
+
+    async def run(self, source: TextIO) -> None:
+        interactive = source.isatty()
+        while True:
+            if interactive:
+                print("> ", end="", file=self.output, flush=True)
+            text = await asyncio.to_thread(source.readline)
+            if not text:
+                return
+            if not await self.line(text):
+                return
+
+
+async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: TextIO = sys.stdout) -> int:
+    repo = await SqliteGameRepository.open(args.db)
+    try:
+        moderator = Moderator(repo, images=args.images == "each", mention=plain_mention,
+                              router_budget=args.router_budget)
+        out = Path(args.out) if args.images != "none" else None
+        if args.game is not None:
+            game_id = args.game
+            console = Console(moderator, game_id, out, output, args.strict)
+            console.show(await moderator.status(game_id))
+        else:
+            names = [n.strip() for n in args.players.split(",") if n.strip()]
+            created = await moderator.create_game(TABLE, args.title, seed=args.seed, site_rules=args.site_rules,
+                                                  players=names)
+            if not created.ok or created.game_id is None:
+                print("error: " + created.text, file=output)
+                return 2
+            game_id = created.game_id
+            console = Console(moderator, game_id, out, output, args.strict)
+            console.show(created)
+            started = await handle(moderator, game_id, TABLE, Command("game start"), shuffle=False)
+            console.show(started)
+            if not started.ok:
+                return 2
+        if source.isatty():
+            print("Type @<player> /<command> option:value …  (/help lists the commands; Ctrl-D ends)", file=output)
+        await console.run(source)
+        if args.images == "end":
+            moderator.images = True
+            console.show(await moderator.pictures(game_id, ("map", "market", "table")))
+        return 1 if args.strict and console.errors else 0
+    finally:
+        await repo.close()
+
+
+def run_play(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(play(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    parser.add_argument("--site-rules", action="store_true",
+                        help="follow 18xx.games' reading of every rule option (default: the rulebook's)")
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"SQLite database file (default {DEFAULT_DB})")
+    parser.add_argument("--out", default="./stationmaster-images", help="folder for the PNG pictures")
+    parser.add_argument("--images", choices=("each", "end", "none"), default="each",
+                        help="write pictures after each move (default), only at the end, or never")
+    parser.add_argument("--game", type=int, default=None, help="continue a stored game instead of a new one")
+    parser.add_argument("--strict", action="store_true", help="stop at the first refused command (exit 1)")
+    parser.add_argument("--router-budget", type=float, default=2.0, help="seconds for the route optimizer")
+
+
+def add_subcommands(subparsers: Any) -> None:
+    parser = subparsers.add_parser("play", help="play a game in the terminal (no Discord needed)")
+    parser.add_argument("title", nargs="?", default="18Texas", help="the game (18Texas)")
+    parser.add_argument("--players", default="Alice,Bob,Carol", help="names in seat order, comma-separated")
+    add_play_arguments(parser)
+    parser.set_defaults(func=run_play)

@@ -1,0 +1,106 @@
+"""Reading a terminal line: ``@Player 2 /lay hex:E11 tile:57 rotation:2``.
+
+An option's value runs to the next `` <known option>:`` of that command, so values may hold
+spaces and colons (``/run routes:2-0: I14-J13; 3-0: ...``, ``/action json:{"type": "pass"}``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.model import Command
+from bot.vocabulary import ALL, GAME, MOVES, Spec
+
+
+class ParseError(ValueError):
+    pass
+
+
+def _help() -> str:
+    lines = ["Commands (write @<player> before a move):"]
+    for spec in list(MOVES.values()) + list(GAME.values()):
+        options = " ".join(f"{o.name}:…" if o.required else f"[{o.name}:…]" for o in spec.options)
+        lines.append(f"  /{spec.name} {options}".rstrip() + f" — {spec.description}")
+    return "\n".join(lines)
+
+
+HELP = _help()
+TRUE = {"true", "yes", "y", "1", "on"}
+FALSE = {"false", "no", "n", "0", "off"}
+
+
+def _convert(spec: Spec, name: str, raw: str) -> Any:
+    option = spec.option(name)
+    assert option is not None
+    value = raw.strip()
+    if option.kind is int:
+        try:
+            return int(value.lstrip("$"))
+        except ValueError:
+            raise ParseError(f"{name}: must be a whole number, not {value!r}") from None
+    if option.kind is float:
+        try:
+            return float(value)
+        except ValueError:
+            raise ParseError(f"{name}: must be a number, not {value!r}") from None
+    if option.kind is bool:
+        if value.lower() in TRUE:
+            return True
+        if value.lower() in FALSE:
+            return False
+        raise ParseError(f"{name}: must be true or false, not {value!r}")
+    return value
+
+
+def parse_options(spec: Spec, text: str) -> dict[str, Any]:
+    text = text.strip()
+    if not text:
+        return {}
+    if not spec.options:
+        raise ParseError(f"/{spec.name} takes no options")
+    names = "|".join(re.escape(o.name) for o in spec.options)
+    pieces = re.split(rf"(?:^|\s+)({names}):", text)
+    if pieces[0].strip():
+        allowed = ", ".join(f"{o.name}:" for o in spec.options)
+        raise ParseError(f"/{spec.name} does not understand {pieces[0].strip()!r}; its options are {allowed}")
+    options: dict[str, Any] = {}
+    for name, raw in zip(pieces[1::2], pieces[2::2], strict=True):
+        if name in options:
+            raise ParseError(f"{name}: is given twice")
+        options[name] = _convert(spec, name, raw)
+    missing = [o.name for o in spec.options if o.required and o.name not in options]
+    if missing:
+        raise ParseError(f"/{spec.name} needs {', '.join(m + ':' for m in missing)}")
+    return options
+
+
+def parse_line(line: str) -> tuple[str | None, Command] | None:
+    """(player name or None, command), or None for a blank or comment line."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    name: str | None = None
+    if text.startswith("@"):
+        player, sep, rest = text[1:].partition(" /")
+        if not sep or not player.strip():
+            raise ParseError("write @<player> /<command> option:value …")
+        name, text = player.strip(), "/" + rest
+    if not text.startswith("/"):
+        raise ParseError("a command starts with / (e.g. @Alice /pass, /game status, /help)")
+    words = text[1:].split(None, 2)
+    if not words:
+        raise ParseError("a command word follows the /")
+    if words[0] == "help":
+        return name, Command("help")
+    word = words[0]
+    rest = text[1 + len(word):]
+    if word == "game":
+        if len(words) < 2:
+            raise ParseError("/game needs a word: " + ", ".join(sorted(n.split()[1] for n in GAME)))
+        word = f"game {words[1]}"
+        rest = text[1:].split(None, 2)[2] if len(words) > 2 else ""
+    spec = ALL.get(word)
+    if spec is None:
+        raise ParseError(f"unknown command /{word}; /help lists the commands")
+    return name, Command(word, parse_options(spec, rest))

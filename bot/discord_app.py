@@ -1,0 +1,57 @@
+"""`stationmaster bot`: the Discord front door, or the terminal one when there is no token.
+
+``main`` builds the store, the Moderator and the reminder scheduler from the settings and
+hands them to the bot (discord.py's advanced-startup pattern); the bot itself lives in
+``bot.discord.client``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+from bot.config import TOKEN_ENV, ConfigError, Settings, load_settings
+
+log = logging.getLogger("stationmaster")
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings(args.config)
+    except ConfigError as error:
+        print(f"stationmaster bot: {error}", file=sys.stderr)
+        return 2
+    if settings.token is None:
+        return _terminal_fallback(args, settings)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.discord.client import run_discord
+
+    try:
+        asyncio.run(run_discord(settings))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.console import run_play
+
+    print(f"{TOKEN_ENV} is not set, so Stationmaster starts in the terminal: a 3-player 18Texas game "
+          "for Alice, Bob and Carol.\nType moves as @Alice /bid company:GRRRC price:80 (/help lists the "
+          f"commands); pictures go to {args.out}. For Discord, set {TOKEN_ENV} (see the README).")
+    play_args = argparse.Namespace(
+        title="18Texas", players=args.players, seed=None, site_rules=False, db=settings.db_path,
+        out=args.out, images="each", game=None, strict=False, router_budget=settings.router_budget)
+    return run_play(play_args)
+
+
+def add_subcommands(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "bot", help=f"run the Discord bot (token from {TOKEN_ENV}); without a token, play in the terminal")
+    parser.add_argument("--config", default=None, help="config.toml (see config.example.toml)")
+    parser.add_argument("--players", default="Alice,Bob,Carol", help="terminal fallback: the players")
+    parser.add_argument("--out", default="./stationmaster-images", help="terminal fallback: picture folder")
+    parser.set_defaults(func=run_bot)

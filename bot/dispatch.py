@@ -1,0 +1,63 @@
+"""One entry point for every command word, for front doors that take typed commands.
+
+The terminal sends every line through ``handle``; Discord's cogs call the Moderator's
+methods directly (they need to acknowledge before pictures are drawn) but button clicks
+come through here too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.model import Actor, Command, Reply
+from bot.moderator import Moderator
+from bot.vocabulary import ALL, MOVES
+
+PICTURES = {"game map": ("map",), "game market": ("market",), "game table": ("table",)}
+
+
+async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Command,
+                 *, shuffle: bool = True) -> Reply:
+    """Run a command on a game and return the full reply (pictures included)."""
+    name = command.name
+    if name not in ALL:
+        words = ", ".join(sorted(f"/{w}" for w in ALL))
+        return Reply.error(f"Unknown command /{name}. Commands: {words}.", game_id)
+    if name in MOVES:
+        return await moderator.perform(game_id, actor, command)
+    if name in PICTURES:
+        return await moderator.pictures(game_id, PICTURES[name])
+    if name == "game join":
+        return await moderator.join(game_id, actor)
+    if name == "game start":
+        return await moderator.finish(await moderator.start(game_id, actor, shuffle=shuffle))
+    if name == "game status":
+        return await moderator.status(game_id)
+    if name == "game log":
+        return await moderator.log_lines(game_id, int(command.get("lines", 15)))
+    if name == "game undo":
+        return await moderator.finish(await moderator.undo(game_id, actor, int(command.get("steps", 1))))
+    if name == "game import":
+        return await _import_file(moderator, actor, str(command.get("file", "")))
+    if name == "game export":
+        return await moderator.export(game_id)
+    if name == "game settings":
+        return await moderator.settings(game_id, actor, dict(command.options))
+    if name == "game replace":
+        return await moderator.replace(game_id, actor, str(command.get("seat", "")), None, str(command.get("user", "")))
+    if name in ("game pause", "game resume", "game abandon"):
+        status = {"game pause": "paused", "game resume": "active", "game abandon": "abandoned"}[name]
+        return await moderator.set_game_status(game_id, actor, status)
+    return Reply.error(f"/{name} is not available here.", game_id)
+
+
+async def _import_file(moderator: Moderator, actor: Actor, path: str) -> Reply:
+    """The terminal imports from a file path (Discord passes the attachment's bytes)."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        return Reply.error(f"Cannot read {path}: {error.strerror or error}.")
+    reply = await moderator.import_game(actor, raw)
+    if reply.ok:
+        reply.text += f"\nPlay it with: stationmaster play --game {reply.game_id}"
+    return reply

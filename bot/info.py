@@ -1,0 +1,87 @@
+"""What anyone may look at: status, map/market/table pictures, the log, the export.
+
+A mixin of the Moderator. Pictures are drawn from a copy of the position, off the event
+loop, so nobody's move waits for someone else's picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot import pictures as pics
+from bot.lifecycle import EXPORT_KEY, lobby_buttons
+from bot.model import Picture, Reply
+from bot.replies import summary
+from storage.replay import engine_document
+
+if TYPE_CHECKING:
+    from bot.moderator import Moderator
+
+SITE_PREFIX = "site_"
+
+
+class InfoMixin:
+    async def status(self: Moderator, game_id: int) -> Reply:
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            record = session.loaded.game
+            names = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats) or "nobody yet"
+            head = f"{record.title} game #{game_id} ({record.status}). Players: {names}."
+            if session.game is None:
+                return Reply(f"{head}\nWaiting for players; the creator starts it with /game start.",
+                             game_id=game_id, seq=0, buttons=lobby_buttons())
+            state = session.game.state
+            turn, _ = self.turn_text(session, state, ping=False)
+            return Reply(f"{head}\n{summary(state, session.seats)}\n{turn}", game_id=game_id, seq=session.seq)
+
+    async def pictures(self: Moderator, game_id: int, which: tuple[str, ...]) -> Reply:
+        """The current map, market and/or table."""
+        if not pics.RENDER:
+            return Reply.error("Pictures are not available on this bot (render is not installed).", game_id)
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session.game is None:
+                return Reply.error("The game has not started yet.", game_id)
+            state = copy.deepcopy(session.game.state)
+            seq = session.seq
+        views = await asyncio.to_thread(pics.views_of, state)
+        assert views is not None
+        drawn = await asyncio.to_thread(pics.draw, views, which)
+        return Reply(f"Game #{game_id}: {', '.join(which)} after move {seq}.", game_id=game_id, seq=seq,
+                     pictures=drawn)
+
+    async def log_lines(self: Moderator, game_id: int, lines: int = 15) -> Reply:
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session.game is None:
+                return Reply.error("The game has not started yet.", game_id)
+            shown = session.game.state.log[-max(1, min(lines, 60)):]
+        return Reply("\n".join(shown) or "The log is empty.", game_id=game_id)
+
+    async def export(self: Moderator, game_id: int) -> Reply:
+        """The game as an 18xx.games document (``result`` once finished)."""
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            document = export_document(session)
+        data = json.dumps(document, ensure_ascii=False).encode("utf-8")
+        return Reply(f"Game #{game_id} as an 18xx.games file ({len(session.actions)} actions).",
+                     game_id=game_id, seq=session.seq, document=document,
+                     pictures=[Picture(f"stationmaster-{game_id}.json", data)])
+
+
+def export_document(session: Any) -> dict[str, Any]:
+    """18xx.games' shape: optional_rules holds only real variants (a site log implies the
+    site's readings); our exact rule options ride along under EXPORT_KEY."""
+    loaded = replace(session.loaded, actions=session.actions)
+    document = engine_document(loaded)
+    options = list(loaded.game.options)
+    document["settings"]["optional_rules"] = [o for o in options if not o.startswith(SITE_PREFIX)]
+    document[EXPORT_KEY] = {"rule_options": options}
+    document["status"] = loaded.game.status
+    if session.game is not None and session.game.finished:
+        document["result"] = {str(key): value for key, value in session.game.result().items()}
+    return document

@@ -1,0 +1,231 @@
+"""Creating, joining, starting, pausing and ending games; seats and settings; imports.
+
+A mixin of the Moderator (it uses its repository, sessions, clock and listeners).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import secrets
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.model import Actor, Button, Reply
+from bot.sessions import resolved_options
+from engine import TITLES, GameError, new_game
+from engine.log import title_class
+from storage import GameSettings, ImportRefused, NewGame, NewSeat, StorageError, import_document
+from storage.transfer import check_shape, parse_document
+
+if TYPE_CHECKING:
+    from bot.moderator import Moderator, Outcome
+
+EXPORT_KEY = "stationmaster"  # our own key in exported documents: the exact rule options
+
+
+def lobby_buttons() -> list[Button]:
+    return [Button("Join", "join", "primary"), Button("Start", "start", "success")]
+
+
+class LifecycleMixin:
+    async def create_game(self: Moderator, actor: Actor, title: str, *, seed: int | None = None,
+                          site_rules: bool = False, join: bool = True, players: list[str] | None = None,
+                          guild_id: int | None = None, channel_id: int | None = None,
+                          thread_id: int | None = None) -> Reply:
+        """A new game waiting for players; ``players`` (the terminal) seats them in that order."""
+        if title not in TITLES:
+            return Reply.error(f"Unknown title {title!r}; playable titles: {', '.join(sorted(TITLES))}.")
+        names = [n.strip() for n in players or [] if n.strip()]
+        if len({n.casefold() for n in names}) != len(names):
+            return Reply.error("Every player needs a different name.")
+        seats = [NewSeat(number, name) for number, name in enumerate(names, 1)]
+        if not names and join:
+            seats = [NewSeat(1, actor.name, actor.user_id)]
+        seed = secrets.randbelow(1_000_000) if seed is None else seed
+        record = NewGame(title=title, seed=seed, options=resolved_options(title, site_rules), status="setup",
+                         guild_id=guild_id, channel_id=channel_id, thread_id=thread_id,
+                         creator_user_id=actor.user_id)
+        game_id = await self.repo.create_game(record, seats, self.reminder_defaults.game_settings())
+        rules = "18xx.games' reading of the rules" if site_rules else "the rulebook's reading of the rules"
+        seated = ", ".join(s.display_name for s in seats) or "nobody yet"
+        text = (f"New {title} game #{game_id} (seed {seed}, {rules}). Players: {seated}.\n"
+                "Join with /game join; the creator starts it with /game start.")
+        return Reply(text, game_id=game_id, seq=0, buttons=lobby_buttons())
+
+    async def set_location(self: Moderator, game_id: int, *, guild_id: int | None, channel_id: int | None,
+                           thread_id: int | None) -> None:
+        await self.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
+        self.sessions.forget(game_id)
+
+    async def join(self: Moderator, game_id: int, actor: Actor) -> Reply:
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session.loaded.game.status != "setup":
+                return Reply.error("The game has already started; ask its creator to give you a seat "
+                                   "with /game replace.", game_id)
+            mine = session.seat_of(actor)
+            if mine is not None:
+                return Reply.error(f"You already have seat {mine.seat}.", game_id)
+            if any(s.display_name.casefold() == actor.name.casefold() for s in session.seats):
+                return Reply.error(f"A player called {actor.name} is already seated; set another "
+                                   "display name first.", game_id)
+            ids = [s.player_id for s in session.seats if isinstance(s.player_id, int)]
+            await self.repo.add_seat(game_id, NewSeat(max(ids, default=0) + 1, actor.name, actor.user_id))
+            session = await self.sessions.reload(game_id)
+        names = ", ".join(s.display_name for s in session.seats)
+        return Reply(f"{actor.name} joins game #{game_id}. Players: {names}.", game_id=game_id, seq=0,
+                     buttons=lobby_buttons())
+
+    async def start(self: Moderator, game_id: int, actor: Actor, *, shuffle: bool = True) -> Outcome:
+        """Start: seats in random order drawn from the game's seed (or as given, ``shuffle=False``)."""
+        from bot.moderator import Outcome
+
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            record = session.loaded.game
+            if record.status != "setup":
+                return Outcome(Reply.error("The game has already started.", game_id))
+            if not session.is_admin(actor):
+                return Outcome(Reply.error("Only the game's creator (or a server manager) starts the game.", game_id))
+            try:  # the engine knows how many players the title takes
+                new_game(record.title, session.loaded.players(), record.seed, list(record.options))
+            except GameError as error:
+                return Outcome(Reply.error(f"The game cannot start: {error}.", game_id))
+            seats = session.seats
+            if shuffle and all(s.discord_user_id is not None for s in seats):
+                # 18Texas seats players at random; drawn from the seed so it can be reproduced.
+                order = random.Random(record.seed).sample(seats, len(seats))
+                for place, (old, new) in enumerate(zip(seats, order, strict=True), 1):
+                    if old.discord_user_id != new.discord_user_id:
+                        assert new.discord_user_id is not None
+                        await self.repo.replace_seat_user(game_id, place, new.discord_user_id, new.display_name)
+            await self.repo.set_status(game_id, "active")
+            session = await self.sessions.reload(game_id)
+            assert session.game is not None
+        await self.changed(game_id)
+        order_text = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats)
+        reply = Reply(f"Game #{game_id} starts. Seat order: {order_text}.", game_id=game_id, seq=0)
+        return Outcome(reply, True, session, copy.deepcopy(session.game.state), (reply.text,))
+
+    async def replace(self: Moderator, game_id: int, actor: Actor, seat_text: str,
+                      user_id: int | None, name: str) -> Reply:
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if not session.is_admin(actor):
+                return Reply.error("Only the game's creator (or a server manager) gives seats away.", game_id)
+            seat = session.seat_named(seat_text)
+            if seat is None:
+                seats = ", ".join(f"{s.seat} ({s.display_name})" for s in session.seats)
+                return Reply.error(f"There is no seat {seat_text!r}; seats: {seats}.", game_id)
+            if user_id is None:
+                return Reply.error("Seats are given to Discord users; in the terminal every seat is yours.", game_id)
+            taken = next((s for s in session.seats if s.discord_user_id == user_id and s is not seat), None)
+            if taken is not None:
+                return Reply.error(f"{name} already plays seat {taken.seat}.", game_id)
+            await self.repo.replace_seat_user(game_id, seat.seat, user_id, name)
+            self.sessions.forget(game_id)
+        await self.changed(game_id)
+        return Reply(f"Seat {seat.seat} ({seat.display_name}) is now played by {name}.", game_id=game_id)
+
+    async def set_game_status(self: Moderator, game_id: int, actor: Actor, status: str) -> Reply:
+        """pause, resume (to active) or abandon."""
+        allowed = {"paused": ("active",), "active": ("paused",), "abandoned": ("setup", "active", "paused")}
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if not session.is_admin(actor):
+                return Reply.error("Only the game's creator (or a server manager) can do that.", game_id)
+            current = session.loaded.game.status
+            if current not in allowed[status]:
+                return Reply.error(f"The game is {current}; that is not possible now.", game_id)
+            await self._set_status(session, status)
+        words = {"paused": "is paused: no moves and no reminders until /game resume",
+                 "active": "is running again", "abandoned": "was abandoned"}
+        return Reply(f"Game #{game_id} {words[status]}.", game_id=game_id)
+
+    async def settings(self: Moderator, game_id: int, actor: Actor, changes: dict[str, Any]) -> Reply:
+        changes = {k: v for k, v in changes.items() if v is not None}
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            current = session.loaded.settings
+            if changes:
+                if not session.is_admin(actor):
+                    return Reply.error("Only the game's creator (or a server manager) changes settings.", game_id)
+                try:
+                    current = _changed_settings(current, changes)
+                    await self.repo.update_settings(game_id, current)
+                except (ValueError, StorageError) as error:
+                    return Reply.error(f"{error}", game_id)
+                self.sessions.forget(game_id)
+        if changes:
+            await self.changed(game_id)
+        return Reply(describe_settings(current), game_id=game_id)
+
+    async def import_game(self: Moderator, actor: Actor, raw: bytes | str, *, guild_id: int | None = None,
+                          channel_id: int | None = None, thread_id: int | None = None) -> Reply:
+        """Import an 18xx.games document as a new game (its rule options spelt out when stored)."""
+        try:
+            document = parse_document(raw)
+            check_shape(document)
+            title = document["title"]
+            title_class(title)
+            settings = dict(document.get("settings") or {})
+            ours = document.get(EXPORT_KEY) or {}
+            if isinstance(ours.get("rule_options"), list):
+                options = [str(o) for o in ours["rule_options"]]
+            else:  # a log from the reference site follows the site's readings
+                options = list(resolved_options(title, True)) + list(settings.get("optional_rules") or [])
+            settings["optional_rules"] = options
+            document["settings"] = settings
+            game_id = await import_document(self.repo, json.dumps(document))
+        except (ImportRefused, GameError) as error:
+            return Reply.error(f"Import refused: {error}")
+        await self.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
+        session = await self.sessions.get(game_id)
+        names = ", ".join(s.display_name for s in session.seats)
+        return Reply(f"Imported {title} as game #{game_id} ({len(session.actions)} actions, "
+                     f"{session.loaded.game.status}). Players: {names}. A server manager gives the seats to "
+                     "Discord users with /game replace.", game_id=game_id, seq=session.seq)
+
+
+def _changed_settings(current: GameSettings, changes: dict[str, Any]) -> GameSettings:
+    values: dict[str, Any] = {}
+    for key in ("first_after_hours", "repeat_hours"):
+        if key in changes:
+            if changes[key] <= 0:
+                raise ValueError(f"{key} must be more than 0")
+            values[f"reminder_{key}"] = float(changes[key])
+    if "quiet_start" in changes:
+        start = int(changes["quiet_start"])
+        if not -1 <= start <= 23:
+            raise ValueError("quiet_start is an hour from 0 to 23, or -1 for no quiet hours")
+        values["quiet_start_hour"] = None if start < 0 else start
+        if start < 0:
+            values["quiet_end_hour"] = None
+    if "quiet_end" in changes:
+        end = int(changes["quiet_end"])
+        if not 0 <= end <= 23:
+            raise ValueError("quiet_end is an hour from 0 to 23")
+        values["quiet_end_hour"] = end
+    if "time_zone" in changes:
+        try:
+            ZoneInfo(str(changes["time_zone"]))
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {changes['time_zone']!r} (e.g. Europe/Berlin)") from None
+        values["quiet_time_zone"] = str(changes["time_zone"])
+    settings = replace(current, **values)
+    if (settings.quiet_start_hour is None) != (settings.quiet_end_hour is None):
+        raise ValueError("give both quiet_start and quiet_end")
+    return settings
+
+
+def describe_settings(settings: GameSettings) -> str:
+    quiet = "none"
+    if settings.quiet_start_hour is not None:
+        quiet = f"{settings.quiet_start_hour}:00 to {settings.quiet_end_hour}:00 {settings.quiet_time_zone}"
+    return (f"Reminders: first after {settings.reminder_first_after_hours:g} h, then every "
+            f"{settings.reminder_repeat_hours:g} h; quiet hours: {quiet}. "
+            f"Undo: {settings.undo_policy.replace('_', ' ')}. (Server time {datetime.now().astimezone():%H:%M %Z}.)")

@@ -1,0 +1,339 @@
+"""The Moderator: applies players' commands to their games, transport-neutral and async.
+
+A move goes: find the game (one lock per game) -> turn the command into an 18xx.games action
+with the engine's legal moves -> the engine applies it (or refuses, changing nothing) ->
+append it to the log naming the expected seq -> only then answer. Pictures and the route
+optimizer's proposal are worked out afterwards on a copy of the position, off the event
+loop (``finish``), so a front door can acknowledge the committed move first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot import pictures as pics
+from bot.commands import build_action, controls
+from bot.config import ReminderDefaults
+from bot.errors import CommandError, NotYourTurn
+from bot.info import InfoMixin
+from bot.lifecycle import LifecycleMixin
+from bot.model import Actor, Button, Command, Reply
+from bot.replies import acting_seats, describe_action, final_scores, new_log_lines, whose_turn
+from bot.sessions import Session, Sessions
+from engine import GameError, effective_actions
+from engine.core.game import BaseGame
+from engine.legal import legal_moves
+from storage import GameRepository, SeatRecord, SeqConflict
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[int], Awaitable[None]]
+MAX_LOG_LINES = 12
+REFUSED_TYPES = {"undo": "use /game undo", "redo": "use /game undo to take moves back",
+                 "end_game": "use /game abandon"}
+
+
+def discord_mention(seat: SeatRecord) -> str:
+    return f"<@{seat.discord_user_id}>" if seat.discord_user_id is not None else f"@{seat.display_name}"
+
+
+def plain_mention(seat: SeatRecord) -> str:
+    return f"@{seat.display_name}"
+
+
+@dataclass
+class Outcome:
+    """A command's result before pictures: final for refusals, the base of the reply otherwise."""
+
+    reply: Reply
+    committed: bool = False
+    session: Session | None = None
+    snapshot: BaseGame | None = None
+    lines: tuple[str, ...] = ()
+
+
+class Moderator(LifecycleMixin, InfoMixin):
+    def __init__(self, repo: GameRepository, *, clock: Callable[[], float] = time.time,
+                 images: bool = True, router_budget: float = 2.0,
+                 reminders: ReminderDefaults | None = None,
+                 mention: Callable[[SeatRecord], str] = discord_mention) -> None:
+        self.repo = repo
+        self.sessions = Sessions(repo)
+        self.clock = clock
+        self.images = images and pics.RENDER
+        self.router_budget = router_budget
+        self.reminder_defaults = reminders or ReminderDefaults()
+        self.mention = mention
+        self.listeners: list[Listener] = []
+
+    def now(self) -> int:
+        return int(self.clock())
+
+    async def changed(self, game_id: int) -> None:
+        """Tell listeners (the reminder scheduler) that a game's position or status changed."""
+        for listener in self.listeners:
+            try:
+                await listener(game_id)
+            except Exception:  # a listener's failure must not undo an acknowledged move
+                log.exception("listener failed for game %s", game_id)
+
+    # --- shared checks -------------------------------------------------------------------------
+    async def _playable(self, game_id: int) -> tuple[Session | None, str | None]:
+        session = await self.sessions.get(game_id)
+        status = session.loaded.game.status
+        problems = {
+            "setup": "The game has not started yet (/game start).",
+            "paused": "The game is paused (/game resume).",
+            "finished": "The game is over.",
+            "abandoned": "The game was abandoned.",
+        }
+        if status in problems or session.game is None:
+            return session, problems.get(status, "The game is not running.")
+        return session, None
+
+    def turn_text(self, session: Session, state: BaseGame, ping: bool = True) -> tuple[str, list[SeatRecord]]:
+        if state.finished:
+            return final_scores(state, session.seats), []
+        return whose_turn(state, legal_moves(state), session.seats, self.mention if ping else plain_mention)
+
+    # --- moves ---------------------------------------------------------------------------------
+    async def act(self, game_id: int, actor: Actor, command: Command) -> Outcome:
+        """Apply a move command (bid, par, buy, ..., action) for the actor's seat."""
+        if command.name == "action":
+            return await self.raw_action(game_id, actor, str(command.get("json", "")))
+        async with self.sessions.lock(game_id):
+            session, problem = await self._playable(game_id)
+            if problem or session is None or session.game is None:
+                return Outcome(Reply.error(problem or "No such game.", game_id))
+            seat = session.seat_of(actor)
+            if seat is None:
+                return Outcome(Reply.error("You have no seat in this game; only its players make moves.", game_id))
+            state = session.game.state
+            proposal = None
+            if command.name == "run" and not command.get("routes"):
+                proposal = await self._proposal(session, state, session.seq)
+            try:
+                action = build_action(state, session.game.legal_moves(), seat.player_id, command,
+                                      proposal.action if proposal else None)
+            except NotYourTurn as error:
+                turn, _ = self.turn_text(session, state, ping=False)
+                return Outcome(Reply.error(
+                    f"{error}: you act only for your own seat and the companies you preside.\nNow: {turn}", game_id))
+            except CommandError as error:
+                turn, _ = self.turn_text(session, state, ping=False)
+                return Outcome(Reply.error(f"{error}.\nNow: {turn}", game_id))
+            return await self._commit(session, actor, action)
+
+    async def raw_action(self, game_id: int, actor: Actor, text: str) -> Outcome:
+        """`/action json:...`: one 18xx.games action for the actor's own seat or company."""
+        try:
+            action = json.loads(text)
+        except json.JSONDecodeError as error:
+            return Outcome(Reply.error(f"That is not valid JSON ({error.msg} at column {error.colno}).", game_id))
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            return Outcome(Reply.error("An action is a JSON object with a \"type\", e.g. {\"type\": \"pass\"}.", game_id))
+        kind = action["type"]
+        if kind in REFUSED_TYPES:
+            return Outcome(Reply.error(f"{kind} is not taken as a raw action; {REFUSED_TYPES[kind]}.", game_id))
+        if kind.startswith("program_") or action.get("auto_actions"):
+            return Outcome(Reply.error("Programmed and automatic actions are not taken; each player sends "
+                                       "their own moves.", game_id))
+        async with self.sessions.lock(game_id):
+            session, problem = await self._playable(game_id)
+            if problem or session is None or session.game is None:
+                return Outcome(Reply.error(problem or "No such game.", game_id))
+            seat = session.seat_of(actor)
+            if seat is None:
+                return Outcome(Reply.error("You have no seat in this game; only its players make moves.", game_id))
+            state = session.game.state
+            probe = {"entity": action.get("entity", seat.player_id), "entity_type": action.get("entity_type", "player")}
+            try:
+                allowed = controls(state, seat.player_id, probe)
+            except KeyError:
+                return Outcome(Reply.error(f"There is no {probe['entity_type']} {probe['entity']!r} in this game.", game_id))
+            if not allowed:
+                return Outcome(Reply.error("You act only for your own seat and the companies you preside.", game_id))
+            clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
+            clean.update(probe)
+            return await self._commit(session, actor, clean)
+
+    async def undo(self, game_id: int, actor: Actor, steps: int = 1) -> Outcome:
+        """Take back moves: your own last move until the next player moves; more needs an admin."""
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            status = session.loaded.game.status
+            if session.game is None or status in ("setup", "abandoned"):
+                return Outcome(Reply.error("There is nothing to undo in this game.", game_id))
+            admin = session.is_admin(actor)
+            if status == "finished" and not admin:
+                return Outcome(Reply.error("The game is over; only its creator can take moves back.", game_id))
+            stored = {id(a.action): a for a in session.actions}
+            kept = [a for a in effective_actions([a.action for a in session.actions]) if a.get("type") != "message"]
+            if steps < 1 or steps > len(kept):
+                return Outcome(Reply.error(f"You can undo 1 to {len(kept)} move(s)." if kept else
+                                           "There is nothing to undo yet.", game_id))
+            last = stored.get(id(kept[-1]))
+            own = last is not None and actor.user_id is not None and last.actor_user_id == actor.user_id
+            names = {str(s.player_id): s.display_name for s in session.seats}
+            if not admin and not (steps == 1 and own):
+                return Outcome(Reply.error(
+                    "You may undo only your own last move, and only until the next player moves. "
+                    f"The last move was: {describe_action(kept[-1], names)}. Ask the game's creator.", game_id))
+            seat = session.seat_of(actor) or session.seats[0]
+            action: dict[str, Any] = {"type": "undo", "entity": seat.player_id, "entity_type": "player"}
+            if steps > 1:
+                target = kept[-steps - 1].get("id") if steps < len(kept) else 0
+                action["action_id"] = target
+            undone = [describe_action(a, names) for a in kept[-steps:]]
+            outcome = await self._commit(session, actor, action, note=f"Undone: {'; '.join(undone)}.")
+            if outcome.committed and status == "finished":
+                await self._set_status(session, "active")
+            return outcome
+
+    async def _commit(self, session: Session, actor: Actor, action: dict[str, Any],
+                      note: str | None = None) -> Outcome:
+        """Process, then append; nothing is acknowledged unless the append committed."""
+        game = session.game
+        assert game is not None
+        game_id = session.game_id
+        seq = session.seq + 1
+        action = {**action, "id": session.max_action_id + 1, "created_at": self.now()}
+        before_log = list(game.state.log)
+        acting_before = acting_seats(game.state, session.seats)
+        try:
+            if action["type"] == "undo":  # an undo replays the whole log: keep it off the loop
+                await asyncio.to_thread(game.process, action)
+            else:
+                game.process(action)
+        except GameError as error:
+            turn, _ = self.turn_text(session, game.state, ping=False)
+            return Outcome(Reply.error(f"That move is not allowed: {error}.\nNow: {turn}", game_id))
+        _complete_runs(game.state, action)
+        try:
+            stored = await self.repo.append_action(game_id, seq, action, actor.user_id)
+        except SeqConflict:
+            session = await self.sessions.reload(game_id)
+            assert session.game is not None
+            turn, _ = self.turn_text(session, session.game.state, ping=False)
+            return Outcome(Reply.error(f"Someone moved first, so your move was not made. Here is the new state:\n{turn}",
+                                       game_id))
+        except BaseException:
+            self.sessions.forget(game_id)  # the position in memory is ahead of the log now
+            raise
+        session.actions.append(stored)
+        session.max_action_id = action["id"]
+        if game.finished:
+            await self._set_status(session, "finished")
+        for seat in acting_before:
+            await self.repo.reset_reminder(game_id, seat.player_id)
+        await self.changed(game_id)
+        lines = new_log_lines(before_log, game.state.log)
+        if note is None and (not lines or action["type"] == "pass"):  # the engine does not log passes
+            lines = [describe_action(action, {str(s.player_id): s.display_name for s in session.seats})] + lines
+        if len(lines) > MAX_LOG_LINES:
+            lines = [f"… {len(lines) - MAX_LOG_LINES} earlier lines (/game log)"] + lines[-MAX_LOG_LINES:]
+        if note:
+            lines = [note] + lines
+        reply = Reply(text="\n".join(lines), game_id=game_id, seq=seq)
+        return Outcome(reply, True, session, copy.deepcopy(game.state), tuple(lines))
+
+    async def _set_status(self, session: Session, status: Any) -> None:
+        await self.repo.set_status(session.game_id, status)
+        session.loaded = replace(session.loaded, game=replace(session.loaded.game, status=status))
+        await self.changed(session.game_id)
+
+    # --- after the commit: text, proposal, pictures ------------------------------------------------
+    async def _proposal(self, session: Session, state: BaseGame, seq: int) -> pics.Proposal | None:
+        cached = session.proposal
+        if cached is not None and cached[0] == seq:
+            return cached[1]
+        move = next((m for m in legal_moves(state) if m["type"] == "run_routes"), None)
+        proposal = None
+        if move is not None:
+            try:
+                proposal = await asyncio.to_thread(pics.propose, state, str(move["entity"]), self.router_budget)
+            except Exception:  # a proposal is a convenience; the president can still type runs
+                log.exception("route optimizer failed in game %s at seq %s", session.game_id, seq)
+        session.proposal = (seq, proposal)
+        return proposal
+
+    async def finish(self, outcome: Outcome) -> Reply:
+        """The full reply for a committed move: log lines, whose turn, proposal, pictures."""
+        if not outcome.committed or outcome.session is None or outcome.snapshot is None:
+            return outcome.reply
+        session, state, reply = outcome.session, outcome.snapshot, outcome.reply
+        seq = reply.seq or 0
+        moves = legal_moves(state)
+        proposal = await self._proposal(session, state, seq) if any(m["type"] == "run_routes" for m in moves) else None
+        turn, acting = self.turn_text(session, state)
+        parts = list(outcome.lines) + [turn]
+        if proposal is not None:
+            parts.append(proposal_text(proposal))
+        pictures = []
+        if self.images:
+            pictures = await asyncio.to_thread(self._draw, session, state, proposal)
+        return replace(reply, text="\n".join(p for p in parts if p),
+                       mentions=tuple(s.discord_user_id for s in acting if s.discord_user_id is not None),
+                       pictures=pictures, buttons=buttons_for(moves, proposal))
+
+    async def perform(self, game_id: int, actor: Actor, command: Command) -> Reply:
+        """act + finish, for callers that wait for the whole reply (the terminal)."""
+        return await self.finish(await self.act(game_id, actor, command))
+
+    def _draw(self, session: Session, state: BaseGame, proposal: pics.Proposal | None) -> list[Any]:
+        views = pics.views_of(state, proposal)
+        if views is None:
+            return []
+        which = ["map"]
+        old = session.views
+        if old is None or old.market.cells != views.market.cells:
+            which.append("market")
+        if old is None or _table_key(old.table) != _table_key(views.table):
+            which.append("table")
+        session.views = views
+        return pics.draw(views, tuple(which))
+
+
+def _table_key(table: Any) -> tuple[Any, ...]:
+    return (table.players, table.corporations, table.bank_cash, table.depot, table.phase)
+
+
+def _complete_runs(state: BaseGame, action: dict[str, Any]) -> None:
+    """Write each run's stops and revenue into a run_routes action, as 18xx.games logs have
+    them (the engine has just checked the runs; the figures are its own)."""
+    if action.get("type") != "run_routes":
+        return
+    runs = {run.train: run for run in state.last_runs}
+    for route in action.get("routes") or []:
+        run = runs.get(route.get("train"))
+        if run is not None:
+            route["hexes"] = run.hexes()
+            route["revenue"] = run.revenue
+            route["revenue_str"] = "-".join(run.hexes())
+
+
+def proposal_text(proposal: pics.Proposal) -> str:
+    runs = "; ".join(f"{r['train']}: {'-'.join(r['hexes'])} ${r['revenue']}" for r in proposal.action["routes"])
+    proven = "" if proposal.proven_optimal else " (best found in the time allowed)"
+    return (f"Proposed runs for {proposal.corporation}: {runs} — total ${proposal.total}{proven}. "
+            "Confirm with /run, or give other runs with /run routes:…")
+
+
+def buttons_for(moves: list[dict[str, Any]], proposal: pics.Proposal | None) -> list[Button]:
+    """Buttons for the small choices of the next decision."""
+    buttons: list[Button] = []
+    for move in moves:
+        if move["type"] == "dividend":
+            buttons += [Button(c["kind"].title(), f"dividend:{c['kind']}", "primary") for c in move["choices"]]
+        elif move["type"] == "run_routes" and proposal is not None:
+            buttons.append(Button(f"Run for ${proposal.total}", "run", "success"))
+        elif move["type"] == "pass" and not any(b.verb == "pass" for b in buttons):
+            buttons.append(Button("Pass", "pass"))
+    return buttons[:5]

@@ -1,0 +1,166 @@
+"""Reply text: whose turn it is and what they are to do, what just happened, final scores.
+
+Everything is read from the engine (acting players, legal moves, the step's label, the
+log); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.game import BaseGame
+from engine.core.operating_round import OperatingRound
+from storage import SeatRecord
+
+Move = dict[str, Any]
+Mention = Callable[[SeatRecord], str]
+
+# (action type, entity type or "") -> (what it means, the command word)
+PHRASES: dict[tuple[str, str], tuple[str, str]] = {
+    ("bid", ""): ("bid on a private company", "bid"),
+    ("par", ""): ("start a company", "par"),
+    ("buy_shares", "player"): ("buy a share", "buy"),
+    ("buy_shares", "corporation"): ("redeem shares", "redeem"),
+    ("sell_shares", "player"): ("sell shares", "sell"),
+    ("sell_shares", "corporation"): ("issue shares", "issue"),
+    ("pass", ""): ("pass", "pass"),
+    ("lay_tile", ""): ("lay track", "lay"),
+    ("place_token", ""): ("place a station", "token"),
+    ("run_routes", ""): ("run trains", "run"),
+    ("dividend", ""): ("pay out or withhold the revenue", "dividend"),
+    ("buy_train", ""): ("buy a train", "train"),
+    ("discard_train", ""): ("discard a train over the limit", "discard"),
+    ("bankrupt", ""): ("declare bankruptcy", "bankrupt"),
+}
+
+
+def phrase(move: Move) -> tuple[str, str]:
+    kind = move["type"]
+    return PHRASES.get((kind, move.get("entity_type", "player")), PHRASES.get((kind, ""), (kind, "action")))
+
+
+def controller(state: BaseGame, move: Move) -> Any:
+    """The player who decides the move: the seat itself, the president, or the owner."""
+    kind = move.get("entity_type", "player")
+    if kind == "corporation":
+        president = state.corporations[str(move["entity"])].president()
+        return president.id if president else None
+    if kind == "company":
+        owner = state.companies[str(move["entity"])].owner
+        return getattr(owner, "id", None)
+    return move["entity"]
+
+
+def round_title(state: BaseGame) -> str:
+    name = state.round.name
+    if isinstance(state.round, OperatingRound):
+        return f"{name} {state.turn}.{state.round_num}"
+    if name == "Stock Round":
+        return f"{name} {state.turn}"
+    return name
+
+
+def _details(state: BaseGame, move: Move) -> str:
+    """A few words on the choices, where they fit on a line."""
+    kind = move["type"]
+    choices = move.get("choices") or []
+    if kind == "bid":
+        return ": " + ", ".join(f"{c['company']} from ${c['min']}" for c in choices) if choices else ""
+    if kind == "par" and state.round.name != "Stock Round":
+        corp = choices[0]["corporation"] if choices else "?"
+        prices = sorted({c["price"] for c in choices})
+        return f" of {corp} (Jay Gould): " + ", ".join(f"${p}" for p in prices)
+    if kind == "dividend":
+        revenue = getattr(getattr(state.round, "turn", None), "revenue", None)
+        kinds = ", ".join(c["kind"] for c in choices)
+        return f" of ${revenue} ({kinds})" if revenue is not None else f" ({kinds})"
+    if kind == "buy_train" and choices:
+        first = choices[0]
+        if first.get("from") == "depot":
+            return f" (next: {first['variant']}-train for ${first['price']})"
+    return ""
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + ", or " + parts[-1]
+
+
+def whose_turn(state: BaseGame, moves: list[Move], seats: list[SeatRecord],
+               mention: Mention) -> tuple[str, list[SeatRecord]]:
+    """One line per player who must act: "@Alice — T&P: lay track (/lay), or pass (/pass)"."""
+    if state.finished:
+        return "", []
+    by_seat = {str(s.player_id): s for s in seats}
+    groups: dict[tuple[str, str], list[Move]] = {}
+    for move in moves:
+        key = (str(controller(state, move)), str(move["entity"]))
+        groups.setdefault(key, []).append(move)
+    lines, acting = [], []
+    for (player_id, entity), group in groups.items():
+        seat = by_seat.get(player_id)
+        who = mention(seat) if seat else f"(no president for {entity})"
+        if seat and seat not in acting:
+            acting.append(seat)
+        parts = []
+        for move in group:
+            words, command = phrase(move)
+            if move["type"] == "par" and state.round.name != "Stock Round":
+                words = "set the par price"
+            parts.append(f"{words}{_details(state, move)} (/{command})")
+        head = "" if group[0].get("entity_type", "player") == "player" else f"{entity}: "
+        lines.append(f"{who} — {head}{_join(parts)}")
+    if not lines:
+        return "Nobody can act now.", []
+    return "\n".join(lines), acting
+
+
+def acting_seats(state: BaseGame, seats: list[SeatRecord]) -> list[SeatRecord]:
+    by_seat = {str(s.player_id): s for s in seats}
+    return [by_seat[str(p.id)] for p in state.acting_players() if str(p.id) in by_seat]
+
+
+def new_log_lines(before: list[str], after: list[str]) -> list[str]:
+    """What the last move added to the log (nothing when the log was rebuilt by an undo)."""
+    if len(after) >= len(before) and after[: len(before)] == before:
+        return after[len(before):]
+    return []
+
+
+def final_scores(state: BaseGame, seats: list[SeatRecord]) -> str:
+    names = {str(s.player_id): s.display_name for s in seats}
+    ranked = sorted(state.result().items(), key=lambda item: -item[1])
+    lines = [f"{rank}. {names.get(str(key), key)} ${value}" for rank, (key, value) in enumerate(ranked, 1)]
+    reason = f" ({state.end_reason.replace('_', ' ')})" if state.end_reason else ""
+    return f"The game is over{reason}. Final scores:\n" + "\n".join(lines)
+
+
+def summary(state: BaseGame, seats: list[SeatRecord]) -> str:
+    """Round, phase, bank, and each player's cash: the status line under the turn text."""
+    names = {str(s.player_id): s.display_name for s in seats}
+    cash = ", ".join(f"{names.get(str(p.id), p.name)} ${p.cash}" for p in state.players)
+    return f"{round_title(state)} · phase {state.phase.name} · bank ${state.bank.cash}\nCash: {cash}"
+
+
+def describe_action(action: dict[str, Any], names: dict[str, str] | None = None) -> str:
+    """A short account of one action, for undo messages and the log of the moderator."""
+    names = names or {}
+    kind = action.get("type", "?")
+    who = names.get(str(action.get("entity")), str(action.get("entity")))
+    details = {
+        "bid": lambda: f"bids ${action.get('price')} on {action.get('company')}",
+        "par": lambda: f"starts {action.get('corporation')} at {action.get('share_price')}",
+        "buy_shares": lambda: f"buys {', '.join(action.get('shares') or [])}",
+        "sell_shares": lambda: f"sells {action.get('percent')}% ({', '.join(action.get('shares') or [])})",
+        "lay_tile": lambda: f"lays {action.get('tile')} on {action.get('hex')} (rotation {action.get('rotation')})",
+        "place_token": lambda: f"places a station in {action.get('city')}",
+        "run_routes": lambda: "runs trains",
+        "dividend": lambda: f"chooses {action.get('kind')}",
+        "buy_train": lambda: f"buys train {action.get('train')} for ${action.get('price')}",
+        "discard_train": lambda: f"discards {action.get('train')}",
+        "pass": lambda: "passes",
+    }
+    text = details.get(kind, lambda: kind.replace("_", " "))()
+    return f"{who} {text}"

@@ -1,0 +1,111 @@
+"""Games in memory: the stored game, its engine position, and one lock per game.
+
+The database is the truth. A session is a cache of it (rebuilt by replaying the log) that
+is thrown away whenever it may be stale: after a failed append, a seq conflict, or any
+change of seats. Every command on a game runs under that game's lock, so within this
+process two commands never interleave their load, process and append.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.model import Actor
+from bot.pictures import Proposal, Views
+from engine import Game, load_game, new_game
+from engine.log import resolve_options, title_class
+from storage import GameRepository, LoadedGame, SeatRecord, StoredAction
+from storage.replay import engine_document
+
+SITE_RULES = "site_rules"
+
+
+def resolved_options(title: str, site_rules: bool) -> tuple[str, ...]:
+    """The explicit rule options stored with a game (site rules spelt out name by name)."""
+    return tuple(resolve_options(title_class(title), [SITE_RULES] if site_rules else []))
+
+
+def build_game(loaded: LoadedGame) -> Game | None:
+    """Replay a stored game (None while it is being set up). CPU work: call in a thread."""
+    if loaded.game.status == "setup":
+        return None
+    if not loaded.actions:
+        return new_game(loaded.game.title, loaded.players(), loaded.game.seed, list(loaded.game.options))
+    # The stored options are explicit, so they are passed as they are (load_game would
+    # otherwise add the site rules, as for a log from the reference site).
+    return load_game(engine_document(loaded), options=list(loaded.game.options))
+
+
+@dataclass
+class Session:
+    loaded: LoadedGame
+    game: Game | None
+    actions: list[StoredAction]
+    max_action_id: int
+    views: Views | None = None  # the last pictures drawn, to post market/table only when changed
+    proposal: tuple[int, Proposal | None] | None = None  # (seq, best runs at that seq)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game_id(self) -> int:
+        return self.loaded.game.id
+
+    @property
+    def seq(self) -> int:
+        return self.actions[-1].seq if self.actions else 0
+
+    @property
+    def seats(self) -> list[SeatRecord]:
+        return self.loaded.seats
+
+    def seat_of(self, actor: Actor) -> SeatRecord | None:
+        """The actor's seat: by Discord user, or by name in the terminal (no user ids)."""
+        for seat in self.seats:
+            if actor.user_id is not None and seat.discord_user_id == actor.user_id:
+                return seat
+        if actor.user_id is None:
+            wanted = actor.name.strip().casefold()
+            return next((s for s in self.seats if s.display_name.casefold() == wanted), None)
+        return None
+
+    def seat_named(self, text: str) -> SeatRecord | None:
+        """A seat by number or by player name."""
+        text = text.strip().lstrip("@")
+        if text.isdigit():
+            return next((s for s in self.seats if s.seat == int(text)), None)
+        return next((s for s in self.seats if s.display_name.casefold() == text.casefold()), None)
+
+    def is_admin(self, actor: Actor) -> bool:
+        creator = self.loaded.game.creator_user_id
+        return actor.manager or (creator is not None and actor.user_id == creator)
+
+
+class Sessions:
+    def __init__(self, repo: GameRepository) -> None:
+        self.repo = repo
+        self._cache: dict[int, Session] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    async def get(self, game_id: int) -> Session:
+        """The cached session, or a fresh one from the database (raises GameNotFound)."""
+        session = self._cache.get(game_id)
+        if session is None:
+            loaded = await self.repo.load_game(game_id)
+            game = await asyncio.to_thread(build_game, loaded)
+            ids = [a.action.get("id") for a in loaded.actions]
+            top = max([i for i in ids if isinstance(i, int)] + [len(ids)], default=0)
+            session = Session(loaded, game, list(loaded.actions), top)
+            self._cache[game_id] = session
+        return session
+
+    async def reload(self, game_id: int) -> Session:
+        self.forget(game_id)
+        return await self.get(game_id)

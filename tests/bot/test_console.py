@@ -1,0 +1,133 @@
+"""The terminal front door, run as a real subprocess reading a pipe.
+
+The 18Texas fixture (a real 4-player game from 18xx.games) is played move by move through
+``stationmaster play``, each action typed as the command its player would use, to the end.
+
+About the scores: 8 of the log's 64 runs (ids 386, 390, 417, 421, 439, 442, 460, 463, all
+through Corpus Christi, M8) are worth $10 more to our engine than the log says. An import
+trusts logged revenue (as 18xx.games does), but a live move is checked, so the moderator
+pays what the engine computes. The expected scores are therefore the engine's own live
+valuation of the same moves (``fixture_script.script``); the fixture's ``result`` is reached
+by importing it (test_moderator_games.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fixture_script import RAW_ONLY, script
+
+from bot.console_parse import ParseError, parse_line
+from bot.model import Command
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "data" / "fixtures" / "18Texas" / "65394.json"
+STATIONMASTER = [sys.executable, "-m", "bot.cli"]
+
+
+def run_play(args: list[str], lines: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("DISCORD_TOKEN", None)
+    return subprocess.run(STATIONMASTER + ["play", *args], input="\n".join(lines) + "\n", text=True,
+                          capture_output=True, cwd=cwd, env=env, timeout=timeout)
+
+
+def test_fixture_game_plays_to_the_end_through_the_terminal(tmp_path: Path) -> None:
+    lines, document, expected = script(FIXTURE)
+    assert not RAW_ONLY, f"every action has a command word; /action json was needed for {RAW_ONLY}"
+    words = {line.split(" /", 1)[1].split()[0] for line in lines}
+    assert words == {"bid", "par", "buy", "sell", "pass", "lay", "token", "run", "dividend", "train",
+                     "issue", "redeem"}
+    result = run_play(["18Texas", "--players", "Player 1,Player 2,Player 3,Player 4", "--seed", "65394",
+                       "--site-rules", "--db", str(tmp_path / "t.db"), "--out", str(tmp_path / "png"),
+                       "--images", "end", "--strict", "--router-budget", "0.5"],
+                      lines + ["/game export"], tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    out = result.stdout
+    assert "error:" not in out
+    assert "The game is over (bank). Final scores:\n1. Player 1 $5542\n2. Player 3 $5045" in out
+    exported = json.loads(next(line for line in out.splitlines() if line.startswith('{"id"')))
+    names = {str(p["id"]): p["name"] for p in exported["players"]}
+    assert {names[k]: v for k, v in exported["result"].items()} == expected
+    assert exported["status"] == "finished" and len(exported["actions"]) == len(lines)
+    # The same ranking as the fixture's own result (the values differ by the 8 runs above).
+    fixture_names = {str(p["id"]): p["name"] for p in document["players"]}
+    fixture_rank = sorted(document["result"], key=lambda k: -document["result"][k])
+    assert [fixture_names[k] for k in fixture_rank] == sorted(expected, key=lambda n: -expected[n])
+    for name in ("map.png", "market.png", "table.png"):
+        assert (tmp_path / "png" / name).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_terminal_errors_pictures_and_export(tmp_path: Path) -> None:
+    lines = [
+        "# a comment, then a blank line",
+        "",
+        "@Alice /bid company:GRRRC price:10",
+        "@Nobody Here /pass",
+        "Alice /pass",
+        "@Alice /fly",
+        "@Alice /bid company:GRRRC",
+        "@Alice /bid company:GRRRC price:80",
+        "/game status",
+        "/game export",
+    ]
+    result = run_play(["--players", "Alice,Bob,Carol", "--seed", "3", "--db", str(tmp_path / "t.db"),
+                       "--out", str(tmp_path / "png")], lines, tmp_path, timeout=60)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "error: That move is not allowed: a bid on GRRRC must be at least $80" in out
+    assert "error: You have no seat in this game" in out
+    assert "error: a command starts with /" in out
+    assert "error: unknown command /fly" in out
+    assert "error: /bid needs price:" in out
+    assert "Alice bids $80 for GRRRC\n@Bob — bid on a private company" in out
+    document = json.loads(out.splitlines()[-1])
+    assert [a["type"] for a in document["actions"]] == ["bid"] and "result" not in document
+    assert (tmp_path / "png" / "map.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_strict_mode_stops_at_the_first_refusal(tmp_path: Path) -> None:
+    result = run_play(["--players", "Alice,Bob,Carol", "--seed", "3", "--db", str(tmp_path / "t.db"),
+                       "--images", "none", "--strict"], ["@Bob /pass", "/game status"], tmp_path, timeout=60)
+    assert result.returncode == 1
+    assert "error: /pass is not possible now" in result.stdout and "Players: 1. Alice" not in result.stdout
+
+
+def test_bot_without_a_token_falls_back_to_the_terminal(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("DISCORD_TOKEN", None)
+    result = subprocess.run(STATIONMASTER, input="@Alice /bid company:GRRRC price:80\n", text=True,
+                            capture_output=True, cwd=tmp_path, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "DISCORD_TOKEN is not set" in result.stdout
+    assert "Players: Alice, Bob, Carol" in result.stdout
+    assert (tmp_path / "stationmaster.db").exists()
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("@Player 2 /lay hex:E11 tile:57 rotation:2", ("Player 2", Command("lay", {"hex": "E11", "tile": "57", "rotation": 2}))),
+    ("@Al /run routes:2-0: I14-I12; 3-0: D9-D9", ("Al", Command("run", {"routes": "2-0: I14-I12; 3-0: D9-D9"}))),
+    ('@Al /action json:{"type": "pass", "entity": 1}', ("Al", Command("action", {"json": '{"type": "pass", "entity": 1}'}))),
+    ("/game undo steps:2", (None, Command("game undo", {"steps": 2}))),
+    ("/game status", (None, Command("game status", {}))),
+    ("  # comment", None),
+])
+def test_parse_line(line: str, expected: object) -> None:
+    assert parse_line(line) == expected
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("@Al /bid company:X price:ten", "price: must be a whole number"),
+    ("@Al /pass now", "/pass takes no options"),
+    ("@Al /buy SP", "does not understand 'SP'"),
+    ("/game", "/game needs a word"),
+    ("@ /pass", "write @<player> /<command>"),
+])
+def test_parse_errors(line: str, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        parse_line(line)

@@ -1,0 +1,149 @@
+"""The Moderator over whole games: restart, export and import, run proposals, pictures and
+final scores, on real SQLite files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import actor, open_moderator, play_opening, started_game
+
+from bot.model import Actor, Command
+from bot.moderator import Moderator
+from storage import SqliteGameRepository
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def fixture(upto: int | None = None) -> dict:
+    document = json.loads(FIXTURE.read_text())
+    if upto is not None:
+        document["actions"] = document["actions"][:upto]
+        document.pop("result", None)
+    return document
+
+
+async def test_a_restarted_moderator_continues_the_game(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    game_id = await started_game(moderator)
+    await play_opening(moderator, game_id)
+    before = (await moderator.status(game_id)).text
+    await repo.close()
+
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        assert (await moderator.status(game_id)).text == before
+        session = await moderator.sessions.get(game_id)
+        assert session.game is not None
+        president = session.game.state.acting_players()[0].name
+        reply = await moderator.perform(game_id, actor(president), Command("pass"))
+        assert reply.ok and "passes" in reply.text
+    finally:
+        await repo.close()
+
+
+async def test_export_and_import_round_trip(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator)
+        await play_opening(moderator, game_id)
+        exported = await moderator.export(game_id)
+        document = exported.document
+        assert document is not None and exported.pictures[0].name.endswith(".json")
+        assert document["settings"]["optional_rules"] == [] and document["stationmaster"]["rule_options"] == []
+        assert [a["id"] for a in document["actions"]] == list(range(1, len(document["actions"]) + 1))
+        imported = await moderator.import_game(actor("Alice"), json.dumps(document))
+        assert imported.ok, imported.text
+        assert imported.game_id != game_id
+        original = await moderator.sessions.get(game_id)
+        copy = await moderator.sessions.get(imported.game_id)
+        assert copy.loaded.game.options == original.loaded.game.options == ()
+        assert original.game is not None and copy.game is not None
+        assert copy.game.state.log == original.game.state.log
+        assert copy.game.result() == original.game.result()
+        refused = await moderator.import_game(actor("Alice"), b'{"title": "1830"}')
+        assert not refused.ok and "Import refused" in refused.text
+    finally:
+        await repo.close()
+
+
+async def test_a_finished_import_shows_final_scores_and_exports_its_result(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        imported = await moderator.import_game(Actor(None, "table", True), FIXTURE.read_bytes())
+        assert imported.ok and "finished" in imported.text
+        status = await moderator.status(imported.game_id)
+        assert "The game is over (bank). Final scores:\n1. Player 1 $5498\n2. Player 3 $5029" in status.text
+        exported = await moderator.export(imported.game_id)
+        assert exported.document["result"] == fixture()["result"]
+        late = await moderator.perform(imported.game_id, Actor(None, "Player 1"), Command("pass"))
+        assert not late.ok and "over" in late.text
+    finally:
+        await repo.close()
+
+
+async def test_the_run_step_gets_a_proposal_and_run_confirms_it(tmp_path: Path) -> None:
+    pytest.importorskip("engine.core.router")
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        imported = await moderator.import_game(Actor(None, "table", True), json.dumps(fixture(44)))
+        game_id = imported.game_id
+        president = Actor(None, "Player 3")  # terminal-style: seats matched by name
+        laid = await moderator.perform(game_id, president, Command("lay", {"hex": "J7", "tile": "8", "rotation": 1}))
+        assert laid.ok, laid.text
+        assert "SP: run trains (/run)" in laid.text
+        assert "Proposed runs for SP: 2-2: I14-J5 $60 — total $60" in laid.text
+        assert [b.verb for b in laid.buttons] == ["run"]
+        ran = await moderator.perform(game_id, president, Command("run"))
+        assert ran.ok and "SP runs for $60" in ran.text
+        assert {b.verb for b in ran.buttons} == {"dividend:payout", "dividend:half", "dividend:withhold"}
+        stored = (await repo.list_actions(game_id))[-1].action
+        assert stored["routes"][0]["revenue"] == 60 and stored["routes"][0]["hexes"] == ["I14", "J5"]
+        typed = await moderator.perform(game_id, president, Command("dividend", {"kind": "payout"}))
+        assert typed.ok and "SP pays $60" in typed.text
+    finally:
+        await repo.close()
+
+
+async def test_runs_typed_by_hand_are_checked_by_the_engine(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        imported = await moderator.import_game(Actor(None, "table", True), json.dumps(fixture(45)))
+        game_id = imported.game_id
+        president = Actor(None, "Player 3")
+        before = await repo.last_seq(game_id)
+        for routes, message in [
+            ("2-2: I14-I12-Q99", "Q99 is not a hex of the map"),
+            ("9-9: I14-I12-I10-I8-J7-J5", "SP has no train '9-9' to run; its trains: 2-2"),
+            ("2-2: I14-I12-I10", "a run ends at a city, town or off-board area; I10 has none"),
+            ("2-2: J15-I14-I12-I10-I8-J7-J5", "That move is not allowed: a 2-train may visit at most 2 stops"),
+        ]:
+            reply = await moderator.perform(game_id, president, Command("run", {"routes": routes}))
+            assert not reply.ok and message in reply.text, reply.text
+        assert await repo.last_seq(game_id) == before
+        ok = await moderator.perform(game_id, president, Command("run", {"routes": "2: I14-I12-I10-I8-J7-J5"}))
+        assert ok.ok and "SP runs for $60" in ok.text
+    finally:
+        await repo.close()
+
+
+async def test_pictures_are_png_and_market_only_when_it_moved(tmp_path: Path) -> None:
+    pytest.importorskip("render.from_engine")
+    repo = await SqliteGameRepository.open(tmp_path / "games.db")
+    moderator = Moderator(repo, images=True, router_budget=0.5)
+    try:
+        game_id = await started_game(moderator)
+        session = await moderator.sessions.get(game_id)
+        player = session.game.state.acting_players()[0].name
+        first = await moderator.perform(game_id, actor(player), Command("bid", {"company": "GRRRC", "price": 80}))
+        assert [p.name for p in first.pictures] == ["map.png", "market.png", "table.png"]
+        assert all(p.data.startswith(PNG) for p in first.pictures)
+        player = session.game.state.acting_players()[0].name
+        second = await moderator.perform(game_id, actor(player), Command("bid", {"company": "JG", "price": 200}))
+        assert [p.name for p in second.pictures] == ["map.png", "table.png"]
+        shown = await moderator.pictures(game_id, ("market",))
+        assert [p.name for p in shown.pictures] == ["market.png"] and shown.pictures[0].data.startswith(PNG)
+    finally:
+        await repo.close()
