@@ -264,6 +264,11 @@ class OperationsMixin:
         """Title hook: an ability offering extra tile lays keeps the track step open."""
         return False
 
+    def ability_token_pending(self: BaseGame, rnd: Any) -> bool:
+        """Title hook: a private company may still place a station for the operating company, so
+        its station step stays open even without a city of its own to offer."""
+        return False
+
     def track_pass_refusal(self: BaseGame, rnd: Any) -> str | None:
         """Title hook: why the track step may not be passed now (an ability's lay is owed)."""
         return None

@@ -124,14 +124,16 @@ class TokenStep(Step):
         corp = rnd.corporation
         if game.tokens_left(corp) <= 0 or corp.cash < game.token_cost(corp):
             return []
-        if not tokenable_cities(game, corp, reach_of(game.board, corp.id)):
+        if not tokenable_cities(game, corp, reach_of(game.board, corp.id)) and not game.ability_token_pending(rnd):
             return []
         return ["place_token", "pass"]
 
     def process(self, game: BaseGame, rnd: OperatingRound, entity: Holder, action: dict[str, Any]) -> None:
         corp = self.operator(rnd, entity)
+        assert rnd.turn is not None
         if action["type"] == "pass":
             self.done(rnd)
+            rnd.turn.ability_token_hex = None  # a private's station, too, is placed in this step or never
             return
         coord, city_index = find_city(game, str(action.get("city")))
         slot = action.get("slot")
@@ -142,6 +144,7 @@ class TokenStep(Step):
             game.transfer(corp, game.bank, cost)
         place_token(game, corp, coord, city_index, slot)
         self.done(rnd)
+        rnd.turn.ability_token_hex = None  # one station per operating round (12.3)
 
     def legal_moves(self, game: BaseGame, rnd: OperatingRound) -> list[dict[str, Any]]:
         if not self.actions(game, rnd):
@@ -149,8 +152,10 @@ class TokenStep(Step):
         corp = rnd.corporation
         cities = tokenable_cities(game, corp, reach_of(game.board, corp.id))
         choices = [{"city": city_id(game.board.hexes[coord], index), "hex": coord} for coord, index in cities]
-        return [{"type": "place_token", "entity": corp.id, "choices": choices},
-                {"type": "pass", "entity": corp.id}]
+        moves: list[dict[str, Any]] = []
+        if choices:
+            moves.append({"type": "place_token", "entity": corp.id, "choices": choices})
+        return moves + [{"type": "pass", "entity": corp.id}]
 
 
 class RouteStep(Step):

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.board import opposite
 from engine.core.entities import Company, Corporation
-from engine.core.or_steps import TrackStep
+from engine.core.or_steps import TokenStep, TrackStep
 from engine.core.track import (
     apply_tile_lay,
     check_tile_lay,
@@ -66,6 +66,9 @@ class AbilitiesMixin:
         if not self._in_track_step(rnd) or rnd.turn.lays:
             raise GameError(f"{company.name}'s tile replaces {corp.id}'s track step; lay it before other tiles")
         hex_id = company.ability["hex"]
+        problem = self._teleport_hex_problem(company)
+        if problem:
+            raise GameError(problem)
         lay = check_tile_lay(self, corp, action, None, allowed_tiles=(company.ability["tile"],),
                              allowed_hexes=(hex_id,))
         if company.id == "GRRRC" and not self.option("site_y_city_terrain"):
@@ -76,11 +79,20 @@ class AbilitiesMixin:
         rnd.turn_done.add("track")
         rnd.turn.ability_token_hex = hex_id
 
+    def _teleport_hex_problem(self: G18Texas, company: Company) -> str | None:
+        """Rule 5: the #511 goes on Houston's printed city (G&RRRC), or on San Antonio while it is
+        empty or yellow (NOPR): not on a hex already green or beyond."""
+        state = self.board.hexes[company.ability["hex"]]
+        if state.tile.color not in ("white", "yellow"):
+            return f"{state.coord} already has a {state.tile.color} tile; {company.name}'s #511 can no longer be laid"
+        return None
+
     def _teleport_token(self: G18Texas, rnd: OperatingRound, company: Company, corp: Corporation,
                         action: dict[str, Any]) -> None:
         assert rnd.turn is not None
-        if rnd.turn.ability_token_hex is None:
-            raise GameError(f"{company.name} places a station only right after its tile")
+        if rnd.turn.ability_token_hex is None or not isinstance(rnd.current_step(self), TokenStep):
+            raise GameError(f"{company.name} places a station only in {corp.id}'s station step right after "
+                            f"its tile")
         if action.get("tokener", corp.id) != corp.id:
             raise GameError(f"the station placed is {corp.id}'s")
         coord, city_index = find_city(self, str(action.get("city")))
@@ -170,6 +182,20 @@ class AbilitiesMixin:
                 return True
         return False
 
+    def ability_token_pending(self: G18Texas, rnd: OperatingRound) -> bool:
+        """The G&RRRC or NOPR laid its #511 this turn and its station can still go there."""
+        if rnd.turn is None or rnd.turn.ability_token_hex is None:
+            return False
+        corp = rnd.corporation
+        state = self.board.hexes[rnd.turn.ability_token_hex]
+        for index in range(len(state.tokens)):
+            try:
+                check_token(self, corp, state.coord, index, None, None)
+            except GameError:
+                continue
+            return True
+        return False
+
     def company_ability_moves(self: G18Texas, rnd: OperatingRound) -> list[dict[str, Any]]:
         moves: list[dict[str, Any]] = []
         if rnd.turn is None:
@@ -181,7 +207,8 @@ class AbilitiesMixin:
                 continue
             ability = company.ability
             if ability.get("type") == "teleport":
-                if rnd.turn.ability_token_hex and company.abilities_used:
+                if rnd.turn.ability_token_hex and company.abilities_used \
+                        and isinstance(rnd.current_step(self), TokenStep):
                     coord = rnd.turn.ability_token_hex
                     state = self.board.hexes[coord]
                     cities = []
@@ -194,7 +221,8 @@ class AbilitiesMixin:
                     if cities:
                         moves.append({"type": "place_token", "entity": company.id, "entity_type": "company",
                                       "tokener": corp.id, "choices": [{"city": c} for c in cities]})
-                elif not company.abilities_used and self._in_track_step(rnd) and not rnd.turn.lays:
+                elif not company.abilities_used and self._in_track_step(rnd) and not rnd.turn.lays \
+                        and self._teleport_hex_problem(company) is None:
                     lays = legal_tile_lays(self, corp, None, hexes=(ability["hex"],), tiles=(ability["tile"],))
                     if lays:
                         moves.append({"type": "lay_tile", "entity": company.id, "entity_type": "company",

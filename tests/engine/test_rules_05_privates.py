@@ -1,0 +1,161 @@
+"""Rulebook section 5: the private companies' special powers (G&RRRC, I&GN, NOPR)."""
+
+from __future__ import annotations
+
+from helpers import (
+    Setup,
+    choices_of,
+    corp,
+    moves_of,
+    or_game,
+    play,
+    refuse,
+    rotation_for,
+    step_label,
+)
+
+from engine.log import Game
+
+GRRRC = "Galveston and Red River Railway Company"
+IGN = "International–Great Northern Railroad"
+NOPR = "New Orleans Pacific Railroad"
+
+
+def mp_operating(phase: str = "3", count: int = 3, president: str = "B", extra=None) -> Game:  # type: ignore[no-untyped-def]
+    """MP ($300, home College Station without track, so no route) operating first, presided by
+    `president` (B owns the G&RRRC, D the I&GN, E the NOPR)."""
+    def prepare(setup: Setup) -> None:
+        setup.company("MP", "122,0,4", {president: 30}, operated=False)
+        setup.cash("MP", 300)
+        if phase != "2":
+            setup.phase(phase)
+        if extra:
+            extra(setup)
+    return or_game(count, company="MP", prepare=prepare)
+
+
+def company_moves(game: Game, kind: str, company: str) -> list[dict]:
+    return [m for m in moves_of(game, kind) if m["entity"] == company]
+
+
+# --- G&RRRC ------------------------------------------------------------------------------------
+def test_5_grrrc_lays_the_511_in_houston_free_and_places_a_station_without_a_route() -> None:
+    game = mp_operating()
+    assert company_moves(game, "lay_tile", "GRRRC")[0]["choices"] == [
+        {"hex": "I14", "tiles": [{"tile": "511-0", "rotations": [1, 3, 5]}]}]
+    play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
+    # The lay is MP's track step (an upgrade): no other tile; "at no cost" (rule 5).
+    assert corp(game, "MP").cash == 300
+    assert step_label(game) == "token"
+    play(game, "place_token", "GRRRC", city="511-0-0", slot=1, tokener="MP")
+    assert game.state.board.hexes["I14"].tokens == [["SP", "MP"]]
+    # MP now has a route (Houston-Galveston) and must buy a train.
+    assert step_label(game) == "buy_train" and not moves_of(game, "pass")
+
+
+def test_5_grrrc_power_works_from_phase_3() -> None:
+    game = mp_operating("2")
+    assert company_moves(game, "lay_tile", "GRRRC") == []
+    refuse(game, "lay_tile", "GRRRC", rf"{GRRRC}'s power works in phases 3, 4", hex="I14", tile="511-0",
+           rotation=1)
+
+
+def test_5_grrrc_only_for_a_company_its_owner_presides() -> None:
+    game = mp_operating(president="C")
+    assert company_moves(game, "lay_tile", "GRRRC") == []
+    refuse(game, "lay_tile", "GRRRC", rf"{GRRRC} can act only for a company its owner presides; MP is operating",
+           hex="I14", tile="511-0", rotation=1)
+
+
+def test_5_grrrc_tile_is_the_track_step_and_its_station_the_station_step() -> None:
+    game = mp_operating()
+    play(game, "lay_tile", "MP", hex="G10", tile="57-0", rotation=0)
+    refuse(game, "lay_tile", "GRRRC", rf"{GRRRC}'s tile replaces MP's track step; lay it before other tiles",
+           hex="I14", tile="511-0", rotation=1)
+    game = mp_operating()
+    play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
+    play(game, "pass", "MP")  # MP passes its station step: the G&RRRC station is gone with it
+    refuse(game, "place_token", "GRRRC", rf"{GRRRC} places a station only in MP's station step right after its "
+           r"tile", city="511-0-0", slot=1, tokener="MP")
+
+
+def test_5_grrrc_is_used_once_and_not_on_a_green_houston() -> None:
+    game = mp_operating()
+    play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
+    assert game.state.companies["GRRRC"].abilities_used == 1
+    game = mp_operating(extra=lambda s: s.lay("I14", "511-0", 1))
+    assert company_moves(game, "lay_tile", "GRRRC") == []
+    refuse(game, "lay_tile", "GRRRC", rf"I14 already has a green tile; {GRRRC}'s #511 can no longer be laid",
+           hex="I14", tile="511-1", rotation=1)
+
+
+# --- I&GN --------------------------------------------------------------------------------------
+def ign_game(phase: str = "3", options: list[str] | None = None) -> Game:
+    """4 players; D (the I&GN's owner) presides MP, operating in `phase`."""
+    def prepare(setup: Setup) -> None:
+        setup.company("MP", "122,0,4", {"D": 30}, operated=False)
+        setup.cash("MP", 300)
+        if phase != "2":
+            setup.phase(phase)
+    return or_game(4, options=options, company="MP", prepare=prepare)
+
+
+def test_5_ign_two_extra_tiles_in_d13_and_e12_that_connect() -> None:
+    game = ign_game()
+    # D13's side 0 faces E12 (whose side 3 faces back): each tile needs track on that side.
+    first = rotation_for(game, "9", {0, 3})
+    play(game, "lay_tile", "IGN", hex="D13", tile="9-0", rotation=first)
+    # The second must connect: a tile in E12 without track on side 3 is refused.
+    refuse(game, "lay_tile", "IGN", rf"the two {IGN} tiles must connect to each other \(rule 5\): the tile in E12 "
+           r"needs track on the side facing D13", hex="E12", tile="9-1", rotation=rotation_for(game, "9", {1, 4}))
+    # Both must be laid: no passing the track step in between.
+    refuse(game, "pass", "MP", rf"both {IGN} tiles must be laid \(rule 5\)")
+    play(game, "lay_tile", "IGN", hex="E12", tile="9-1", rotation=rotation_for(game, "9", {0, 3}))
+    # They are extra: MP still lays its own tile in its home.
+    play(game, "lay_tile", "MP", hex="G10", tile="57-0", rotation=0)
+    assert game.state.board.hexes["D13"].tile_id == "9-0" and game.state.board.hexes["E12"].tile_id == "9-1"
+
+
+def test_5_ign_first_tile_must_face_the_other_hex() -> None:
+    game = ign_game()
+    refuse(game, "lay_tile", "IGN", rf"the two {IGN} tiles must connect to each other \(rule 5\): the tile in D13 "
+           r"needs track on the side facing E12", hex="D13", tile="9-0", rotation=rotation_for(game, "9", {1, 4}))
+    offered = {c["hex"]: c["tiles"] for c in choices_of(game, "lay_tile") if c["hex"] in ("D13", "E12")}
+    for hex_tiles in offered.values():
+        for tile in hex_tiles:
+            assert tile["tile"].split("-")[0] in ("8", "9")
+
+
+def test_5_ign_only_plain_tiles_8_and_9_and_from_phase_3() -> None:
+    game = ign_game()
+    refuse(game, "lay_tile", "IGN", r"tile 7 cannot be laid in D13; tiles that can: 8, 9", hex="D13", tile="7-0",
+           rotation=0)
+    game = ign_game("2")
+    refuse(game, "lay_tile", "IGN", rf"{IGN}'s power works in phases 3, 4", hex="D13", tile="9-0", rotation=0)
+
+
+# --- NOPR --------------------------------------------------------------------------------------
+def nopr_game(extra=None) -> Game:  # type: ignore[no-untyped-def]
+    """5 players; E (the NOPR's owner) presides MP in phase 3."""
+    def prepare(setup: Setup) -> None:
+        setup.company("MP", "122,0,4", {"E": 30}, operated=False)
+        setup.cash("MP", 300)
+        setup.phase("3")
+        if extra:
+            extra(setup)
+    return or_game(5, company="MP", prepare=prepare)
+
+
+def test_5_nopr_511_on_an_unbuilt_san_antonio_with_a_station() -> None:
+    game = nopr_game()
+    play(game, "lay_tile", "NOPR", hex="J5", tile="511-0", rotation=0)
+    assert corp(game, "MP").cash == 300
+    play(game, "place_token", "NOPR", city="511-0-0", slot=0, tokener="MP")
+    # San Antonio keeps its other space for SAA's home station.
+    assert game.state.board.hexes["J5"].tokens == [["MP", None]]
+
+
+def test_5_nopr_511_on_a_yellow_san_antonio() -> None:
+    game = nopr_game(lambda s: s.lay("J5", "202-0", 0))
+    play(game, "lay_tile", "NOPR", hex="J5", tile="511-0", rotation=0)
+    assert game.state.board.hexes["J5"].tile_id == "511-0"
