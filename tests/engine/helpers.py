@@ -268,7 +268,12 @@ def finish_turn(game: Game) -> None:
     """The operating company passes (or withholds) everything left in its turn; when it must buy
     a train it buys the first one offered."""
     company = operating(game)
-    while isinstance(game.state.round, OperatingRound) and operating(game) == company:
+    rnd = game.state.round
+    assert isinstance(rnd, OperatingRound)
+    turn = rnd.turn
+    while not game.finished and game.state.round is rnd and rnd.turn is turn:
+        if rnd.pending_discards:
+            raise AssertionError(f"{rnd.pending_discards[0]} must discard a train first")
         label = step_label(game)
         if label == "route":
             play(game, "run_routes", company, routes=[])
