@@ -314,7 +314,7 @@ def rotation_for(game: Game, tile: str, exits: set[int]) -> int:
 
 
 def ssw_network(phase: str = "2", trains: tuple[str, ...] = ("2", "2"), step: str = "route",
-                extra: Any = None) -> Game:
+                extra: Any = None, options: list[str] | None = None) -> Game:
     """SSW (B president) at Marshall (D15, $20) with track built by direct setup:
     D15 - D17 - Shreveport (D19, red, $30/$50); D19 - C18 - Texarkana (C16, $20);
     D15 - E16 - Lufkin (F15, $20) - Palestine (F13, $20).  SSW owns the given trains and
@@ -334,7 +334,7 @@ def ssw_network(phase: str = "2", trains: tuple[str, ...] = ("2", "2"), step: st
             setup.phase(phase)
         if extra is not None:
             extra(setup)
-    game = or_game(company="SSW", prepare=prepare)
+    game = or_game(options=options, company="SSW", prepare=prepare)
     skip_to_step(game, step)
     return game
 
