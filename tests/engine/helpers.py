@@ -520,7 +520,7 @@ def runs_for(state: BaseGame, corporation: Corporation) -> list[dict[str, Any]]:
     except ImportError:
         return simple_runs(state, corporation)
     try:
-        result = best_runs(state, corporation, time_budget=0.05)
+        result = best_runs(state, corporation, time_budget=1.0)
         return list(result.to_action(corporation.id)["routes"])
     except Exception:  # noqa: BLE001 - an unfinished optimizer must not stop the rules tests
         return simple_runs(state, corporation)

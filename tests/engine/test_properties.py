@@ -1,0 +1,172 @@
+"""Property tests: many seeded random games played only with moves the legal-moves query offers.
+
+After every action: money is conserved (bank + players + company treasuries, the bank going
+negative once broken), every company still has its nine certificates making 100%, the holding
+limits hold, and nothing is left half-done.  Every offered move must be accepted, and the only
+exception ever raised is GameError (the engine wraps any other as an "internal error", which
+fails these tests).  Now and then a move that cannot be legal is tried: it must be refused and
+change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from helpers import players, random_action, snapshot, total_money
+
+from engine import GameError, new_game
+from engine.core.entities import Company, Corporation, Player
+from engine.core.game import BaseGame
+from engine.core.operating_round import OperatingRound
+from engine.core.stock_round import StockRound
+from engine.log import Game
+
+CAP = 1500  # actions per game; most games end well before by bankruptcy or a broken bank
+
+# How often each kind of move is picked when a game plays "sensibly" (otherwise uniformly).
+WEIGHTS = {"buy_shares": 4.0, "par": 2.0, "sell_shares": 0.3, "pass": 1.0, "lay_tile": 4.0,
+           "place_token": 3.0, "buy_train": 3.0}
+
+# (players, seed, rule options, sensible play, bank cash after the players' capital, or None)
+GAMES = [
+    (3, 1, [], True, None), (4, 2, ["site_rules"], True, None), (5, 3, [], True, None),
+    (3, 4, ["site_rules"], False, None), (4, 5, [], False, None), (5, 6, ["site_rules"], False, None),
+    (3, 7, [], True, None), (4, 8, ["site_rules"], True, None), (5, 9, [], True, None),
+    (4, 10, ["site_train_prices", "site_tile_6_upgrades"], True, None),
+    # A small bank (the rest set aside) so that games reach the end by a broken bank.
+    (3, 11, [], True, 1500), (4, 12, ["site_rules"], True, 1500),
+]
+
+# Games known to go the distance with the seeds above (a guard against the random play becoming
+# so poor that no game gets past the opening).
+REACHES = {(3, 1): ("8", "bank")}
+
+
+def choose(game: Game, moves: list[dict[str, Any]], rng: random.Random, sensible: bool) -> dict[str, Any]:
+    if not sensible:
+        return rng.choice(moves)
+    weights = [WEIGHTS.get(move["type"], 1.0) for move in moves]
+    state = game.state
+    if isinstance(state.round, StockRound):
+        # Players short of cash mostly keep it: otherwise every game ends in an early bankruptcy.
+        cash = state.round.current(state).cash
+        weights = [w * (0.1 if m["type"] in ("buy_shares", "par") and cash < 250 else 1.0)
+                   for w, m in zip(weights, moves, strict=True)]
+    return rng.choices(moves, weights=weights)[0]
+
+
+def concrete(game: Game, move: dict[str, Any], rng: random.Random, sensible: bool) -> dict[str, Any]:
+    action = random_action(game, move, rng)
+    if sensible and action["type"] == "buy_train" and rng.random() < 0.8:
+        depot = [c for c in move["choices"] if c.get("from") == "depot"]
+        if depot:
+            action.update(train=depot[0]["train"], price=depot[0]["price"])
+    if sensible and action["type"] == "dividend" and rng.random() < 0.6:
+        action["kind"] = "payout"
+    return action
+
+
+def check_invariants(state: BaseGame, money: int) -> None:
+    assert total_money(state) == money, "money appeared or vanished"
+    if not state.bank_broken:
+        assert state.bank.cash >= 0
+    holders_ok = (Player, Company, Corporation)
+    for corp in state.corporations.values():
+        assert len(corp.shares) == 9 and sum(s.percent for s in corp.shares) == 100
+        assert len({s.id for s in corp.shares}) == 9
+        for share in corp.shares:
+            assert share.owner is state.pool or isinstance(share.owner, holders_ok)
+            if isinstance(share.owner, Corporation):
+                assert share.owner is corp, f"{share.id} held by {share.owner.id}"
+        assert corp.percent_owned_by(state.pool) <= 50
+        assert corp.cash >= 0
+        if corp.ipoed and isinstance(state.round, (StockRound, OperatingRound)):
+            assert isinstance(corp.president_share().owner, Player), f"{corp.id} has no president"
+        for player in state.players:
+            assert corp.percent_owned_by(player) <= 60
+        assert state.tokens_left(corp) >= 0
+        for train in corp.trains:
+            assert train.owner is corp
+    for player in state.players:
+        assert player.cash >= 0
+    trains = [t.id for c in state.corporations.values() for t in c.trains]
+    assert len(trains) == len(set(trains)), "a train has two owners"
+    assert not set(trains) & {t.id for t in state.depot.trains}
+    rnd = state.round
+    if isinstance(rnd, OperatingRound) and not rnd.pending_discards and not state.finished:
+        for corp in state.corporations.values():
+            assert len(corp.trains) <= state.train_limit(corp), f"{corp.id} over its train limit"
+    for coord, hex_state in state.board.hexes.items():
+        here = [token for slots in hex_state.tokens for token in slots if token]
+        assert len(here) == len(set(here)), f"a company has two stations in {coord}"
+    for name, tile in state.board.tiles.items():
+        if tile.count is not None:
+            assert len(state.board.used_copies[name]) <= tile.count
+
+
+def probe_refusal(game: Game, rng: random.Random) -> None:
+    """An action that cannot be legal now is refused and changes nothing."""
+    state = game.state
+    acting = {p.key for p in state.acting_players()}
+    idle = [p for p in state.players if p.key not in acting]
+    probes: list[dict[str, Any]] = [
+        {"type": "buy_shares", "entity": state.players[0].id, "entity_type": "player", "shares": ["XX_9"],
+         "percent": 10},
+        {"type": "dividend", "entity": "SP", "entity_type": "corporation", "kind": "everything"},
+        {"type": "lay_tile", "entity": "SP", "entity_type": "corporation", "hex": "Z99", "tile": "9-0",
+         "rotation": 0},
+    ]
+    if idle and isinstance(state.round, StockRound):
+        probes.append({"type": "pass", "entity": rng.choice(idle).id, "entity_type": "player"})
+    probe = rng.choice(probes)
+    before = snapshot(game)
+    result = game.result()
+    with pytest.raises(GameError) as caught:
+        game.process(probe)
+    assert "internal error" not in str(caught.value)
+    assert snapshot(game) == before and game.result() == result
+
+
+def play_random_game(count: int, seed: int, options: list[str], sensible: bool, bank: int | None) -> Game:
+    rng = random.Random(seed)
+    game = new_game("18Texas", players(count), seed, options)
+    state = game.state
+    if bank is not None:
+        # A smaller bank: the difference is simply out of the game (not part of the total).
+        state.bank.cash = bank
+    money = total_money(state)
+    for step in range(CAP):
+        if game.finished:
+            break
+        moves = game.legal_moves()
+        assert moves, f"nobody can move at action {step} in {state.round}"
+        move = choose(game, moves, rng, sensible)
+        action = concrete(game, move, rng, sensible)
+        try:
+            game.process(action)
+        except GameError as error:
+            raise AssertionError(f"offered move refused at action {step}: {action}: {error}") from error
+        check_invariants(game.state, money)
+        if rng.random() < 0.03:
+            probe_refusal(game, rng)
+    return game
+
+
+@pytest.mark.parametrize(("count", "seed", "options", "sensible", "bank"), GAMES,
+                         ids=[f"{g[0]}p-seed{g[1]}{'-site' if g[2] else ''}{'-uniform' if not g[3] else ''}"
+                              f"{'-smallbank' if g[4] else ''}" for g in GAMES])
+def test_random_legal_play_keeps_the_invariants(count: int, seed: int, options: list[str], sensible: bool,
+                                                bank: int | None) -> None:
+    game = play_random_game(count, seed, options, sensible, bank)
+    state = game.state
+    if game.finished:
+        assert state.end_reason in ("bankrupt", "bank", "manually_ended")
+        assert game.legal_moves() == []
+        assert set(game.result()) == {p.key for p in state.players}
+    if bank is not None:
+        assert game.finished and state.end_reason in ("bank", "bankrupt")
+    if (count, seed) in REACHES:
+        # These games are only worth something if some get far: this one runs to the last phase.
+        assert (state.phase.name, state.end_reason) == REACHES[(count, seed)]
