@@ -232,6 +232,8 @@ def _run(state: BaseGame, mine: list[Move], command: Command,
          proposal: dict[str, Any] | None) -> dict[str, Any]:
     move = mine[0]
     text = str(command.get("routes") or "").strip()
+    if text.casefold() in ("proposal", "best", "proposed"):  # autocomplete's "use the proposal"
+        text = ""
     if not text:
         if proposal is None:
             raise CommandError("there is no proposed run to confirm; give your runs as "

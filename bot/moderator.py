@@ -27,6 +27,7 @@ from bot.lifecycle import LifecycleMixin
 from bot.model import Actor, Button, Command, Reply
 from bot.replies import acting_seats, describe_action, final_scores, new_log_lines, whose_turn
 from bot.sessions import Session, Sessions
+from bot.suggest import Choice, suggest
 from engine import GameError, effective_actions
 from engine.core.game import BaseGame
 from engine.legal import legal_moves
@@ -104,8 +105,10 @@ class Moderator(LifecycleMixin, InfoMixin):
         return whose_turn(state, legal_moves(state), session.seats, self.mention if ping else plain_mention)
 
     # --- moves ---------------------------------------------------------------------------------
-    async def act(self, game_id: int, actor: Actor, command: Command) -> Outcome:
-        """Apply a move command (bid, par, buy, ..., action) for the actor's seat."""
+    async def act(self, game_id: int, actor: Actor, command: Command, expected_seq: int | None = None) -> Outcome:
+        """Apply a move command (bid, par, buy, ..., action) for the actor's seat.
+
+        ``expected_seq`` (from a button) refuses the move if the game has moved on since."""
         if command.name == "action":
             return await self.raw_action(game_id, actor, str(command.get("json", "")))
         async with self.sessions.lock(game_id):
@@ -116,6 +119,10 @@ class Moderator(LifecycleMixin, InfoMixin):
             if seat is None:
                 return Outcome(Reply.error("You have no seat in this game; only its players make moves.", game_id))
             state = session.game.state
+            if expected_seq is not None and expected_seq != session.seq:
+                turn, _ = self.turn_text(session, state, ping=False)
+                return Outcome(Reply.error(f"That button is from an earlier position (move {expected_seq}); "
+                                           f"the game has moved on to move {session.seq}.\nNow: {turn}", game_id))
             proposal = None
             if command.name == "run" and not command.get("routes"):
                 proposal = await self._proposal(session, state, session.seq)
@@ -282,6 +289,19 @@ class Moderator(LifecycleMixin, InfoMixin):
         return replace(reply, text="\n".join(p for p in parts if p),
                        mentions=tuple(s.discord_user_id for s in acting if s.discord_user_id is not None),
                        pictures=pictures, buttons=buttons_for(moves, proposal))
+
+    async def suggest(self, game_id: int, actor: Actor, word: str, option: str, typed: str,
+                      filled: dict[str, Any]) -> list[Choice]:
+        """Autocomplete choices for the actor (read-only: no lock, nothing written)."""
+        session = await self.sessions.get(game_id)
+        seat = session.seat_of(actor)
+        if session.game is None or seat is None or session.loaded.game.status != "active":
+            return []
+        state = session.game.state
+        cached = session.proposal
+        proposal = cached[1] if cached is not None and cached[0] == session.seq else None
+        return suggest(state, legal_moves(state), seat.player_id, word, option, typed, filled,
+                       proposal.action if proposal else None, proposal.total if proposal else None)
 
     async def perform(self, game_id: int, actor: Actor, command: Command) -> Reply:
         """act + finish, for callers that wait for the whole reply (the terminal)."""

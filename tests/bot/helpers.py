@@ -4,11 +4,13 @@ Gould company) through the real command words."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
 from bot.model import Actor, Command
 from bot.moderator import Moderator
+from engine import GameError
 from engine.core.game import BaseGame
 from engine.legal import legal_moves
 from storage import SqliteGameRepository
@@ -79,3 +81,49 @@ async def play_opening(moderator: Moderator, game_id: int) -> None:
         reply = await moderator.perform(game_id, actor(name), command)
         assert reply.ok, reply.text
     raise AssertionError("the opening did not reach an operating round")
+
+
+def _lay_that_allows_a_station(state: BaseGame, lay: dict[str, Any]) -> dict[str, Any]:
+    """The first legal lay after which a station can be placed, else the first lay."""
+    first = None
+    for choice in lay["choices"]:
+        for tile in choice["tiles"]:
+            for rotation in tile["rotations"]:
+                action = {"type": "lay_tile", "entity": lay["entity"], "entity_type": "corporation",
+                          "hex": choice["hex"], "tile": tile["tile"], "rotation": rotation}
+                first = first or action
+                trial = copy.deepcopy(state)
+                try:
+                    trial.process(action)
+                except GameError:
+                    continue
+                if any(m["type"] == "place_token" for m in legal_moves(trial)):
+                    return action
+    assert first is not None
+    return first
+
+
+def operating_command(state: BaseGame, laid: set[tuple[Any, ...]]) -> tuple[str, Command]:
+    """A simple operating policy: one tile per turn (one that opens a station spot if any),
+    a station when possible, the proposed runs, pay out, one train; pass otherwise (and in
+    stock rounds)."""
+    moves = legal_moves(state)
+    by_type = {m["type"]: m for m in moves}
+    player = state.acting_players()[0].name
+    turn = getattr(state.round, "turn", None)
+    corp = turn.corporation if turn is not None else None
+    key = (state.turn, state.round_num, corp.id if corp else None)
+    if "lay_tile" in by_type and key not in laid:
+        laid.add(key)
+        action = _lay_that_allows_a_station(state, by_type["lay_tile"])
+        return player, Command("lay", {"hex": action["hex"], "tile": action["tile"].rsplit("-", 1)[0],
+                                       "rotation": action["rotation"]})
+    if "place_token" in by_type:
+        return player, Command("token", {"city": by_type["place_token"]["choices"][0]["city"]})
+    if "run_routes" in by_type:
+        return player, Command("run")
+    if "dividend" in by_type:
+        return player, Command("dividend", {"kind": "payout"})
+    if "buy_train" in by_type and corp is not None and not corp.trains:
+        return player, Command("train", {"train": by_type["buy_train"]["choices"][0]["train"]})
+    return player, Command("pass")

@@ -1,0 +1,43 @@
+"""Autocomplete callbacks: the Moderator's legal-move choices as Discord choices."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.respond import actor_of
+from engine import TITLES
+
+Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[Any]]]]
+
+
+def completer(word: str, option: str) -> Completer:
+    """The autocomplete callback for `option` of `/word`."""
+
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[Any]]:
+        client: Any = interaction.client
+        game_id = await client.game_here(interaction)
+        if game_id is None:
+            return []
+        filled = {key: value for key, value in interaction.namespace if key != option}
+        choices = await client.moderator.suggest(game_id, actor_of(interaction), word, option, current, filled)
+        return [app_commands.Choice(name=label, value=value) for label, value in choices]
+
+    return complete
+
+
+async def titles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=t, value=t) for t in sorted(TITLES) if current.lower() in t.lower()]
+
+
+async def seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    client: Any = interaction.client
+    game_id = await client.game_here(interaction)
+    if game_id is None:
+        return []
+    session = await client.moderator.sessions.get(game_id)
+    return [app_commands.Choice(name=f"{s.seat}. {s.display_name}", value=str(s.seat)) for s in session.seats
+            if current.lower() in f"{s.seat} {s.display_name}".lower()][:25]

@@ -1,0 +1,113 @@
+"""The Discord bot: cogs, buttons, command sync, reminders, and the way moves are answered."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.discord.buttons import MoveButton
+from bot.discord.game_cog import GameCog
+from bot.discord.operating_cog import OperatingCog
+from bot.discord.respond import actor_of, answer, answer_move, refuse
+from bot.discord.stock_cog import StockCog
+from bot.model import Command
+from bot.moderator import Moderator
+from bot.reminders import ReminderService
+from storage import SqliteGameRepository
+
+log = logging.getLogger(__name__)
+
+CLICKS = {"pass": Command("pass"), "run": Command("run")}
+
+
+class StationmasterBot(commands.Bot):
+    def __init__(self, settings: Settings, moderator: Moderator, **options: object) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),  # slash commands need no privileged intent
+            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            help_command=None,
+            **options,  # type: ignore[arg-type]
+        )
+        self.settings = settings
+        self.moderator = moderator
+        self.reminders = ReminderService(moderator, self.send_reminder)
+        moderator.listeners.append(self.reminders.schedule)
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(GameCog(self))
+        await self.add_cog(StockCog(self))
+        await self.add_cog(OperatingCog(self))
+        self.add_dynamic_items(MoveButton)  # persistent: buttons keep working after a restart
+        await self.sync_commands()
+        await self.reminders.start()
+
+    async def sync_commands(self) -> None:
+        """To the configured guilds at once (development), else globally (can take an hour)."""
+        if self.settings.guild_ids:
+            for guild_id in self.settings.guild_ids:
+                guild = discord.Object(id=guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            self.tree.clear_commands(guild=None)
+        await self.tree.sync()
+
+    async def close(self) -> None:
+        self.reminders.shutdown()
+        await super().close()
+
+    # --- helpers for the cogs --------------------------------------------------------------------
+    async def game_here(self, interaction: discord.Interaction) -> int | None:
+        """The game played in this thread."""
+        if interaction.channel_id is None:
+            return None
+        record = await self.moderator.repo.find_game_by_thread(interaction.channel_id)
+        return None if record is None else record.id
+
+    async def move(self, interaction: discord.Interaction, command: Command) -> None:
+        game_id = await self.game_here(interaction)
+        if game_id is None:
+            await refuse(interaction, "Use this in a game's thread (create one with /game new).")
+            return
+        await answer_move(interaction, self.moderator, self.moderator.act(game_id, actor_of(interaction), command))
+
+    async def click(self, interaction: discord.Interaction, game_id: int, seq: int, verb: str) -> None:
+        actor = actor_of(interaction)
+        if verb == "join":
+            await answer(interaction, self.moderator.join(game_id, actor))
+            return
+        if verb == "start":
+            await answer_move(interaction, self.moderator, self.moderator.start(game_id, actor))
+            return
+        command = CLICKS.get(verb)
+        if verb.startswith("dividend:"):
+            command = Command("dividend", {"kind": verb.split(":", 1)[1]})
+        if command is None:
+            await refuse(interaction, "This button is not known to this version of the bot.")
+            return
+        await answer_move(interaction, self.moderator, self.moderator.act(game_id, actor, command, expected_seq=seq))
+
+    async def send_reminder(self, game_id: int, text: str, users: tuple[int, ...]) -> None:
+        record = await self.moderator.repo.get_game(game_id)
+        if record.thread_id is None:
+            return
+        channel = self.get_channel(record.thread_id) or await self.fetch_channel(record.thread_id)
+        if isinstance(channel, discord.abc.Messageable):
+            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False, everyone=False)
+            await channel.send(text, allowed_mentions=mentions)
+
+
+async def run_discord(settings: Settings) -> None:
+    """Open the store, build the Moderator and run the bot until it is stopped."""
+    repo = await SqliteGameRepository.open(settings.db_path)
+    try:
+        moderator = Moderator(repo, images=settings.images, router_budget=settings.router_budget,
+                              reminders=settings.reminders)
+        bot = StationmasterBot(settings, moderator)
+        async with bot:
+            await bot.start(settings.token or "")
+    finally:
+        await repo.close()

@@ -1,0 +1,107 @@
+"""Answering interactions: ephemeral refusals, deferral before slow work, acknowledgement
+only after the move is committed, pings only for the players who must act."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.buttons import MoveButton
+from bot.model import Actor, Reply
+
+if TYPE_CHECKING:
+    from bot.moderator import Moderator, Outcome
+
+FAST = 1.5  # seconds: work done by then is answered at once; slower work is deferred first
+LIMIT = 2000  # characters in a Discord message
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    """The caller; server managers (Manage Server) have admin rights over every game."""
+    manager = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
+    return Actor(interaction.user.id, interaction.user.display_name, manager)
+
+
+def clip(text: str) -> str:
+    """Keep a reply within Discord's limit, dropping the oldest log lines first."""
+    if len(text) <= LIMIT:
+        return text
+    lines = text.splitlines()
+    while lines and len("\n".join(["…"] + lines)) > LIMIT:
+        lines.pop(0)
+    return "\n".join(["…"] + lines)[-LIMIT:]
+
+
+def message_kwargs(reply: Reply, *, with_view: bool = True) -> dict[str, Any]:
+    """content, files, view and allowed mentions for a reply."""
+    kwargs: dict[str, Any] = {
+        "content": clip(reply.text),
+        "files": [discord.File(io.BytesIO(p.data), filename=p.name) for p in reply.pictures],
+        # Only the players who must act are pinged; names in the log lines are plain text.
+        "allowed_mentions": discord.AllowedMentions(
+            users=[discord.Object(u) for u in reply.mentions], roles=False, everyone=False, replied_user=False),
+    }
+    if with_view and reply.buttons and reply.game_id is not None:
+        view = discord.ui.View(timeout=None)
+        for button in reply.buttons:
+            view.add_item(MoveButton(reply.game_id, reply.seq or 0, button.verb, button.label, button.style))
+        kwargs["view"] = view
+    return kwargs
+
+
+async def refuse(interaction: discord.Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def _wait(work: Awaitable[Any]) -> tuple[asyncio.Future[Any], bool]:
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=FAST)
+    return task, task in done
+
+
+async def answer(interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
+    """Lifecycle and information commands: refusals are ephemeral; slow work is deferred."""
+    task, quick = await _wait(work)
+    if not quick:
+        await interaction.response.defer(thinking=True)
+        reply = await task
+        await interaction.followup.send(**message_kwargs(reply))
+        return reply
+    reply = task.result()
+    if not reply.ok:
+        await refuse(interaction, reply.text)
+    else:
+        await interaction.response.send_message(**message_kwargs(reply))
+    return reply
+
+
+async def answer_move(interaction: discord.Interaction, moderator: Moderator, work: Awaitable[Outcome]) -> Reply:
+    """Moves: the engine and the log first; only a committed move is acknowledged (by a
+    public "thinking" that becomes the reply once its pictures are drawn)."""
+    task, quick = await _wait(work)
+    if not quick:
+        # Waiting for the game's lock or the database: acknowledge privately now.
+        await interaction.response.defer(thinking=True, ephemeral=True)
+    outcome = await task
+    if not outcome.committed:
+        await refuse(interaction, outcome.reply.text)
+        return outcome.reply
+    if quick:
+        await interaction.response.defer(thinking=True)
+    reply = await moderator.finish(outcome)
+    if quick:
+        await interaction.followup.send(**message_kwargs(reply))
+    else:
+        await interaction.followup.send("Done: your move is in.", ephemeral=True)
+        channel = interaction.channel
+        if isinstance(channel, discord.abc.Messageable):
+            await channel.send(**message_kwargs(reply))
+    return reply

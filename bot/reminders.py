@@ -1,0 +1,136 @@
+"""Reminders: ping whoever must act when they have not moved for a while.
+
+The database is the truth (RoboDanny's reminder pattern): when the position last changed
+(the game's ``updated_at``, touched by every append), each player's last ping
+(``reminder_state``) and the game's settings give the next due time by a pure function.
+The APScheduler jobs (one per game) are only a cache of those times, rebuilt at start and
+after every move, so a restart neither loses a reminder (a due one fires at once) nor
+repeats one (a ping is recorded before it is sent).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.replies import acting_seats
+from storage import GameSettings, ReminderState, SeatRecord
+
+if TYPE_CHECKING:
+    from bot.moderator import Moderator
+
+log = logging.getLogger(__name__)
+
+# send(game_id, text, user ids to ping)
+Sender = Callable[[int, str, tuple[int, ...]], Awaitable[None]]
+
+
+def in_quiet_hours(moment: datetime, settings: GameSettings) -> bool:
+    start, end = settings.quiet_start_hour, settings.quiet_end_hour
+    if start is None or end is None or start == end:
+        return False
+    hour = moment.hour
+    return start <= hour < end if start < end else hour >= start or hour < end
+
+
+def out_of_quiet_hours(when: int, settings: GameSettings) -> int:
+    """`when`, or the end of the quiet hours it falls in."""
+    local = datetime.fromtimestamp(when, ZoneInfo(settings.quiet_time_zone))
+    if not in_quiet_hours(local, settings):
+        return when
+    assert settings.quiet_end_hour is not None
+    end = local.replace(hour=settings.quiet_end_hour, minute=0, second=0, microsecond=0)
+    if end <= local:
+        end += timedelta(days=1)
+    return int(end.timestamp())
+
+
+def next_due(settings: GameSettings, since: int, state: ReminderState | None) -> int:
+    """When to ping a player who has had to act since `since` (Unix seconds)."""
+    if state is not None and state.last_ping_at is not None and state.last_ping_at >= since:
+        due = state.last_ping_at + settings.reminder_repeat_hours * 3600
+    else:
+        due = since + settings.reminder_first_after_hours * 3600
+    return out_of_quiet_hours(int(round(due)), settings)
+
+
+class ReminderService:
+    """Keeps one scheduler job per active game at its next due reminder."""
+
+    def __init__(self, moderator: Moderator, send: Sender, clock: Callable[[], float] = time.time) -> None:
+        self.moderator = moderator
+        self.repo = moderator.repo
+        self.send = send
+        self.clock = clock
+        self.scheduler = AsyncIOScheduler(timezone=UTC)
+        self.sent: list[tuple[int, tuple[int, ...]]] = []  # (game, users) of each reminder sent
+
+    async def start(self) -> None:
+        """Start the scheduler and plan every active game from the database."""
+        self.scheduler.start()
+        for record in await self.repo.list_games(statuses=["active"]):
+            await self.schedule(record.id)
+
+    def shutdown(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+
+    def job_id(self, game_id: int) -> str:
+        return f"remind:{game_id}"
+
+    async def due(self, game_id: int) -> list[tuple[int, SeatRecord]]:
+        """(due time, seat) for each player who must act in an active game."""
+        record = await self.repo.get_game(game_id)
+        if record.status != "active":
+            return []
+        session = await self.moderator.sessions.get(game_id)
+        if session.game is None or session.game.finished:
+            return []
+        settings = await self.repo.get_settings(game_id)
+        pings = {str(s.player_id): s for s in await self.repo.list_reminder_states(game_id)}
+        return [(next_due(settings, record.updated_at, pings.get(str(seat.player_id))), seat)
+                for seat in acting_seats(session.game.state, session.seats)]
+
+    async def schedule(self, game_id: int) -> None:
+        """(Re)plan a game's job; called at start and whenever a game changes."""
+        if not self.scheduler.running:
+            return
+        due = await self.due(game_id)
+        job_id = self.job_id(game_id)
+        if not due:
+            if self.scheduler.get_job(job_id) is not None:
+                self.scheduler.remove_job(job_id)
+            return
+        when = datetime.fromtimestamp(min(t for t, _ in due), UTC)
+        # misfire_grace_time=None: a reminder that fell due while the bot was down still fires.
+        self.scheduler.add_job(self.fire, "date", run_date=when, args=[game_id], id=job_id,
+                               replace_existing=True, misfire_grace_time=None, coalesce=True)
+
+    async def fire(self, game_id: int) -> None:
+        try:
+            async with self.moderator.sessions.lock(game_id):  # not while a move is being made
+                now = int(self.clock())
+                seats = [seat for when, seat in await self.due(game_id) if when <= now]
+                for seat in seats:
+                    # Recorded before sending: a crash now loses this ping rather than repeating it.
+                    await self.repo.record_reminder(game_id, seat.player_id, now)
+                text = ""
+                if seats:
+                    session = await self.moderator.sessions.get(game_id)
+                    assert session.game is not None
+                    turn, _ = self.moderator.turn_text(session, session.game.state)
+                    text = f"Reminder: game #{game_id} is waiting.\n{turn}"
+            users = tuple(s.discord_user_id for s in seats if s.discord_user_id is not None)
+            if text:
+                self.sent.append((game_id, users))
+                await self.send(game_id, text, users)
+        except Exception:
+            log.exception("reminder for game %s failed", game_id)
+        finally:
+            await self.schedule(game_id)

@@ -1,0 +1,174 @@
+"""Autocomplete: the choices for one option of a command, from the caller's legal moves.
+
+Only what is legal is offered (only legal hexes, then the tiles that fit the chosen hex,
+then their rotations). The engine still checks whatever is finally sent, since a user may
+type anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.commands import TYPES, candidate_moves, tile_name
+from bot.errors import CommandError
+from bot.routes_text import format_routes
+from engine.core.game import BaseGame
+
+Choice = tuple[str, Any]  # (label shown, value sent)
+LIMIT = 25
+USE_PROPOSAL = "proposal"  # the routes: value that means "the proposed runs"
+
+
+def _keep(choices: list[Choice], typed: str) -> list[Choice]:
+    """Choices whose label or value starts with (or contains) what was typed, at most 25."""
+    text = typed.strip().casefold()
+    if text:
+        starts = [c for c in choices if str(c[1]).casefold().startswith(text) or c[0].casefold().startswith(text)]
+        inside = [c for c in choices if c not in starts and text in c[0].casefold()]
+        choices = starts + inside
+    unique: dict[str, Choice] = {}
+    for label, value in choices:
+        unique.setdefault(str(value), (label[:100], value))
+    return list(unique.values())[:LIMIT]
+
+
+def suggest(state: BaseGame, moves: list[dict[str, Any]], player_id: Any, word: str, option: str,
+            typed: str, filled: dict[str, Any], proposal: dict[str, Any] | None = None,
+            total: int | None = None) -> list[Choice]:
+    """Choices for ``option`` of ``/word`` given the options already ``filled``."""
+    if word not in TYPES:
+        return []
+    try:
+        mine = candidate_moves(state, moves, player_id, word)
+    except CommandError:
+        return []
+    if option == "private":
+        return _keep([(f"{m['entity']} — {state.companies[m['entity']].name}", m["entity"])
+                      for m in mine if m.get("entity_type") == "company"], typed)
+    choices = [c for m in mine for c in m.get("choices") or []]
+    picker = _PICKERS.get((word, option))
+    if picker is None:
+        if word == "run" and option == "routes" and proposal is not None:
+            return [(f"The proposed runs (${total}): {format_routes(proposal['routes'])}", USE_PROPOSAL)]
+        return []
+    return _keep(picker(state, choices, filled), typed)
+
+
+def _same(value: Any, other: Any) -> bool:
+    return str(value or "").strip().casefold() == str(other).casefold()
+
+
+def _bid_company(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    return [(f"{c['company']} — {state.companies[c['company']].name}, from ${c['min']}", c["company"])
+            for c in choices]
+
+
+def _bid_price(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    picked = [c for c in choices if _same(filled.get("company"), c["company"])] or choices[:1]
+    if not picked:
+        return []
+    low, high, step = picked[0]["min"], picked[0]["max"], max(5, picked[0]["step"])
+    return [(f"${price}", price) for price in range(low, high + 1, step)]
+
+
+def _corporations(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    out = []
+    for c in choices:
+        corp = c["corporation"]
+        extra = f", ${c['price']} from the {c['from']}" if "from" in c else ""
+        out.append((f"{corp} — {state.corporations[corp].name}{extra}", corp))
+    return out
+
+
+def _par_price(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    picked = [c for c in choices if _same(filled.get("corporation"), c["corporation"])] or choices
+    return [(f"${c['price']} (costs ${c.get('cost', c['price'] * 2)})", c["price"])
+            for c in sorted(picked, key=lambda c: c["price"])]
+
+
+def _buy_from(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    return [(f"{c['from']} — ${c['price']}", c["from"]) for c in choices
+            if _same(filled.get("corporation"), c["corporation"])]
+
+
+def _sell_percent(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    return [(f"{c['percent']}% for ${c['price']}", c["percent"]) for c in choices
+            if _same(filled.get("corporation"), c["corporation"])]
+
+
+def _hexes(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    out = []
+    for c in choices:
+        name = state.board.hexes[c["hex"]].hexdef.name
+        tiles = ", ".join(dict.fromkeys(tile_name(t["tile"]) for t in c["tiles"]))
+        out.append((f"{c['hex']}{' ' + name if name else ''} — tiles {tiles}", c["hex"]))
+    return out
+
+
+def _tiles(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    out = []
+    for c in choices:
+        if not _same(filled.get("hex"), c["hex"]):
+            continue
+        for tile in c["tiles"]:
+            name = tile_name(tile["tile"])
+            color = state.board.tiles[name].color
+            rotations = ", ".join(map(str, tile["rotations"]))
+            out.append((f"{name} ({color}) — rotations {rotations}", name))
+    return out
+
+
+def _rotations(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    for c in choices:
+        if _same(filled.get("hex"), c["hex"]):
+            for tile in c["tiles"]:
+                if _same(filled.get("tile"), tile_name(tile["tile"])) or _same(filled.get("tile"), tile["tile"]):
+                    return [(f"rotation {r}", r) for r in tile["rotations"]]
+    return []
+
+
+def _cities(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    by_hex: dict[str, list[str]] = {}
+    for c in choices:
+        by_hex.setdefault(str(c.get("hex") or c["city"].split("-")[0]), []).append(c["city"])
+    out = []
+    for coord, cities in by_hex.items():
+        name = state.board.hexes[coord].hexdef.name or ""
+        if len(cities) == 1:
+            out.append((f"{coord} {name}".strip(), coord))
+        else:
+            out += [(f"{coord} {name} — city {city}".strip(), city) for city in cities]
+    return out
+
+
+def _kinds(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    return [(c["kind"], c["kind"]) for c in choices]
+
+
+def _trains(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    out = []
+    for c in choices:
+        if "price" in c:
+            out.append((f"{c.get('variant', c['train'])}-train from the {c['from']} for ${c['price']}", c["train"]))
+        else:
+            out.append((f"{c['train']} from {c['from']} (${c['min_price']}–${c['max_price']}, give price:)", c["train"]))
+    return out
+
+
+def _counts(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    return [(f"{len(c['shares'])} share(s) for ${c['price']}", len(c["shares"])) for c in choices]
+
+
+def _discards(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    return [(c["train"], c["train"]) for c in choices]
+
+
+_PICKERS: dict[tuple[str, str], Any] = {
+    ("bid", "company"): _bid_company, ("bid", "price"): _bid_price,
+    ("par", "corporation"): _corporations, ("par", "price"): _par_price,
+    ("buy", "corporation"): _corporations, ("buy", "from"): _buy_from,
+    ("sell", "corporation"): _corporations, ("sell", "percent"): _sell_percent,
+    ("lay", "hex"): _hexes, ("lay", "tile"): _tiles, ("lay", "rotation"): _rotations,
+    ("token", "city"): _cities, ("dividend", "kind"): _kinds, ("train", "train"): _trains,
+    ("issue", "count"): _counts, ("redeem", "count"): _counts, ("discard", "train"): _discards,
+}

@@ -1,0 +1,63 @@
+"""Settings from config.toml and the environment; reminder due times and quiet hours."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings, parse_settings
+from bot.reminders import next_due, out_of_quiet_hours
+from storage import GameSettings, ReminderState
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_example_config_loads_and_the_token_comes_from_the_environment() -> None:
+    settings = load_settings(ROOT / "config.example.toml", environ={"DISCORD_TOKEN": "secret"})
+    assert settings.db_path == "./stationmaster.db" and settings.guild_ids == ()
+    assert settings.reminders.first_after_hours == 24 and settings.token == "secret"
+    assert "secret" not in repr(settings)
+    assert load_settings(None, environ={}).token is None
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"bot": {"token": "x"}}, "DISCORD_TOKEN"),
+    ({"bot": {"guild_ids": ["1"]}}, "guild_ids"),
+    ({"reminders": {"repeat_hours": 0}}, "repeat_hours"),
+    ({"reminders": {"quiet_start_hour": 24}}, "quiet_start_hour"),
+])
+def test_bad_settings_are_refused(data: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_settings(data, environ={})
+
+
+def test_missing_config_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no configuration file"):
+        load_settings(tmp_path / "nope.toml", environ={})
+
+
+def at(text: str) -> int:
+    return int(datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp())
+
+
+def test_first_reminder_then_repeats() -> None:
+    settings = GameSettings(reminder_first_after_hours=2, reminder_repeat_hours=6)
+    since = at("2024-05-01T10:00")
+    assert next_due(settings, since, None) == at("2024-05-01T12:00")
+    pinged = ReminderState(1, 1, at("2024-05-01T12:00"), 1)
+    assert next_due(settings, since, pinged) == at("2024-05-01T18:00")
+    # A ping from before the position changed does not count.
+    old = ReminderState(1, 1, at("2024-05-01T09:00"), 3)
+    assert next_due(settings, since, old) == at("2024-05-01T12:00")
+
+
+def test_quiet_hours_wrap_midnight_and_use_the_time_zone() -> None:
+    quiet = GameSettings(quiet_start_hour=22, quiet_end_hour=7, quiet_time_zone="Europe/Berlin")
+    # 23:30 in Berlin (CEST, UTC+2) is quiet: moved to 07:00 Berlin = 05:00 UTC.
+    assert out_of_quiet_hours(at("2024-05-01T21:30"), quiet) == at("2024-05-02T05:00")
+    # 03:00 Berlin also quiet: same morning 07:00.
+    assert out_of_quiet_hours(at("2024-05-02T01:00"), quiet) == at("2024-05-02T05:00")
+    # Noon is not.
+    assert out_of_quiet_hours(at("2024-05-02T10:00"), quiet) == at("2024-05-02T10:00")
