@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import players, random_action, snapshot, total_money
+from engine_helpers import players, random_action, snapshot, total_money
 
 from engine import GameError, new_game
 from engine.core.entities import Company, Corporation, Player

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import make_game
+from engine_helpers import make_game
 
 
 def test_4_five_pink_starting_squares() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import (
+from engine_helpers import (
     Setup,
     choices_of,
     corp,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import CORPORATIONS, make_game, players, seed_for_jay_gould
+from engine_helpers import CORPORATIONS, make_game, players, seed_for_jay_gould
 
 from engine import GameError, new_game
 from engine.core.rng import SetupRandom

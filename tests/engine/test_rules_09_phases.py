@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import (
+from engine_helpers import (
     Setup,
     corp,
     finish_stock_round,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import Setup, choices_of, corp, operating, or_game, play, refuse, step_label
+from engine_helpers import Setup, choices_of, corp, operating, or_game, play, refuse, step_label
 
 from engine.log import Game
 

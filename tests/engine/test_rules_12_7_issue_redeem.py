@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import Setup, cell, choices_of, corp, or_game, play, refuse, skip_to_step, step_label
+from engine_helpers import Setup, cell, choices_of, corp, or_game, play, refuse, skip_to_step, step_label
 
 from engine.core.operating_round import OperatingRound
 from engine.log import Game

@@ -4,7 +4,7 @@ against the rulebook.  Where a section test already covers one in depth, it is n
 from __future__ import annotations
 
 import pytest
-from helpers import (
+from engine_helpers import (
     Setup,
     choices_of,
     corp,

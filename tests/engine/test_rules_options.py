@@ -4,7 +4,7 @@ site's reading (`site_*`).  Options also tested elsewhere are cross-referenced."
 from __future__ import annotations
 
 import pytest
-from helpers import (
+from engine_helpers import (
     Setup,
     choices_of,
     corp,
