@@ -20,7 +20,7 @@ from bot.console_parse import HELP, ParseError, parse_line
 from bot.dispatch import handle
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator, plain_mention
-from storage import SqliteGameRepository
+from storage import GameNotFound, SqliteGameRepository
 
 TABLE = Actor(user_id=None, name="", manager=True)  # lines without @name: the person at the terminal
 
@@ -93,7 +93,11 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
         if args.game is not None:
             game_id = args.game
             console = Console(moderator, game_id, out, output, args.strict)
-            console.show(await moderator.status(game_id))
+            try:
+                console.show(await moderator.status(game_id))
+            except GameNotFound:
+                print(f"error: there is no game {game_id} in {args.db}", file=output)
+                return 2
         else:
             names = [n.strip() for n in args.players.split(",") if n.strip()]
             created = await moderator.create_game(TABLE, args.title, seed=args.seed, site_rules=args.site_rules,

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[int], Awaitable[None]]
 MAX_LOG_LINES = 12
+RAW_STRIPPED = ("id", "created_at", "user", "original_id", "extra_revenue")
 REFUSED_TYPES = {"undo": "use /game undo", "redo": "use /game undo to take moves back",
                  "end_game": "use /game abandon"}
 
@@ -167,7 +168,9 @@ class Moderator(LifecycleMixin, InfoMixin):
                 return Outcome(Reply.error(f"There is no {probe['entity_type']} {probe['entity']!r} in this game.", game_id))
             if not allowed:
                 return Outcome(Reply.error("You act only for your own seat and the companies you preside.", game_id))
-            clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
+            # ids and times are the moderator's; extra_revenue is a figure 18xx.games computes
+            # itself, which our engine would take on trust, so a raw action may not carry it.
+            clean = {k: v for k, v in action.items() if k not in RAW_STRIPPED}
             clean.update(probe)
             return await self._commit(session, actor, clean)
 
@@ -285,7 +288,10 @@ class Moderator(LifecycleMixin, InfoMixin):
             parts.append(proposal_text(proposal))
         pictures = []
         if self.images:
-            pictures = await asyncio.to_thread(self._draw, session, state, proposal)
+            try:
+                pictures = await asyncio.to_thread(self._draw, session, state, proposal)
+            except Exception:  # the move is committed: answer it even if a picture fails
+                log.exception("drawing game %s at seq %s failed", session.game_id, seq)
         return replace(reply, text="\n".join(p for p in parts if p),
                        mentions=tuple(s.discord_user_id for s in acting if s.discord_user_id is not None),
                        pictures=pictures, buttons=buttons_for(moves, proposal))

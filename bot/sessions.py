@@ -9,6 +9,7 @@ process two commands never interleave their load, process and append.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,9 +84,12 @@ class Session:
 
 
 class Sessions:
-    def __init__(self, repo: GameRepository) -> None:
+    """The cache: the most recently used games (positions are replayed again when evicted)."""
+
+    def __init__(self, repo: GameRepository, size: int = 200) -> None:
         self.repo = repo
-        self._cache: dict[int, Session] = {}
+        self.size = size
+        self._cache: OrderedDict[int, Session] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -97,13 +101,17 @@ class Sessions:
     async def get(self, game_id: int) -> Session:
         """The cached session, or a fresh one from the database (raises GameNotFound)."""
         session = self._cache.get(game_id)
-        if session is None:
+        if session is not None:
+            self._cache.move_to_end(game_id)
+        else:
             loaded = await self.repo.load_game(game_id)
             game = await asyncio.to_thread(build_game, loaded)
             ids = [a.action.get("id") for a in loaded.actions]
             top = max([i for i in ids if isinstance(i, int)] + [len(ids)], default=0)
             session = Session(loaded, game, list(loaded.actions), top)
             self._cache[game_id] = session
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
         return session
 
     async def reload(self, game_id: int) -> Session:

@@ -1,0 +1,94 @@
+"""Interaction-to-reply latency of the Discord bot on the local fake Discord server.
+
+Plays an 18Texas game (3 players: auction, stock round, operating rounds) with slash
+commands and button clicks through the real discord.py client, images on, and times each
+interaction from the moment the fake dispatches it to the moment the user sees the final
+reply (the follow-up with its PNGs, or the ephemeral refusal). Prints median, p95 and max.
+
+    python bench/bot_latency.py [--moves 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "bot")]
+
+from fakediscord import FakeDiscord, pointed_at, running_bot  # noqa: E402
+from helpers import opening_command, operating_command  # noqa: E402
+
+from bot.config import Settings  # noqa: E402
+from bot.discord.client import StationmasterBot  # noqa: E402
+from bot.moderator import Moderator  # noqa: E402
+from storage import SqliteGameRepository  # noqa: E402
+
+
+def summary(name: str, seconds: list[float]) -> str:
+    if not seconds:
+        return f"{name}: no samples"
+    ordered = sorted(seconds)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return (f"{name}: n={len(ordered)} median {statistics.median(ordered) * 1000:.0f} ms, "
+            f"p95 {p95 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms")
+
+
+async def bench(moves: int) -> None:
+    timings: dict[str, list[float]] = {"move (with images)": [], "refusal (ephemeral)": [], "autocomplete": []}
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "bench.db"
+        async with FakeDiscord() as fake:
+            with pointed_at(fake):
+                users = {n: fake.add_user(n) for n in ("alice", "bob", "carol")}
+                repo = await SqliteGameRepository.open(db)
+                moderator = Moderator(repo, images=True, router_budget=2.0)
+                bot = StationmasterBot(Settings(db_path=str(db), guild_ids=(fake.guild.id,)), moderator)
+                async with running_bot(fake, bot):
+                    await (await fake.invoke_slash(users["alice"], "game", "new",
+                                                   options={"title": "18Texas", "seed": 6})).wait_message()
+                    (thread,) = fake.threads(fake.channel)
+
+                    async def timed(category: str, user, *path: str, **options) -> None:
+                        started = time.perf_counter()
+                        handle = await fake.invoke_slash(user, *path, options=options, channel=thread)
+                        await handle.wait_message(timeout=30)
+                        timings[category].append(time.perf_counter() - started)
+
+                    for name in ("bob", "carol"):
+                        await timed("move (with images)", users[name], "game", "join")
+                    await timed("move (with images)", users["alice"], "game", "start")
+                    laid: set = set()
+                    for _ in range(moves):
+                        state = moderator.sessions._cache[1].game.state
+                        if state.finished:
+                            break
+                        step = opening_command(state) or operating_command(state, laid)
+                        name, command = step
+                        options = {k: v for k, v in command.options.items() if v is not None}
+                        await timed("move (with images)", users[name], command.name, **options)
+                        other = next(u for n, u in users.items() if n != name)
+                        await timed("refusal (ephemeral)", other, "pass")
+                        started = time.perf_counter()
+                        handle = await fake.autocomplete(users[name], "lay", focused="hex", value="", channel=thread)
+                        await handle.wait_choices(timeout=30)
+                        timings["autocomplete"].append(time.perf_counter() - started)
+                await repo.close()
+    for kind, seconds in timings.items():
+        print(summary(kind, seconds))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=60)
+    args = parser.parse_args()
+    asyncio.run(bench(args.moves))
+
+
+if __name__ == "__main__":
+    main()
