@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_helpers import opening_command, operating_command
 from fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
-from helpers import opening_command, operating_command
 from PIL import Image
 
 from bot.config import Settings

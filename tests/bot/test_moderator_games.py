@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import actor, open_moderator, play_opening, started_game
+from bot_helpers import actor, open_moderator, play_opening, started_game
 
 from bot.model import Actor, Command
 from bot.moderator import Moderator
