@@ -25,18 +25,24 @@ from engine.log import Game
 
 CAP = 1500  # actions per game; most games end well before by bankruptcy or a broken bank
 
-# How often each kind of move is picked when a game plays "sensibly" (otherwise uniformly).
-WEIGHTS = {"buy_shares": 4.0, "par": 2.0, "sell_shares": 0.3, "pass": 1.0, "lay_tile": 4.0,
-           "place_token": 3.0, "buy_train": 3.0}
+# How often each kind of move is picked by the policies: "sensible" play, "trader" play (selling a
+# lot and using the private companies' powers whenever offered); "uniform" picks any move.
+WEIGHTS = {
+    "sensible": {"buy_shares": 4.0, "par": 2.0, "sell_shares": 0.3, "pass": 1.0, "lay_tile": 4.0,
+                 "place_token": 3.0, "buy_train": 3.0},
+    "trader": {"buy_shares": 4.0, "par": 2.0, "sell_shares": 4.0, "pass": 1.0, "lay_tile": 3.0,
+               "place_token": 3.0, "buy_train": 3.0, "company": 20.0},
+}
 
-# (players, seed, rule options, sensible play, bank cash after the players' capital, or None)
+# (players, seed, rule options, policy, bank cash after the players' capital, or None)
 GAMES = [
-    (3, 1, [], True, None), (4, 2, ["site_rules"], True, None), (5, 3, [], True, None),
-    (3, 4, ["site_rules"], False, None), (4, 5, [], False, None), (5, 6, ["site_rules"], False, None),
-    (3, 7, [], True, None), (4, 8, ["site_rules"], True, None), (5, 9, [], True, None),
-    (4, 10, ["site_train_prices", "site_tile_6_upgrades"], True, None),
+    (3, 1, [], "sensible", None), (4, 2, ["site_rules"], "sensible", None), (5, 3, [], "sensible", None),
+    (3, 4, ["site_rules"], "uniform", None), (4, 5, [], "uniform", None), (5, 6, ["site_rules"], "uniform", None),
+    (3, 7, [], "sensible", None), (4, 8, ["site_rules"], "sensible", None), (5, 9, [], "sensible", None),
+    (4, 10, ["site_train_prices", "site_tile_6_upgrades"], "sensible", None),
+    (4, 1002, [], "trader", None), (5, 1003, ["site_rules"], "trader", None),
     # A small bank (the rest set aside) so that games reach the end by a broken bank.
-    (3, 11, [], True, 1500), (4, 12, ["site_rules"], True, 1500),
+    (3, 11, [], "sensible", 1500), (4, 12, ["site_rules"], "sensible", 1500),
 ]
 
 # Games known to go the distance with the seeds above (a guard against the random play becoming
@@ -44,10 +50,12 @@ GAMES = [
 REACHES = {(3, 1): ("8", "bank")}
 
 
-def choose(game: Game, moves: list[dict[str, Any]], rng: random.Random, sensible: bool) -> dict[str, Any]:
-    if not sensible:
+def choose(game: Game, moves: list[dict[str, Any]], rng: random.Random, policy: str) -> dict[str, Any]:
+    if policy == "uniform":
         return rng.choice(moves)
-    weights = [WEIGHTS.get(move["type"], 1.0) for move in moves]
+    table = WEIGHTS[policy]
+    weights = [table.get("company" if move.get("entity_type") == "company" else move["type"],
+                         table.get(move["type"], 1.0)) for move in moves]
     state = game.state
     if isinstance(state.round, StockRound):
         # Players short of cash mostly keep it: otherwise every game ends in an early bankruptcy.
@@ -57,8 +65,9 @@ def choose(game: Game, moves: list[dict[str, Any]], rng: random.Random, sensible
     return rng.choices(moves, weights=weights)[0]
 
 
-def concrete(game: Game, move: dict[str, Any], rng: random.Random, sensible: bool) -> dict[str, Any]:
+def concrete(game: Game, move: dict[str, Any], rng: random.Random, policy: str) -> dict[str, Any]:
     action = random_action(game, move, rng)
+    sensible = policy != "uniform"
     if sensible and action["type"] == "buy_train" and rng.random() < 0.8:
         depot = [c for c in move["choices"] if c.get("from") == "depot"]
         if depot:
@@ -129,7 +138,7 @@ def probe_refusal(game: Game, rng: random.Random) -> None:
     assert snapshot(game) == before and game.result() == result
 
 
-def play_random_game(count: int, seed: int, options: list[str], sensible: bool, bank: int | None) -> Game:
+def play_random_game(count: int, seed: int, options: list[str], policy: str, bank: int | None) -> Game:
     rng = random.Random(seed)
     game = new_game("18Texas", players(count), seed, options)
     state = game.state
@@ -142,8 +151,8 @@ def play_random_game(count: int, seed: int, options: list[str], sensible: bool, 
             break
         moves = game.legal_moves()
         assert moves, f"nobody can move at action {step} in {state.round}"
-        move = choose(game, moves, rng, sensible)
-        action = concrete(game, move, rng, sensible)
+        move = choose(game, moves, rng, policy)
+        action = concrete(game, move, rng, policy)
         try:
             game.process(action)
         except GameError as error:
@@ -154,12 +163,12 @@ def play_random_game(count: int, seed: int, options: list[str], sensible: bool, 
     return game
 
 
-@pytest.mark.parametrize(("count", "seed", "options", "sensible", "bank"), GAMES,
-                         ids=[f"{g[0]}p-seed{g[1]}{'-site' if g[2] else ''}{'-uniform' if not g[3] else ''}"
-                              f"{'-smallbank' if g[4] else ''}" for g in GAMES])
-def test_random_legal_play_keeps_the_invariants(count: int, seed: int, options: list[str], sensible: bool,
+@pytest.mark.parametrize(("count", "seed", "options", "policy", "bank"), GAMES,
+                         ids=[f"{g[0]}p-seed{g[1]}{'-options' if g[2] else ''}-{g[3]}{'-smallbank' if g[4] else ''}"
+                              for g in GAMES])
+def test_random_legal_play_keeps_the_invariants(count: int, seed: int, options: list[str], policy: str,
                                                 bank: int | None) -> None:
-    game = play_random_game(count, seed, options, sensible, bank)
+    game = play_random_game(count, seed, options, policy, bank)
     state = game.state
     if game.finished:
         assert state.end_reason in ("bankrupt", "bank", "manually_ended")

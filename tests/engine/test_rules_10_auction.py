@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import acting, auction, choices_of, corp, make_game, play, player, refuse, total_money
+from engine_helpers import (
+    acting,
+    auction,
+    choices_of,
+    corp,
+    make_game,
+    play,
+    player,
+    refuse,
+    total_money,
+)
 
 from engine.core.stock_round import StockRound
 

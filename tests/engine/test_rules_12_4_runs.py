@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from engine_helpers import Setup, corp, or_game, play, refuse, rotation_for, skip_to_step, ssw_network
+from engine_helpers import (
+    Setup,
+    corp,
+    or_game,
+    play,
+    refuse,
+    rotation_for,
+    skip_to_step,
+    ssw_network,
+)
 
 
 def run(train: str, *chains: list[str], revenue: int | None = None) -> dict:

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from engine_helpers import Setup, cell, choices_of, corp, or_game, play, refuse, skip_to_step, step_label
+from engine_helpers import (
+    Setup,
+    cell,
+    choices_of,
+    corp,
+    or_game,
+    play,
+    refuse,
+    skip_to_step,
+    step_label,
+)
 
 from engine.core.operating_round import OperatingRound
 from engine.log import Game
