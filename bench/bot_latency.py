@@ -72,8 +72,11 @@ async def bench(moves: int) -> None:
                         name, command = step
                         options = {k: v for k, v in command.options.items() if v is not None}
                         await timed("move (with images)", users[name], command.name, **options)
-                        other = next(u for n, u in users.items() if n != name)
-                        await timed("refusal (ephemeral)", other, "pass")
+                        # Someone who must not act now tries to pass: refused, ephemeral.
+                        acting = {p.name for p in moderator.sessions._cache[1].game.state.acting_players()}
+                        other = next((u for n, u in users.items() if n not in acting), None)
+                        if other is not None:
+                            await timed("refusal (ephemeral)", other, "pass")
                         started = time.perf_counter()
                         handle = await fake.autocomplete(users[name], "lay", focused="hex", value="", channel=thread)
                         await handle.wait_choices(timeout=30)
