@@ -46,9 +46,19 @@ def test_12_4_a_train_visits_at_most_its_number_of_stops() -> None:
            routes=[run("2-0", TO_LUFKIN, ["F15", "F13"])])
 
 
+def test_12_4_a_run_visits_at_least_two_stops() -> None:
+    game = ssw_network()
+    refuse(game, "run_routes", "SSW", r"a run must go from one stop to another", routes=[run("2-0")])
+    refuse(game, "run_routes", "SSW", r"there is no track for the run segment D15", routes=[run("2-0", ["D15"])])
+    refuse(game, "run_routes", "SSW", r"there is no track for the run segment D15-D17",
+           routes=[run("2-0", ["D15", "D17"])])
+
+
 def test_12_4_intermediate_cities_count_and_cannot_be_skipped() -> None:
     game = ssw_network(trains=("3",))
-    # Lufkin lies between Marshall and Palestine: a run through it counts it.
+    # Lufkin lies between Marshall and Palestine: a run cannot pass it by, and a run through it counts it.
+    refuse(game, "run_routes", "SSW", r"there is no track for the run segment D15-E16-F15-F13",
+           routes=[run("3-0", ["D15", "E16", "F15", "F13"])])
     play(game, "run_routes", "SSW", routes=[run("3-0", TO_LUFKIN, ["F15", "F13"], revenue=60)])
 
 
