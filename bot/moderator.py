@@ -26,7 +26,7 @@ from bot.info import InfoMixin
 from bot.lifecycle import LifecycleMixin
 from bot.model import Actor, Button, Command, Reply
 from bot.replies import acting_seats, describe_action, final_scores, new_log_lines, whose_turn
-from bot.sessions import Session, Sessions
+from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
 from engine import GameError, effective_actions
 from engine.core.game import BaseGame
@@ -218,8 +218,10 @@ class Moderator(LifecycleMixin, InfoMixin):
         before_log = list(game.state.log)
         acting_before = acting_seats(game.state, session.seats)
         try:
-            if action["type"] == "undo":  # an undo replays the whole log: keep it off the loop
-                await asyncio.to_thread(game.process, action)
+            if action["type"] == "undo":
+                # The position after an undo is what replaying the log gives, exactly as after
+                # a restart (a whole replay: off the event loop).
+                game = await asyncio.to_thread(replay_with, session.loaded, session.actions, action)
             else:
                 game.process(action)
         except GameError as error:
@@ -237,6 +239,7 @@ class Moderator(LifecycleMixin, InfoMixin):
         except BaseException:
             self.sessions.forget(game_id)  # the position in memory is ahead of the log now
             raise
+        session.game = game
         session.actions.append(stored)
         session.max_action_id = action["id"]
         if game.finished:

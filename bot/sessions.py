@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.model import Actor
 from bot.pictures import Proposal, Views
-from engine import Game, load_game, new_game
+from engine import Game, GameError, effective_actions, load_game, new_game
 from engine.log import resolve_options, title_class
 from storage import GameRepository, LoadedGame, SeatRecord, StoredAction
 from storage.replay import engine_document
@@ -37,6 +37,17 @@ def build_game(loaded: LoadedGame) -> Game | None:
     # The stored options are explicit, so they are passed as they are (load_game would
     # otherwise add the site rules, as for a log from the reference site).
     return load_game(engine_document(loaded), options=list(loaded.game.options))
+
+
+def replay_with(loaded: LoadedGame, actions: list[StoredAction], extra: dict[str, Any]) -> Game:
+    """The position after the stored actions and `extra` (an undo), replayed as a restart
+    would replay it; raises GameError if `extra` changes nothing. CPU work: call in a thread."""
+    raw = [a.action for a in actions]
+    if effective_actions(raw) == effective_actions(raw + [extra]):
+        raise GameError(f"there is nothing to {extra.get('type')}")
+    document = engine_document(replace(loaded, actions=actions))
+    document["actions"].append(extra)
+    return load_game(document, options=list(loaded.game.options))
 
 
 @dataclass

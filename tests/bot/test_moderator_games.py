@@ -161,3 +161,18 @@ async def test_a_raw_action_cannot_declare_extra_revenue(tmp_path: Path) -> None
         assert "extra_revenue" not in (await repo.list_actions(imported.game_id))[-1].action
     finally:
         await repo.close()
+
+
+async def test_undo_in_an_imported_game_replays_it_as_imported(tmp_path: Path) -> None:
+    """After id 386 (a run the log values at $230, our engine at $240) an undo must still
+    replay the log as an import does, trusting its recorded revenue."""
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        document = fixture()
+        upto = next(i for i, a in enumerate(document["actions"]) if a["id"] == 388)
+        imported = await moderator.import_game(Actor(None, "table", True), json.dumps(fixture(upto)))
+        undone = await moderator.finish(await moderator.undo(imported.game_id, Actor(None, "table", True)))
+        assert undone.ok, undone.text
+        assert "Undone: MKT chooses payout" in undone.text and "revenue of $230" in undone.text
+    finally:
+        await repo.close()
