@@ -52,8 +52,9 @@ class LifecycleMixin:
         game_id = await self.repo.create_game(record, seats, self.reminder_defaults.game_settings())
         rules = "18xx.games' reading of the rules" if site_rules else "the rulebook's reading of the rules"
         seated = ", ".join(s.display_name for s in seats) or "nobody yet"
-        text = (f"New {title} game #{game_id} (seed {seed}, {rules}). Players: {seated}.\n"
-                "Join with /game join; the creator starts it with /game start.")
+        text = f"New {title} game #{game_id} (seed {seed}, {rules}). Players: {seated}."
+        if not names:
+            text += "\nJoin with /game join; the creator starts it with /game start."
         return Reply(text, game_id=game_id, seq=0, buttons=lobby_buttons())
 
     async def set_location(self: Moderator, game_id: int, *, guild_id: int | None, channel_id: int | None,
