@@ -234,10 +234,12 @@ def _run(state: BaseGame, mine: list[Move], command: Command,
     text = str(command.get("routes") or "").strip()
     if text.casefold() in ("proposal", "best", "proposed"):  # autocomplete's "use the proposal"
         text = ""
+    if text.casefold() == "none":  # the trains have no legal run: run for nothing
+        return {**base(move), "routes": []}
     if not text:
         if proposal is None:
             raise CommandError("there is no proposed run to confirm; give your runs as "
-                               "routes:<train>: <hex>-<hex>-...; <train>: ...")
+                               "routes:<train>: <hex>-<hex>-...; <train>: ..., or routes:none")
         return {**base(move), "routes": [dict(r) for r in proposal["routes"]]}
     corporation = state.corporations[str(move["entity"])]
     return {**base(move), "routes": parse_routes(state, corporation, text)}

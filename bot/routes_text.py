@@ -96,5 +96,7 @@ def path_of(connections: list[list[str]]) -> list[str]:
 
 
 def format_routes(routes: list[dict[str, Any]]) -> str:
-    """The ``routes:`` text for a run_routes action's routes."""
+    """The ``routes:`` text for a run_routes action's routes (``none`` when no train runs)."""
+    if not routes:
+        return "none"
     return "; ".join(f"{r['train']}: {'-'.join(path_of(r['connections']))}" for r in routes)

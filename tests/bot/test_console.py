@@ -8,7 +8,8 @@ through Corpus Christi, M8) are worth $10 more to our engine than the log says. 
 trusts logged revenue (as 18xx.games does), but a live move is checked, so the moderator
 pays what the engine computes. The expected scores are therefore the engine's own live
 valuation of the same moves (``fixture_script.script``); the fixture's ``result`` is reached
-by importing it (test_moderator_games.py).
+by importing it (test_moderator_games.py). The three generated games, which the reference
+engine played on today's map, reach their logged results exactly through the terminal.
 """
 
 from __future__ import annotations
@@ -131,3 +132,22 @@ def test_parse_line(line: str, expected: object) -> None:
 def test_parse_errors(line: str, message: str) -> None:
     with pytest.raises(ParseError, match=message):
         parse_line(line)
+
+
+GENERATED = sorted((ROOT / "tests" / "data" / "generated" / "18Texas").glob("*.json"))
+
+
+@pytest.mark.parametrize("log_path", GENERATED, ids=[p.stem for p in GENERATED])
+def test_generated_game_plays_through_the_terminal_to_its_logged_result(log_path: Path, tmp_path: Path) -> None:
+    """Games the reference engine played on today's map reach its exact final scores live."""
+    lines, document, expected = script(log_path)
+    names = [p["name"] for p in document["players"]]
+    result = run_play(["18Texas", "--players", ",".join(names), "--seed", str(document["settings"]["seed"]),
+                       "--site-rules", "--db", str(tmp_path / "t.db"), "--images", "none", "--strict"],
+                      lines + ["/game export"], tmp_path, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    exported = json.loads(next(line for line in result.stdout.splitlines() if line.startswith('{"id"')))
+    exported_names = {str(p["id"]): p["name"] for p in exported["players"]}
+    logged_names = {str(p["id"]): p["name"] for p in document["players"]}
+    logged = {logged_names[str(k)]: v for k, v in document["result"].items()}
+    assert {exported_names[k]: v for k, v in exported["result"].items()} == logged == expected
