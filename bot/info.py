@@ -13,15 +13,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot import pictures as pics
-from bot.lifecycle import EXPORT_KEY, lobby_buttons
+from bot.lifecycle import lobby_buttons
 from bot.model import Picture, Reply
 from bot.replies import summary
-from storage.replay import engine_document
+from storage.transfer import export_document as stored_export
 
 if TYPE_CHECKING:
     from bot.moderator import Moderator
 
-SITE_PREFIX = "site_"
 
 
 class InfoMixin:
@@ -74,14 +73,9 @@ class InfoMixin:
 
 
 def export_document(session: Any) -> dict[str, Any]:
-    """18xx.games' shape: optional_rules holds only real variants (a site log implies the
-    site's readings); our exact rule options ride along under EXPORT_KEY."""
+    """The game as storage exports it, from the session's own (possibly newer) action list."""
     loaded = replace(session.loaded, actions=session.actions)
-    document = engine_document(loaded)
-    options = list(loaded.game.options)
-    document["settings"]["optional_rules"] = [o for o in options if not o.startswith(SITE_PREFIX)]
-    document[EXPORT_KEY] = {"rule_options": options}
-    document["status"] = loaded.game.status
+    document = stored_export(loaded)
     if session.game is not None and session.game.finished:
         document["result"] = {str(key): value for key, value in session.game.result().items()}
     return document

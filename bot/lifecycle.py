@@ -24,7 +24,6 @@ from storage.transfer import check_shape, parse_document
 if TYPE_CHECKING:
     from bot.moderator import Moderator, Outcome
 
-EXPORT_KEY = "stationmaster"  # our own key in exported documents: the exact rule options
 
 
 def lobby_buttons() -> list[Button]:
@@ -167,20 +166,12 @@ class LifecycleMixin:
 
     async def import_game(self: Moderator, actor: Actor, raw: bytes | str, *, guild_id: int | None = None,
                           channel_id: int | None = None, thread_id: int | None = None) -> Reply:
-        """Import an 18xx.games document as a new game (its rule options spelt out when stored)."""
+        """Import an 18xx.games document as a new game (storage stores its rule options spelt out)."""
         try:
             document = parse_document(raw)
             check_shape(document)
             title = document["title"]
             title_class(title)
-            settings = dict(document.get("settings") or {})
-            ours = document.get(EXPORT_KEY) or {}
-            if isinstance(ours.get("rule_options"), list):
-                options = [str(o) for o in ours["rule_options"]]
-            else:  # a log from the reference site follows the site's readings
-                options = list(resolved_options(title, True)) + list(settings.get("optional_rules") or [])
-            settings["optional_rules"] = options
-            document["settings"] = settings
             game_id = await import_document(self.repo, json.dumps(document))
         except (ImportRefused, GameError) as error:
             return Reply.error(f"Import refused: {error}")

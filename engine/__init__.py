@@ -1,6 +1,16 @@
 """Stationmaster's rules engine: pure, deterministic, and fed 18xx.games actions."""
 
 from engine.errors import GameError
-from engine.log import TITLES, Game, effective_actions, load_game, new_game
+from engine.log import (
+    EXPORT_KEY,
+    TITLES,
+    Game,
+    document_options,
+    effective_actions,
+    export_settings,
+    load_game,
+    new_game,
+)
 
-__all__ = ["TITLES", "Game", "GameError", "effective_actions", "load_game", "new_game"]
+__all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "document_options", "effective_actions",
+           "export_settings", "load_game", "new_game"]

@@ -11,6 +11,8 @@ from engine.titles import TITLE_CLASSES
 
 TITLES = frozenset(TITLE_CLASSES)
 SITE_RULES = "site_rules"
+# Our own key in exported documents: the exact rule options, which 18xx.games does not know.
+EXPORT_KEY = "stationmaster"
 
 
 def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -72,6 +74,30 @@ def resolve_options(cls: type[BaseGame], options: list[str] | None) -> list[str]
     return sorted(set(resolved))
 
 
+def document_options(data: dict[str, Any]) -> list[str]:
+    """The explicit rule options a game document asks for.
+
+    A document we exported names them under EXPORT_KEY; any other log comes from the
+    reference site, so it follows the site's reading of every rule, plus its own variants.
+    """
+    title = data.get("title")
+    ours = data.get(EXPORT_KEY)
+    if isinstance(ours, dict) and isinstance(ours.get("rule_options"), list):
+        chosen = [str(option) for option in ours["rule_options"]]
+    else:
+        settings = data.get("settings") or {}
+        chosen = [SITE_RULES] + [str(option) for option in settings.get("optional_rules") or []]
+    return resolve_options(title_class(str(title)), chosen)
+
+
+def export_settings(title: str, options: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """For a game's explicit options: 18xx.games' optional_rules (the site's own variants) and
+    the top-level fields that carry our exact rule options."""
+    ours = set(title_class(title).RULE_OPTIONS)
+    variants = [option for option in options if option not in ours]
+    return variants, {EXPORT_KEY: {"rule_options": list(options)}}
+
+
 def new_game(title: str, players: list[dict[str, Any]], seed: int,
              options: list[str] | None = None) -> Game:
     cls = title_class(title)
@@ -90,6 +116,8 @@ class Game:
         self.seed = seed
         self.options = options
         self.raw_actions: list[dict[str, Any]] = []
+        # Actions that came from an imported log keep their stored run revenue on any replay.
+        self.trusted: set[int] = set()
 
     @property
     def finished(self) -> bool:
@@ -109,7 +137,9 @@ class Game:
                 raise GameError(f"there is nothing to {kind}")
             fresh = title_class(self.title)(self.players, self.seed, self.options)
             for entry in after:
+                fresh.importing = id(entry) in self.trusted
                 fresh.apply(entry)
+            fresh.importing = False
             self.state = fresh
             self.raw_actions = candidate
             return
@@ -135,7 +165,7 @@ def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
         raise GameError("the game log needs a list of players")
     settings = data.get("settings") or {}
     seed = seed_from_game(settings.get("seed"), data.get("id"))
-    chosen = options if options is not None else [SITE_RULES] + list(settings.get("optional_rules") or [])
+    chosen = options if options is not None else document_options(data)
     game = new_game(title, players, seed, chosen)
     actions = data.get("actions")
     if not isinstance(actions, list):
@@ -154,4 +184,5 @@ def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
             raise GameError(f"action {index} (id {action.get('id')}, {action.get('type')}): internal error {error!r}") from error
     game.state.importing = False
     game.raw_actions = list(actions)
+    game.trusted = {id(action) for action in actions}
     return game

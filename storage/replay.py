@@ -25,7 +25,9 @@ class Engine(Protocol):
 
     TITLES: frozenset[str]
     GameError: type[Exception]
-    load_game: Callable[[dict[str, Any]], EngineGame]
+    load_game: Callable[..., EngineGame]
+    document_options: Callable[[dict[str, Any]], list[str]]
+    export_settings: Callable[[str, list[str]], tuple[list[str], dict[str, Any]]]
 
 
 def default_engine() -> Engine:
@@ -34,14 +36,15 @@ def default_engine() -> Engine:
         import engine  # lazy on purpose
     except Exception as exc:  # a broken engine must not crash the CLI with a traceback
         raise StorageError(f"the game engine cannot be loaded: {exc}") from exc
-    missing = [name for name in ("TITLES", "GameError", "load_game") if not hasattr(engine, name)]
+    needed = ("TITLES", "GameError", "load_game", "document_options", "export_settings")
+    missing = [name for name in needed if not hasattr(engine, name)]
     if missing:
         raise StorageError(f"the game engine lacks {', '.join(missing)}")
     return cast(Engine, engine)
 
 
 def engine_document(loaded: LoadedGame) -> dict[str, Any]:
-    """The 18xx.games-shaped document ``engine.load_game`` takes."""
+    """The 18xx.games-shaped document ``engine.load_game`` takes (options are passed apart)."""
     return {
         "id": loaded.game.id,
         "title": loaded.game.title,
@@ -57,4 +60,4 @@ def engine_document(loaded: LoadedGame) -> dict[str, Any]:
 def replay(loaded: LoadedGame, engine: Engine | None = None) -> EngineGame:
     """Rebuild the game's state by replaying its whole log (undo/redo included)."""
     engine = engine or default_engine()
-    return engine.load_game(engine_document(loaded))
+    return engine.load_game(engine_document(loaded), options=list(loaded.game.options))

@@ -22,11 +22,19 @@ _ENGINE_ACTION_ERROR = re.compile(r"^action -?\d+ \(id (?P<id>[^,)]+)(?P<rest>.*
 
 
 def export_document(loaded: LoadedGame, engine: Engine | None = None) -> dict[str, Any]:
-    """The game as 18xx.games writes it; ``result`` (computed by the engine) when finished."""
+    """The game as 18xx.games writes it; ``result`` (computed by the engine) when finished.
+
+    ``settings.optional_rules`` holds only the site's own variants; the engine's exact
+    rule options ride along in a key of its own, so a re-import plays by the same rules.
+    """
+    engine = engine or default_engine()
     document = engine_document(loaded)
+    variants, extra_fields = engine.export_settings(loaded.game.title, list(loaded.game.options))
+    document["settings"]["optional_rules"] = variants
+    document.update(extra_fields)
     document["status"] = loaded.game.status
     if loaded.game.status == "finished":
-        game = (engine or default_engine()).load_game(engine_document(loaded))
+        game = engine.load_game(engine_document(loaded), options=list(loaded.game.options))
         document["result"] = game.result()
     return document
 
@@ -126,22 +134,21 @@ async def import_document(
     check_shape(document)
     engine = engine or default_engine()
     check_title(document, engine.TITLES)
-    settings = document.get("settings") or {}
     seed = document_seed(document)
     players = [{"id": p.get("id", p["name"]), "name": p["name"]} for p in document["players"]]
     try:
+        # The document says which rules it was played by (a site log: the site's readings).
+        options = engine.document_options(document)
         # Replaying a whole game is CPU work: keep it off the event loop (the engine is pure).
         game = await asyncio.to_thread(
             engine.load_game,
             {
                 "title": document["title"],
                 "players": players,
-                "settings": {
-                    "seed": seed,
-                    "optional_rules": settings.get("optional_rules") or [],
-                },
+                "settings": {"seed": seed},
                 "actions": document["actions"],
             },
+            options=options,
         )
     except (engine.GameError, ValueError) as exc:
         raise ImportRefused(refusal_message(document, exc)) from exc
@@ -154,7 +161,7 @@ async def import_document(
         NewGame(
             title=document["title"],
             seed=seed,
-            options=tuple(settings.get("optional_rules") or []),
+            options=tuple(options),
             status="finished" if game.finished else "active",
         ),
         seats=[NewSeat(player_id=p["id"], display_name=p["name"]) for p in players],

@@ -179,7 +179,10 @@ class RouteStep(Step):
         assert rnd.turn is not None
         runs = check_runs(game, corp, action)
         rnd.turn.runs = runs
-        rnd.turn.revenue = sum(run.revenue for run in runs) + int(action.get("extra_revenue") or 0)
+        extra = action.get("extra_revenue") or 0
+        if not isinstance(extra, int) or (extra and not game.trust_logged_revenue()):
+            raise GameError("extra_revenue is not part of a run in this game; give the runs only")
+        rnd.turn.revenue = sum(run.revenue for run in runs) + extra
         game.last_runs = runs
         game.log.append(f"{corp.id} runs for ${rnd.turn.revenue}")
         self.done(rnd)

@@ -77,3 +77,24 @@ def test_undo_and_redo_in_a_log_are_resolved_before_replay() -> None:
                                     {"type": "undo", "entity": wrong["entity"], "id": 1003}] + actions[1:]
     game = load_game(log)
     assert game.result() == {str(k): v for k, v in log["result"].items()}
+
+
+def test_live_runs_may_not_add_extra_revenue_but_imported_logs_keep_theirs() -> None:
+    log = _load(FIXTURE)
+    index = next(i for i, a in enumerate(log["actions"]) if a["type"] == "run_routes")
+    game = load_game(dict(log, actions=log["actions"][:index]))
+    action = dict(log["actions"][index], extra_revenue=1000)
+    before = game.state.result()
+    with pytest.raises(GameError, match="extra_revenue"):
+        game.process(action)
+    assert game.state.result() == before
+    game.process(log["actions"][index])
+
+
+def test_undo_in_an_imported_game_keeps_the_logged_revenues() -> None:
+    log = _load(FIXTURE)
+    game = load_game(log)
+    last = game.state.result()
+    game.process({"type": "undo", "entity": log["players"][0]["id"], "entity_type": "player"})
+    game.process({"type": "redo", "entity": log["players"][0]["id"], "entity_type": "player"})
+    assert game.state.result() == last == {str(k): v for k, v in log["result"].items()}

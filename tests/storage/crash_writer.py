@@ -13,6 +13,7 @@ import asyncio
 import json
 import sys
 
+from engine import document_options
 from storage import NewGame, NewSeat, SqliteGameRepository
 
 
@@ -27,7 +28,8 @@ async def main(db: str, fixture: str) -> None:
         game_id = games[0].id
     else:
         game_id = await repo.create_game(
-            NewGame(title=doc["title"], seed=doc["settings"]["seed"], status="active"),
+            NewGame(title=doc["title"], seed=doc["settings"]["seed"],
+                    options=tuple(document_options(doc)), status="active"),
             seats=[NewSeat(player_id=p["id"], display_name=p["name"]) for p in doc["players"]],
         )
     print(f"game {game_id}", flush=True)

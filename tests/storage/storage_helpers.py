@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from engine import document_options
 from storage import NewGame, NewSeat
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +24,8 @@ def fixture_game(doc: dict[str, Any]) -> tuple[NewGame, list[NewSeat]]:
     game = NewGame(
         title=doc["title"],
         seed=doc["settings"]["seed"],
-        options=tuple(doc["settings"].get("optional_rules") or []),
+        # The explicit rule options the log was played by (a site log: the site's readings).
+        options=tuple(document_options(doc)),
         status="active",
     )
     seats = [NewSeat(player_id=p["id"], display_name=p["name"]) for p in doc["players"]]

@@ -183,3 +183,27 @@ def test_refusal_message_uses_file_positions_whatever_the_engine_counts_from() -
             "illegal action at position 2 (id 5, bid): too low"
         )
     assert refusal_message(document, ValueError("odd")) == "illegal game log: odd"
+
+
+async def test_rule_options_survive_export_and_import(repo: SqliteGameRepository, fixture_doc: dict) -> None:
+    """A site log is stored with the site's readings spelt out; an export carries them in our own
+    key (18xx.games' optional_rules keeps only its variants); a game played by the printed rules
+    re-imports by the printed rules."""
+    site_id = await import_document(repo, FIXTURE.read_bytes())
+    site = (await repo.load_game(site_id)).game
+    assert site.options and all(option.startswith("site_") for option in site.options)
+    exported = export_document(await repo.load_game(site_id))
+    assert exported["settings"]["optional_rules"] == []
+    assert exported["stationmaster"]["rule_options"] == list(site.options)
+
+    printed = copy.deepcopy(fixture_doc)
+    printed["actions"] = printed["actions"][:1]  # the opening bid is legal by both readings
+    printed["stationmaster"] = {"rule_options": []}
+    printed_id = await import_document(repo, json.dumps(printed))
+    assert (await repo.load_game(printed_id)).game.options == ()
+    assert export_document(await repo.load_game(printed_id))["stationmaster"] == {"rule_options": []}
+
+    bad_bid = copy.deepcopy(printed)
+    bad_bid["actions"][0]["price"] = 82  # fine on the site, not a multiple of $5 by rule 10
+    with pytest.raises(ImportRefused, match="multiples of \\$5"):
+        await import_document(repo, json.dumps(bad_bid))
