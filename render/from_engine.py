@@ -77,19 +77,8 @@ def table_view(state: BaseGame) -> TableView:
 
 
 def round_label(state: BaseGame) -> str:
-    """'Stock Round 3', 'Operating Round 3.2 \u2014 SP operating', 'Game over'."""
-    if state.finished:
-        return f"Game over ({state.end_reason})" if state.end_reason else "Game over"
-    name = state.round.name
-    # Only operating rounds have a number within the set; the engine has no label for it.
-    acting_entity = getattr(state.round, "acting_entity", None)
-    if acting_entity is not None:
-        corp = acting_entity(state)
-        label = f"{name} {state.turn}.{state.round_num}"
-        return f"{label} \u2014 {corp.id} operating" if corp is not None else label
-    if name == "Stock Round":
-        return f"{name} {state.turn}"
-    return name
+    """'Stock Round 3', 'Operating Round 3.2 \u2014 SP operating', 'Game over': the engine's label."""
+    return state.round_label()
 
 
 # --- the map ---------------------------------------------------------------------------------
@@ -109,7 +98,7 @@ def _hex_view(state: BaseGame, h: HexState, tokens: dict[str, TokenView]) -> Hex
         cities.append(CityView(
             revenue=stop.revenue_in(colors), slots=stop.slots,
             tokens=tuple(tokens.get(t) if t else None for t in slots),
-            reserved=_reserved(h, stop.index, slots),
+            reserved=_reserved(state.pending_reservations(h.coord, stop.index), slots),
             values=values, current_index=current,
         ))
     towns = []
@@ -122,9 +111,7 @@ def _hex_view(state: BaseGame, h: HexState, tokens: dict[str, TokenView]) -> Hex
             values, current = _phase_values(state, stop)
             offboard = OffboardView(values or (("", stop.revenue_in(colors)),), current)
             break
-    # Only open private companies block a hex; closed ones no longer exist on the board.
-    blockers = [cid for cid in h.hexdef.blocked_by
-                if cid in state.companies and not state.companies[cid].closed]
+    blockers = [company.id for company in state.blocking_companies(h.coord)]
     return HexView(
         coord=h.coord, x=h.hexdef.x, y=h.hexdef.y, color=tile.color,
         location_name=h.hexdef.name,
@@ -144,9 +131,9 @@ def _path(path: tuple[tuple[str, int], tuple[str, int]]) -> PathView:
     return ((ka, int(ia)), (kb, int(ib)))
 
 
-def _reserved(h: HexState, city_index: int, slots: list[str | None]) -> tuple[str | None, ...]:
-    """Home reservations shown in the empty slots, once per company not yet in this city."""
-    waiting = [cid for cid in h.hexdef.reserved.get(city_index, ()) if cid not in slots]
+def _reserved(pending: list[str], slots: list[str | None]) -> tuple[str | None, ...]:
+    """The engine's pending home reservations, shown in the city's empty slots."""
+    waiting = list(pending)
     out: list[str | None] = []
     for token in slots:
         out.append(waiting.pop(0) if token is None and waiting else None)

@@ -43,17 +43,15 @@ def depot_rows(state: BaseGame) -> tuple[DepotRow, ...]:
     first_of: dict[str, Train] = {}
     for train in state.depot.trains:
         first_of.setdefault(train.name, train)
-    in_play = state.all_trains() + state.depot.trains
     rows = []
     for name, count in state.depot.run_length():
         train = first_of[name]
         brings: list[str] = []
         if state.depot.first_of_kind(train):
-            brings += [f"phase {p.name}" for k, p in enumerate(state.phases)
-                       if p.on_train == name and k > state.phase_index]
-            rusted = sorted({t.name for t in in_play if t.rusts_on == name}, key=_train_order(state))
-            brings += [f"rusts {', '.join(rusted)}"] if rusted else []
-            brings += [EVENT_TEXT.get(event, event) for event in train.events]
+            effects = state.first_train_effects(name)
+            brings += [f"phase {effects.phase}"] if effects.phase else []
+            brings += [f"rusts {', '.join(effects.rusts)}"] if effects.rusts else []
+            brings += [EVENT_TEXT.get(event, event) for event in effects.events]
         rows.append(DepotRow(name, int(count), train.price, train.rusts_on, tuple(brings)))
     return tuple(rows)
 

@@ -6,6 +6,7 @@ A title subclasses `BaseGame`, supplies its data and rounds, and overrides the d
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.core.board import Board
@@ -29,6 +30,16 @@ from engine.core.route_hooks import RouteHooksMixin
 from engine.core.stock_round import StockRound
 from engine.core.trains import Depot, Phase, parse_phases
 from engine.errors import GameError
+
+
+@dataclass(frozen=True)
+class FirstTrainEffects:
+    """What buying the first train of a kind does."""
+
+    phase: str | None
+    rusts: tuple[str, ...]
+    events: tuple[str, ...]
+
 
 META_ACTIONS = {"message", "program_share_pass", "program_buy_shares", "program_merger_pass",
                 "program_disable", "program_auction_bid", "program_close_pass"}
@@ -320,6 +331,32 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         placed = [corp for corp in self.corporations.values() if corp.id in self.market.position]
         return sorted(placed, key=lambda corp: self.market.operating_key(corp.id))
 
+    # --- queries the front ends show -------------------------------------------------------
+    def blocking_companies(self, coord: str) -> list[Company]:
+        """Open private companies that forbid tile lays in a hex."""
+        state = self.board.hexes[coord]
+        found = [self.companies.get(company_id) for company_id in state.hexdef.blocked_by]
+        return [company for company in found if company is not None and not company.closed]
+
+    def pending_reservations(self, coord: str, city_index: int) -> list[str]:
+        """Companies whose home space in this city is still kept free for their first station."""
+        state = self.board.hexes[coord]
+        here = state.corporations_here()
+        pending = []
+        for printed_index, corp_ids in state.hexdef.reserved.items():
+            # A home city merged into one city by an upgrade keeps its reservation there.
+            target = printed_index if len(state.tokens) > 1 else 0
+            if target != city_index:
+                continue
+            pending += [corp_id for corp_id in corp_ids if corp_id in self.corporations and corp_id not in here]
+        return pending
+
+    def round_label(self) -> str:
+        """'Stock Round 3', 'Operating Round 3.2 — SP operating', 'Game over (bank)'."""
+        if self.finished:
+            return f"Game over ({self.end_reason})" if self.end_reason else "Game over"
+        return self.round.label(self)
+
     # --- trains and phases -----------------------------------------------------------------
     def train_limit(self, corporation: Corporation) -> int:
         return self.phase.train_limit
@@ -327,18 +364,31 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
     def all_trains(self) -> list[Train]:
         return [train for corp in self.corporations.values() for train in corp.trains]
 
+    def first_train_effects(self, name: str) -> FirstTrainEffects:
+        """What the first train of a kind would set off if it were bought now."""
+        phase = next((p.name for index, p in enumerate(self.phases)
+                      if p.on_train == name and index > self.phase_index), None)
+        rusts = []
+        for raw in self.data["entities"]["trains"]:
+            if raw.get("rusts_on") == name and raw["name"] not in rusts:
+                rusts.append(raw["name"])
+        events = next((tuple(raw.get("events") or ()) for raw in self.data["entities"]["trains"]
+                       if raw["name"] == name), ())
+        return FirstTrainEffects(phase, tuple(rusts), events)
+
     def buy_train_effects(self, train: Train) -> None:
         """A first train of its kind may start a phase, rust older trains and fire events."""
         if not self.depot.first_of_kind(train):
             return
         self.depot.sold_names.add(train.name)
+        effects = self.first_train_effects(train.name)
         for index, phase in enumerate(self.phases):
-            if phase.on_train == train.name and index > self.phase_index:
+            if phase.name == effects.phase and index > self.phase_index:
                 self.phase_index = index
                 self.log.append(f"Phase {phase.name} begins")
                 self.on_phase_change(phase)
         for corp in self.corporations.values():
-            rusted = [t for t in corp.trains if t.rusts_on == train.name]
+            rusted = [t for t in corp.trains if t.name in effects.rusts]
             for old in rusted:
                 corp.trains.remove(old)
                 old.owner = None

@@ -90,6 +90,11 @@ class OperatingRound(Round):
             return None
         return steps[self.turn.step_index]
 
+    def label(self, game: BaseGame) -> str:
+        label = f"{self.name} {game.turn}.{game.round_num}"
+        corporation = self.acting_entity(game)
+        return f"{label} — {corporation.id} operating" if corporation is not None else label
+
     # --- who acts --------------------------------------------------------------------------
     def acting_entity(self, game: BaseGame) -> Corporation | None:
         if self.pending_discards:

@@ -20,6 +20,10 @@ class Round:
     def start(self, game: BaseGame) -> None:
         """Called once when the round begins."""
 
+    def label(self, game: BaseGame) -> str:
+        """The round's name as players say it."""
+        return self.name
+
     def acting_players(self, game: BaseGame) -> list[Player]:
         raise NotImplementedError
 

@@ -155,6 +155,9 @@ class StockRound(Round):
     def current(self, game: BaseGame) -> Player:
         return game.players[self.current_index]
 
+    def label(self, game: BaseGame) -> str:
+        return f"{self.name} {game.turn}"
+
     def acting_players(self, game: BaseGame) -> list[Player]:
         return [self.current(game)]
 

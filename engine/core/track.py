@@ -59,9 +59,8 @@ def check_tile_lay(game: BaseGame, corporation: Corporation, action: dict[str, A
         raise GameError(f"this lay may only be made in {', '.join(allowed_hexes)}")
     if not state.hexdef.accepts_tiles:
         raise GameError(f"no tile can be laid in {coord}")
-    for blocker in state.hexdef.blocked_by:
-        company = game.companies.get(blocker)
-        if company is not None and not company.closed and blocker != ignore_block_by:
+    for company in game.blocking_companies(coord):
+        if company.id != ignore_block_by:
             raise GameError(f"{coord} is blocked by the private company {company.name} while it is open")
     tile_id = str(action.get("tile", ""))
     name, _ = split_tile_id(tile_id)
@@ -183,19 +182,7 @@ def city_id(state: HexState, city_index: int) -> str:
 
 def reserved_slots(game: BaseGame, coord: str, city_index: int, corporation: Corporation) -> int:
     """Slots kept free in this city for other companies' homes that have no token yet."""
-    state = game.board.hexes[coord]
-    count = 0
-    for printed_index, corps in state.hexdef.reserved.items():
-        target = printed_index if len(state.tokens) > 1 else 0
-        if target != city_index:
-            continue
-        for corp_id in corps:
-            other = game.corporations.get(corp_id)
-            if other is None or other is corporation:
-                continue
-            if corp_id not in state.corporations_here():
-                count += 1
-    return count
+    return sum(1 for corp_id in game.pending_reservations(coord, city_index) if corp_id != corporation.id)
 
 
 def check_token(game: BaseGame, corporation: Corporation, coord: str, city_index: int,
