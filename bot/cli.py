@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Modules that provide `add_subcommands(subparsers)`; each owns its subcommands.
@@ -34,7 +35,12 @@ def main(argv: list[str] | None = None) -> int:
         # A bare `stationmaster` runs the bot: Discord with a token, else the terminal moderator.
         argv = ["bot"]
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:
+        # The reader of our output went away (`stationmaster routes log.json | head`): not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

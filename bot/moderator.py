@@ -100,6 +100,17 @@ class Moderator(LifecycleMixin, InfoMixin):
             return session, problems.get(status, "The game is not running.")
         return session, None
 
+    async def _seated(self, game_id: int, actor: Actor) -> tuple[Session | None, SeatRecord | None, Outcome | None]:
+        """The running game and the actor's seat in it, or the refusal to answer with."""
+        session, problem = await self._playable(game_id)
+        if problem or session is None or session.game is None:
+            return None, None, Outcome(Reply.error(problem or "No such game.", game_id))
+        seat = session.seat_of(actor)
+        if seat is None:
+            return None, None, Outcome(Reply.error("You have no seat in this game; only its players make moves.",
+                                                   game_id))
+        return session, seat, None
+
     def turn_text(self, session: Session, state: BaseGame, ping: bool = True) -> tuple[str, list[SeatRecord]]:
         if state.finished:
             return final_scores(state, session.seats), []
@@ -113,12 +124,10 @@ class Moderator(LifecycleMixin, InfoMixin):
         if command.name == "action":
             return await self.raw_action(game_id, actor, str(command.get("json", "")))
         async with self.sessions.lock(game_id):
-            session, problem = await self._playable(game_id)
-            if problem or session is None or session.game is None:
-                return Outcome(Reply.error(problem or "No such game.", game_id))
-            seat = session.seat_of(actor)
-            if seat is None:
-                return Outcome(Reply.error("You have no seat in this game; only its players make moves.", game_id))
+            session, seat, refusal = await self._seated(game_id, actor)
+            if refusal is not None:
+                return refusal
+            assert session is not None and session.game is not None and seat is not None
             state = session.game.state
             if expected_seq is not None and expected_seq != session.seq:
                 turn, _ = self.turn_text(session, state, ping=False)
@@ -154,12 +163,10 @@ class Moderator(LifecycleMixin, InfoMixin):
             return Outcome(Reply.error("Programmed and automatic actions are not taken; each player sends "
                                        "their own moves.", game_id))
         async with self.sessions.lock(game_id):
-            session, problem = await self._playable(game_id)
-            if problem or session is None or session.game is None:
-                return Outcome(Reply.error(problem or "No such game.", game_id))
-            seat = session.seat_of(actor)
-            if seat is None:
-                return Outcome(Reply.error("You have no seat in this game; only its players make moves.", game_id))
+            session, seat, refusal = await self._seated(game_id, actor)
+            if refusal is not None:
+                return refusal
+            assert session is not None and session.game is not None and seat is not None
             state = session.game.state
             probe = {"entity": action.get("entity", seat.player_id), "entity_type": action.get("entity_type", "player")}
             try:
