@@ -95,15 +95,12 @@ class LifecycleMixin:
                 new_game(record.title, session.loaded.players(), record.seed, list(record.options))
             except GameError as error:
                 return Outcome(Reply.error(f"The game cannot start: {error}.", game_id))
-            seats = session.seats
+            seats = list(session.seats)
             if shuffle and all(s.discord_user_id is not None for s in seats):
                 # 18Texas seats players at random; drawn from the seed so it can be reproduced.
-                order = random.Random(record.seed).sample(seats, len(seats))
-                for place, (old, new) in enumerate(zip(seats, order, strict=True), 1):
-                    if old.discord_user_id != new.discord_user_id:
-                        assert new.discord_user_id is not None
-                        await self.repo.replace_seat_user(game_id, place, new.discord_user_id, new.display_name)
-            await self.repo.set_status(game_id, "active")
+                seats = random.Random(record.seed).sample(seats, len(seats))
+            # Seating and the start are one write, so a crash cannot leave a half-shuffled table.
+            await self.repo.start_game(game_id, [(s.discord_user_id, s.display_name) for s in seats])
             session = await self.sessions.reload(game_id)
             assert session.game is not None
         await self.changed(game_id)

@@ -88,6 +88,11 @@ class GameRepository(ABC):
     @abstractmethod
     async def mark_seat_left(self, game_id: int, seat: int) -> SeatRecord: ...
 
+    @abstractmethod
+    async def start_game(self, game_id: int, seating: Sequence[tuple[int | None, str]]) -> None:
+        """Seat players in order (seat 1 first: Discord user id and display name) and mark the
+        game active, in one transaction; seats keep their player ids."""
+
     # -- actions ----------------------------------------------------------------------
     @abstractmethod
     async def append_action(

@@ -332,6 +332,19 @@ class SqliteGameRepository(GameRepository):
             )
             return await self._seat(conn, game_id, seat)
 
+    async def start_game(self, game_id: int, seating: Sequence[tuple[int | None, str]]) -> None:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            seats = await self._seats(conn, game_id)
+            if len(seating) != len(seats):
+                raise StorageError(f"game {game_id} has {len(seats)} seats, not {len(seating)}")
+            for number, (user_id, name) in enumerate(seating, 1):
+                await conn.execute(
+                    "UPDATE seats SET discord_user_id = ?, display_name = ? WHERE game_id = ? AND seat = ?",
+                    (user_id, name, game_id, number),
+                )
+            await conn.execute("UPDATE games SET status = 'active' WHERE id = ?", (game_id,))
+
     # -- actions ----------------------------------------------------------------------
     async def _last_seq(self, conn: aiosqlite.Connection, game_id: int) -> int:
         row = await self._one(

@@ -204,3 +204,18 @@ async def test_rows_survive_reopening(db_path: Path, fixture_doc: dict) -> None:
         before = await repo.load_game(game_id)
     async with await SqliteGameRepository.open(db_path) as repo:
         assert await repo.load_game(game_id) == before
+
+
+async def test_start_game_seats_players_and_activates_in_one_write(repo: SqliteGameRepository) -> None:
+    game_id = await repo.create_game(
+        NewGame("18Texas", 1, status="setup"),
+        [NewSeat("P1", "Ann", discord_user_id=11), NewSeat("P2", "Bob", discord_user_id=22)],
+    )
+    await repo.start_game(game_id, [(22, "Bob"), (11, "Ann")])
+    loaded = await repo.load_game(game_id)
+    assert loaded.game.status == "active"
+    assert [(s.seat, s.player_id, s.discord_user_id, s.display_name, s.replaced) for s in loaded.seats] == [
+        (1, "P1", 22, "Bob", False), (2, "P2", 11, "Ann", False)]
+    with pytest.raises(StorageError, match="has 2 seats"):
+        await repo.start_game(game_id, [(22, "Bob")])
+    assert (await repo.load_game(game_id)).seats == loaded.seats
