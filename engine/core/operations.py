@@ -144,6 +144,14 @@ class OperationsMixin:
         """
         return (1, buyer.cash) if buyer.cash >= 1 else None
 
+    def train_sale_consent(self: BaseGame, buyer: Corporation, train_id: str) -> Player | None:
+        """The player whose consent a purchase of another company's train needs, or None.
+
+        A front end asks this before it commits a `buy_train`; the engine itself does not
+        check consent (it cannot know it), so a logged purchase replays as it was made.
+        """
+        return None
+
     def buyable_trains(self: BaseGame, corporation: Corporation) -> list[dict[str, Any]]:
         choices = []
         upcoming = self.depot.next_train()

@@ -182,6 +182,18 @@ class G18Texas(AbilitiesMixin, BaseGame):
         # Rule 12.6: from a company with another president, only at face value.
         return (train.price, train.price) if buyer.cash >= train.price else None
 
+    def train_sale_consent(self, buyer: Corporation, train_id: str) -> Player | None:
+        """Rule 12.6: a train from a company with another president needs that president's
+        consent. The site's reading (`site_train_prices`) sells any train without asking."""
+        if self.option("site_train_prices"):
+            return None
+        train = next((t for t in self.all_trains() if t.id == train_id), None)
+        seller = train.owner if train is not None else None
+        if not isinstance(seller, Corporation) or seller is buyer:
+            return None
+        president = seller.president()
+        return president if president is not buyer.president() else None
+
     def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
         targets = self.board.upgrade_targets(state)
         if state.tile.name == "6" and not self.option("site_tile_6_upgrades"):
