@@ -22,6 +22,7 @@ from storage.models import (
     ReminderState,
     SeatRecord,
     StoredAction,
+    TrainOffer,
 )
 from storage.replay import replay
 from storage.repository import GameRepository
@@ -46,6 +47,7 @@ __all__ = [
     "SqliteGameRepository",
     "StorageError",
     "StoredAction",
+    "TrainOffer",
     "export_document",
     "import_document",
     "replay",

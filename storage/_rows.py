@@ -16,6 +16,7 @@ from storage.models import (
     ReminderState,
     SeatRecord,
     StoredAction,
+    TrainOffer,
 )
 
 
@@ -98,4 +99,15 @@ def reminder(row: sqlite3.Row) -> ReminderState:
         player_id=row["player_id"],
         last_ping_at=row["last_ping_at"],
         ping_count=row["ping_count"],
+    )
+
+
+def train_offer(row: sqlite3.Row) -> TrainOffer:
+    return TrainOffer(
+        game_id=row["game_id"],
+        seq=row["seq"],
+        action=json.loads(row["action"]),
+        buyer_user_id=row["buyer_user_id"],
+        seller_player_id=row["seller_player_id"],
+        created_at=row["created_at"],
     )

@@ -85,6 +85,21 @@ class ReminderState:
 
 
 @dataclass(frozen=True, slots=True)
+class TrainOffer:
+    """A train purchase waiting for the selling president's consent (rule 12.6).
+
+    ``seq`` is the game's last action seq when the offer was made: once the log has moved
+    past it, the offer has lapsed."""
+
+    game_id: int
+    seq: int
+    action: dict[str, Any]  # the buy_train action to append if the seller accepts
+    buyer_user_id: int | None
+    seller_player_id: PlayerId
+    created_at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class LoadedGame:
     """Everything needed to rebuild a game: replay ``actions`` through the engine."""
 

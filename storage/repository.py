@@ -18,6 +18,7 @@ from storage.models import (
     ReminderState,
     SeatRecord,
     StoredAction,
+    TrainOffer,
 )
 
 # An action to write: the action object or its JSON text, and the Discord user who sent it.
@@ -127,3 +128,16 @@ class GameRepository(ABC):
     @abstractmethod
     async def list_reminder_states(self, game_id: int | None = None) -> list[ReminderState]:
         """All reminder rows (of one game, or of every game to rebuild the scheduler)."""
+
+    # -- pending train offers (rule 12.6 consent) -------------------------------------
+    @abstractmethod
+    async def put_train_offer(self, offer: TrainOffer) -> TrainOffer:
+        """Record the game's pending offer, replacing any earlier one (one per game);
+        returns it with the stored creation time."""
+
+    @abstractmethod
+    async def get_train_offer(self, game_id: int) -> TrainOffer | None: ...
+
+    @abstractmethod
+    async def clear_train_offer(self, game_id: int) -> None:
+        """The offer was answered or has lapsed: forget it (no error if there is none)."""

@@ -34,6 +34,7 @@ from storage.models import (
     ReminderState,
     SeatRecord,
     StoredAction,
+    TrainOffer,
 )
 from storage.repository import ActionInput, GameRepository
 
@@ -465,3 +466,35 @@ class SqliteGameRepository(GameRepository):
         async with self._read() as conn:
             rows = await self._all(conn, sql + " ORDER BY game_id, player_id", args)
         return [_rows.reminder(r) for r in rows]
+
+    # -- pending train offers (rule 12.6 consent) -------------------------------------
+    async def put_train_offer(self, offer: TrainOffer) -> TrainOffer:
+        now = self._clock()
+        async with self._write() as conn:
+            await self._touch(conn, offer.game_id)
+            try:
+                row = await self._one(
+                    conn,
+                    "INSERT INTO train_offers (game_id, seq, action, buyer_user_id,"
+                    " seller_player_id, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
+                    " action = excluded.action, buyer_user_id = excluded.buyer_user_id,"
+                    " seller_player_id = excluded.seller_player_id,"
+                    " created_at = excluded.created_at RETURNING *",
+                    (offer.game_id, offer.seq, _rows.action_text(offer.action),
+                     offer.buyer_user_id, offer.seller_player_id, now),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise StorageError(
+                    f"game {offer.game_id} has no player {offer.seller_player_id!r}"
+                ) from exc
+            return _rows.train_offer(row)
+
+    async def get_train_offer(self, game_id: int) -> TrainOffer | None:
+        async with self._read() as conn:
+            row = await self._one(conn, "SELECT * FROM train_offers WHERE game_id = ?", (game_id,))
+        return None if row is None else _rows.train_offer(row)
+
+    async def clear_train_offer(self, game_id: int) -> None:
+        async with self._write() as conn:
+            await conn.execute("DELETE FROM train_offers WHERE game_id = ?", (game_id,))

@@ -34,6 +34,10 @@ ROWS_AT_VERSION: dict[int, list[str]] = {
         "INSERT INTO reminder_state (game_id, player_id, last_ping_at, ping_count)"
         " VALUES (7, 'P2', 170, 3)",
     ],
+    3: [
+        "INSERT INTO train_offers (game_id, seq, action, buyer_user_id, seller_player_id,"
+        " created_at) VALUES (7, 2, '{\"type\":\"buy_train\",\"entity\":\"SP\"}', 11, 'P2', 180)",
+    ],
 }
 
 
@@ -53,7 +57,7 @@ async def test_empty_file_migrates_to_latest(db_path: Path) -> None:
         pass
     contents = db_contents(db_path)
     assert contents["user_version"] == LATEST
-    assert {"games", "seats", "actions", "game_settings", "reminder_state"} <= set(contents)
+    assert {"games", "seats", "actions", "game_settings", "reminder_state", "train_offers"} <= set(contents)
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()

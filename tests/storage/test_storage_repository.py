@@ -22,6 +22,7 @@ from storage import (
     SqliteGameRepository,
     StorageError,
     StoredAction,
+    TrainOffer,
 )
 
 
@@ -219,3 +220,22 @@ async def test_start_game_seats_players_and_activates_in_one_write(repo: SqliteG
     with pytest.raises(StorageError, match="has 2 seats"):
         await repo.start_game(game_id, [(22, "Bob")])
     assert (await repo.load_game(game_id)).seats == loaded.seats
+
+
+async def test_train_offers(repo: SqliteGameRepository) -> None:
+    game_id = await repo.create_game(minimal_game()[0], [NewSeat("P1", "One"), NewSeat("P2", "Two")])
+    assert await repo.get_train_offer(game_id) is None
+    action = {"type": "buy_train", "entity": "SP", "entity_type": "corporation", "train": "2-0", "price": 100}
+    stored = await repo.put_train_offer(TrainOffer(game_id, 4, action, 11, "P2"))
+    assert stored.created_at > 0 and stored.action == action
+    assert await repo.get_train_offer(game_id) == stored
+    # One offer per game: a new one replaces the old.
+    newer = await repo.put_train_offer(TrainOffer(game_id, 5, {**action, "train": "2-1"}, 11, "P2"))
+    assert await repo.get_train_offer(game_id) == newer and newer.seq == 5
+    with pytest.raises(StorageError, match="no player 'Nobody'"):
+        await repo.put_train_offer(TrainOffer(game_id, 5, action, 11, "Nobody"))
+    with pytest.raises(GameNotFound):
+        await repo.put_train_offer(TrainOffer(999, 5, action, 11, "P2"))
+    await repo.clear_train_offer(game_id)
+    await repo.clear_train_offer(game_id)
+    assert await repo.get_train_offer(game_id) is None
