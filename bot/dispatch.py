@@ -37,6 +37,10 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return await moderator.log_lines(game_id, int(command.get("lines", 15)))
     if name == "game undo":
         return await moderator.finish(await moderator.undo(game_id, actor, int(command.get("steps", 1))))
+    if name == "game accept":
+        return await moderator.finish(await moderator.accept(game_id, actor))
+    if name == "game decline":
+        return await moderator.finish(await moderator.decline(game_id, actor))
     if name == "game import":
         return await _import_file(moderator, actor, str(command.get("file", "")))
     if name == "game export":

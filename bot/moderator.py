@@ -21,6 +21,7 @@ from typing import Any
 from bot import pictures as pics
 from bot.commands import build_action, controls
 from bot.config import ReminderDefaults
+from bot.consent import ConsentMixin, waiting_line
 from bot.errors import CommandError, NotYourTurn
 from bot.info import InfoMixin
 from bot.lifecycle import LifecycleMixin
@@ -61,7 +62,7 @@ class Outcome:
     lines: tuple[str, ...] = ()
 
 
-class Moderator(LifecycleMixin, InfoMixin):
+class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
     def __init__(self, repo: GameRepository, *, clock: Callable[[], float] = time.time,
                  images: bool = True, router_budget: float = 2.0,
                  reminders: ReminderDefaults | None = None,
@@ -114,7 +115,14 @@ class Moderator(LifecycleMixin, InfoMixin):
     def turn_text(self, session: Session, state: BaseGame, ping: bool = True) -> tuple[str, list[SeatRecord]]:
         if state.finished:
             return final_scores(state, session.seats), []
-        return whose_turn(state, legal_moves(state), session.seats, self.mention if ping else plain_mention)
+        mention = self.mention if ping else plain_mention
+        text, acting = whose_turn(state, legal_moves(state), session.seats, mention)
+        waiting = waiting_line(session, state, mention)
+        if waiting is not None:  # a purchase waits for the selling president's answer (12.6)
+            line, seller = waiting
+            text = f"{line}\n{text}"
+            acting = acting + [seller] if seller is not None and seller not in acting else acting
+        return text, acting
 
     # --- moves ---------------------------------------------------------------------------------
     async def act(self, game_id: int, actor: Actor, command: Command, expected_seq: int | None = None) -> Outcome:
@@ -215,10 +223,17 @@ class Moderator(LifecycleMixin, InfoMixin):
             return outcome
 
     async def _commit(self, session: Session, actor: Actor, action: dict[str, Any],
-                      note: str | None = None) -> Outcome:
-        """Process, then append; nothing is acknowledged unless the append committed."""
+                      note: str | None = None, consented: bool = False) -> Outcome:
+        """Process, then append; nothing is acknowledged unless the append committed.
+
+        A purchase that needs another president's consent is not made here unless it was
+        given (``consented``): it becomes an offer to that president instead."""
         game = session.game
         assert game is not None
+        if not consented:
+            asked = await self._ask_consent(session, actor, action)
+            if asked is not None:
+                return asked
         game_id = session.game_id
         seq = session.seq + 1
         action = {**action, "id": session.max_action_id + 1, "created_at": self.now()}

@@ -17,7 +17,7 @@ from bot.model import Actor
 from bot.pictures import Proposal, Views
 from engine import Game, GameError, effective_actions, load_game, new_game
 from engine.log import resolve_options, title_class
-from storage import GameRepository, LoadedGame, SeatRecord, StoredAction
+from storage import GameRepository, LoadedGame, SeatRecord, StoredAction, TrainOffer
 from storage.replay import engine_document
 
 SITE_RULES = "site_rules"
@@ -59,6 +59,7 @@ class Session:
     views: Views | None = None  # the last pictures drawn, to post market/table only when changed
     proposal: tuple[int, Proposal | None] | None = None  # (seq, best runs at that seq)
     extra: dict[str, Any] = field(default_factory=dict)
+    offer: TrainOffer | None = None  # a train purchase waiting for the seller's consent (bot.consent)
 
     @property
     def game_id(self) -> int:
@@ -119,7 +120,8 @@ class Sessions:
             game = await asyncio.to_thread(build_game, loaded)
             ids = [a.action.get("id") for a in loaded.actions]
             top = max([i for i in ids if isinstance(i, int)] + [len(ids)], default=0)
-            session = Session(loaded, game, list(loaded.actions), top)
+            offer = await self.repo.get_train_offer(game_id)
+            session = Session(loaded, game, list(loaded.actions), top, offer=offer)
             self._cache[game_id] = session
             while len(self._cache) > self.size:
                 self._cache.popitem(last=False)

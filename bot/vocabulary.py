@@ -94,6 +94,8 @@ GAME: dict[str, Spec] = {spec.name: spec for spec in (
         _o("lines", int, "How many lines (default 15)"),)),
     Spec("game undo", "Take back the last move", (
         _o("steps", int, "How many moves (more than one needs the game's creator)"),)),
+    Spec("game accept", "Agree to sell your company's train to the company asking for it"),
+    Spec("game decline", "Refuse to sell your company's train to the company asking for it"),
     Spec("game export", "The game as an 18xx.games JSON file"),
     Spec("game import", "Import an 18xx.games JSON file as a new game", (
         _o("file", str, "The JSON file (a path in the terminal)", True),)),

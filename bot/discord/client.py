@@ -82,6 +82,10 @@ class StationmasterBot(commands.Bot):
         if verb == "start":
             await answer_move(interaction, self.moderator, self.moderator.start(game_id, actor))
             return
+        if verb in ("accept", "decline"):  # a train offer (rule 12.6): the seq refuses a stale one
+            answer_offer = self.moderator.accept if verb == "accept" else self.moderator.decline
+            await answer_move(interaction, self.moderator, answer_offer(game_id, actor, expected_seq=seq))
+            return
         command = CLICKS.get(verb)
         if verb.startswith("dividend:"):
             command = Command("dividend", {"kind": verb.split(":", 1)[1]})

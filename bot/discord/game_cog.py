@@ -109,6 +109,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             moderator = self.bot.moderator
             await answer_move(interaction, moderator, moderator.undo(game_id, actor_of(interaction), steps))
 
+    @app_commands.command(name="accept", description=_d("accept"))
+    async def accept(self, interaction: discord.Interaction) -> None:
+        if (game_id := await self._game(interaction)) is not None:
+            moderator = self.bot.moderator
+            await answer_move(interaction, moderator, moderator.accept(game_id, actor_of(interaction)))
+
+    @app_commands.command(name="decline", description=_d("decline"))
+    async def decline(self, interaction: discord.Interaction) -> None:
+        if (game_id := await self._game(interaction)) is not None:
+            moderator = self.bot.moderator
+            await answer_move(interaction, moderator, moderator.decline(game_id, actor_of(interaction)))
+
     @app_commands.command(name="export", description=_d("export"))
     async def export(self, interaction: discord.Interaction) -> None:
         if (game_id := await self._game(interaction)) is not None:

@@ -91,8 +91,11 @@ async def answer_move(interaction: discord.Interaction, moderator: Moderator, wo
         # Waiting for the game's lock or the database: acknowledge privately now.
         await interaction.response.defer(thinking=True, ephemeral=True)
     outcome = await task
-    if not outcome.committed:
+    if not outcome.committed and (outcome.reply.private or not outcome.reply.ok):
         await refuse(interaction, outcome.reply.text)
+        return outcome.reply
+    if not outcome.committed:  # public but no move (a train offer, its refusal): say it in the thread
+        await _public(interaction, outcome.reply, quick)
         return outcome.reply
     if quick:
         await interaction.response.defer(thinking=True)
@@ -105,3 +108,14 @@ async def answer_move(interaction: discord.Interaction, moderator: Moderator, wo
         if isinstance(channel, discord.abc.Messageable):
             await channel.send(**message_kwargs(reply))
     return reply
+
+
+async def _public(interaction: discord.Interaction, reply: Reply, quick: bool) -> None:
+    """A public reply that is not a move: it pings whom it names (the seller of a train)."""
+    if quick:
+        await interaction.response.send_message(**message_kwargs(reply))
+        return
+    await interaction.followup.send("Done.", ephemeral=True)
+    channel = interaction.channel
+    if isinstance(channel, discord.abc.Messageable):
+        await channel.send(**message_kwargs(reply))
