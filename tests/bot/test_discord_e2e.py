@@ -3,7 +3,8 @@
 Three users create, join and start an 18Texas game in its own thread, play the auction, a
 stock round and operating rounds (a tile lay, a station, a run and a dividend) with slash
 commands, autocomplete and buttons; refusals are ephemeral and change nothing; the bot is
-restarted mid-game; reminders fire once and are not repeated after a restart.
+restarted mid-game; reminders fire once and are not repeated after a restart; a train
+offer (rule 12.6) is accepted by the selling president's button.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 from bot_helpers import opening_command, operating_command
 from fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
+from offer_helpers import stored_game
 from PIL import Image
 
 from bot.config import Settings
@@ -281,3 +283,32 @@ async def test_commands_match_the_shared_vocabulary(fake_discord: FakeDiscord, t
             assert [o["name"] for o in definition.get("options", [])] == [o.name for o in ALL[f"game {sub}"].options]
     else:
         assert [o["name"] for o in synced.get("options", [])] == [o.name for o in ALL[word].options]
+
+
+async def test_a_train_offer_is_accepted_by_the_sellers_button(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Rule 12.6 consent: SAA (alice) asks for T&P's 2-0 (carol's); only carol's click on the
+    offer's Accept buys it, and a click on the answered offer is refused."""
+    fake, db = fake_discord, tmp_path / "bot.db"
+    table = Table(fake)
+    users = {name.title(): user.id for name, user in table.users.items()}
+    async with await SqliteGameRepository.open(db) as repo:
+        game_id = await stored_game(repo, "consent", thread_id=fake.channel.id, users=users)
+    table.thread = fake.channel
+    async with stationmaster(fake, db, images=False) as bot:
+        table.bot = bot
+        seq = await last_seq(db)
+        offer = await table.slash(table.users["alice"], "train", train="2-0")
+        carol = table.users["carol"]
+        assert not offer.ephemeral and offer.content.startswith(f"{carol.mention} — SAA asks to buy your 2-train")
+        assert pinged(offer) == [carol.id]
+        accept = f"sm:{game_id}:{seq}:accept"
+        assert offer.custom_ids() == [accept, f"sm:{game_id}:{seq}:decline"]
+        refused = await table.click(table.users["bob"], offer, accept)
+        assert refused.ephemeral and "Only Carol" in refused.content
+        assert await last_seq(db) == seq
+        bought = await table.click(carol, offer, accept)
+        assert not bought.ephemeral and "carol accepts.\nSAA buys a 2-train from T&P for $100" in bought.content
+        assert await last_seq(db) == seq + 1
+        again = await table.click(carol, offer, accept)
+        assert again.ephemeral and "earlier position" in again.content
+        assert await last_seq(db) == seq + 1
