@@ -33,6 +33,12 @@ def live_offer(session: Session) -> TrainOffer | None:
     return offer if offer is not None and offer.seq == session.seq else None
 
 
+def answering_seat(session: Session) -> SeatRecord | None:
+    """The seller's seat while a live offer waits for them: the game is waiting on that answer."""
+    offer = live_offer(session)
+    return _seat(session, offer.seller_player_id) if offer is not None else None
+
+
 def _seat(session: Session, player_id: Any) -> SeatRecord | None:
     return next((s for s in session.seats if str(s.player_id) == str(player_id)), None)
 

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.consent import answering_seat
 from bot.replies import acting_seats
 from storage import GameSettings, ReminderState, SeatRecord
 
@@ -94,8 +95,10 @@ class ReminderService:
             return []
         settings = await self.repo.get_settings(game_id)
         pings = {str(s.player_id): s for s in await self.repo.list_reminder_states(game_id)}
+        seller = answering_seat(session)
+        waiting_on = [seller] if seller is not None else acting_seats(session.game.state, session.seats)
         return [(next_due(settings, record.updated_at, pings.get(str(seat.player_id))), seat)
-                for seat in acting_seats(session.game.state, session.seats)]
+                for seat in waiting_on]
 
     async def schedule(self, game_id: int) -> None:
         """(Re)plan a game's job; called at start and whenever a game changes."""

@@ -16,6 +16,7 @@ from bot.console import Console
 from bot.console_parse import parse_line
 from bot.model import Command
 from bot.moderator import Moderator, plain_mention
+from bot.reminders import ReminderService
 from storage import SqliteGameRepository
 
 BUY = Command("train", {"train": "2-0"})  # SAA (Alice) asks for T&P's (Carol's) 2-0 at face value
@@ -156,3 +157,14 @@ async def test_the_terminal_uses_the_same_words(setup) -> None:
     assert "@Carol — SAA asks to buy your 2-train (2-0) from T&P for $100: accept or decline" in text
     assert "error: Only Carol, whose train it is, answers this offer." in text
     assert "Carol accepts.\nSAA buys a 2-train from T&P for $100" in text
+
+
+async def test_reminders_go_to_the_seller_while_an_offer_waits(setup) -> None:
+    repo, moderator = setup
+    game_id = await stored_game(repo, "consent")
+    reminders = ReminderService(moderator, send=None)  # type: ignore[arg-type]  # due() sends nothing
+    assert [seat.display_name for _, seat in await reminders.due(game_id)] == ["Alice"]
+    await moderator.perform(game_id, actor("Alice"), BUY)
+    assert [seat.display_name for _, seat in await reminders.due(game_id)] == ["Carol"]
+    await moderator.decline(game_id, actor("Carol"))
+    assert [seat.display_name for _, seat in await reminders.due(game_id)] == ["Alice"]
