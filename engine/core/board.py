@@ -57,9 +57,6 @@ class HexState:
     def exits(self) -> set[int]:
         return self.tile.exits(self.rotation)
 
-    def city_tokens(self, city_index: int) -> list[str | None]:
-        return self.tokens[city_index]
-
     def corporations_here(self) -> set[str]:
         return {token for slots in self.tokens for token in slots if token}
 
@@ -113,12 +110,6 @@ class Board:
             )
         # Tile copies on the board, by tile name; the rest are in the supply.
         self.used_copies: dict[str, set[int]] = {name: set() for name in self.tiles}
-
-    def hex(self, coord: str) -> HexState:
-        try:
-            return self.hexes[coord]
-        except KeyError:
-            raise KeyError(coord) from None
 
     # --- tile supply -------------------------------------------------------------------
     def free_copy(self, name: str) -> int | None:

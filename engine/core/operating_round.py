@@ -21,15 +21,11 @@ class CorporateTurn:
     corporation: Corporation
     step_index: int = 0
     lays: list[bool] = field(default_factory=list)  # one entry per tile lay: was it an upgrade?
-    tokened: bool = False
     revenue: int | None = None
     runs: list[Any] = field(default_factory=list)
-    bought_train: bool = False
-    issued: bool = False
     redeemed: bool = False
     emergency_sales: int = 0
     emergency_prices: dict[str, int] = field(default_factory=dict)  # price when first sold in it
-    ability_lays: dict[str, int] = field(default_factory=dict)
     ability_token_hex: str | None = None
     done_steps: set[str] = field(default_factory=set)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.board import HexState, split_tile_id
 from engine.core.entities import Corporation
-from engine.core.graph import Reach, reach_of
+from engine.core.graph import Reach
 from engine.core.tiles import TileDef, path_signatures
 from engine.errors import GameError
 
@@ -228,6 +228,3 @@ def place_token(game: BaseGame, corporation: Corporation, coord: str, city_index
     game.last_tile_hexes = [coord]
     game.log.append(f"{corporation.id} places a station in {coord}")
 
-
-def company_reach(game: BaseGame, corporation: Corporation) -> Reach:
-    return reach_of(game.board, corporation.id)
