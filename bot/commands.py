@@ -145,7 +145,9 @@ def _sell(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]
     if not options:
         names = sorted({c["corporation"] for c in move["choices"]})
         raise CommandError(f"you cannot sell {wanted or 'that'} now; you can sell {_listing(names)}")
-    percent = command.get("percent", 10)
+    percent = command.get("percent")
+    if percent is None:  # no amount given: the smallest the engine offers (one share)
+        percent = min(c["percent"] for c in options)
     chosen = next((c for c in options if c["percent"] == percent), None)
     if chosen is None:
         amounts = ", ".join(f"{c['percent']}% (${c['price']})" for c in options)

@@ -16,11 +16,9 @@ from typing import Any
 from bot.model import Actor
 from bot.pictures import Proposal, Views
 from engine import Game, GameError, effective_actions, load_game, new_game
-from engine.log import resolve_options, title_class
+from engine.log import SITE_RULES, resolve_options, title_class
 from storage import GameRepository, LoadedGame, SeatRecord, StoredAction, TrainOffer
 from storage.replay import engine_document
-
-SITE_RULES = "site_rules"
 
 
 def resolved_options(title: str, site_rules: bool) -> tuple[str, ...]:
