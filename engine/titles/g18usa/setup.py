@@ -1,9 +1,11 @@
-"""18USA's random setup (rule 2), drawn from the game's seed exactly as the reference site draws it.
+"""18USA's random setup (rule 2), drawn from the game's seed as the reference site draws it.
 
 `setup_from_seed` is pure: the same seed, players and options always give the same `UsaSetup`.
 The draws follow the site's order: red-area value tokens, private companies by value group,
-metropolis cities, subsidies. Each shuffle uses `SetupRandom`, so a game started here with a
-site game's seed is set up like that game.
+metropolis cities, subsidies, each a `SetupRandom` shuffle. With the site options (on for
+imported and replayed logs) a seed gives the site's setup exactly. Without them the red-area
+tokens come from the rulebook's 10, one draw fewer, so every later draw differs too: a seed
+then deals another, equally random table.
 """
 
 from __future__ import annotations
