@@ -165,31 +165,49 @@ def attachment_credit(attachment: Attachment, stops: Sequence[Node],
     return credit
 
 
-def best_attachment_credit(attachments: Sequence[Attachment],
-                           runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]]) -> dict[str, int]:
-    """The best way to hand the value-only attachments to these runs: train id -> credit.
+def assign_attachments(attachments: Sequence[Attachment],
+                       runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]]) -> dict[str, str]:
+    """The best way to hand the value-only attachments to these runs: attachment id -> train id.
 
     `runs` are (train id, stops, their distance costs). Each attachment goes to at most one
-    eligible train; the company takes the assignment that earns the most.
+    eligible train; the company takes the assignment that earns the most (the first such in a
+    fixed order, so the engine and the optimizer agree on ties).
     """
     usable = [a for a in attachments if not a.changes_distance]
     if not usable or not runs:
         return {}
-    best: dict[str, int] = {}
-    best_total = -1
+    best: dict[str, str] = {}
+    best_total = 0
     choices = [[None] + [i for i, (train, _, _) in enumerate(runs)
                          if a.trains is None or train in a.trains] for a in usable]
     for pick in product(*choices):
-        credit: dict[str, int] = {}
+        total = 0
+        holders: dict[str, str] = {}
         for attachment, holder in zip(usable, pick, strict=True):
             if holder is None:
                 continue
             train, stops, costs = runs[holder]
-            credit[train] = credit.get(train, 0) + attachment_credit(attachment, stops, costs)
-        total = sum(credit.values())
+            gain = attachment_credit(attachment, stops, costs)
+            if gain:
+                total += gain
+                holders[attachment.id] = train
         if total > best_total:
-            best_total, best = total, credit
-    return {train: value for train, value in best.items() if value}
+            best_total, best = total, holders
+    return best
+
+
+def best_attachment_credit(attachments: Sequence[Attachment],
+                           runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]]) -> dict[str, int]:
+    """Train id -> what the value-only attachments add to its run, handed out as
+    `assign_attachments` does."""
+    holders = assign_attachments(attachments, runs)
+    described = {train: (stops, costs) for train, stops, costs in runs}
+    credit: dict[str, int] = {}
+    for attachment in attachments:
+        train = holders.get(attachment.id)
+        if train is not None:
+            credit[train] = credit.get(train, 0) + attachment_credit(attachment, *described[train])
+    return credit
 
 
 def finish_company_runs(game: BaseGame, corporation: Corporation, runs: list[Run]) -> list[Run]:

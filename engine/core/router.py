@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from engine.core.graph import Node
 from engine.core.or_steps import check_runs
 from engine.core.route_hooks import (
-    Attachment, best_attachment_credit, finish_company_runs, run_adjustment,
-    stop_role_problem)
+    Attachment, assign_attachments, attachment_credit, best_attachment_credit, finish_company_runs,
+    run_adjustment, stop_role_problem)
 from engine.core.router_graph import PathKey, RouteGraph, TooManyLinks, board_signature, build_graph
 from engine.core.router_problem import RouteProblem, problem_from_game
 from engine.core.router_runs import Candidate, enumerate_runs
@@ -260,11 +260,10 @@ def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Atta
 
     def assemble(choice: Choice) -> RouteResult:
         picked = [(train, option) for train, option in zip(trains, choice, strict=True) if option is not None]
-        planned = [_plan(board, graph, train.id, option.ref, option.revenue) for train, option in picked]
+        planned = tuple(_plan(board, graph, train.id, option.ref, option.revenue) for train, option in picked)
         if attachments:
-            credit = credit_of(choice)
-            planned = [replace(run, revenue=run.revenue + credit.get(run.train, 0)) for run in planned]
-        return RouteResult(problem.corporation, tuple(planned), sum(run.revenue for run in planned), True, 0.0)
+            planned = _hand_out(board, attachments, list(planned))
+        return RouteResult(problem.corporation, planned, sum(run.revenue for run in planned), True, 0.0)
 
     outcome = best_combination(
         options, same_as_previous=same, group_limits=[most for _, most in limits],
@@ -276,6 +275,20 @@ def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Atta
     # the answer is no longer known to be the best the rules allow.
     return replace(result, proven_optimal=outcome.proven and not outcome.rejected,
                    engine_disagreements=outcome.rejected)
+
+
+def _hand_out(board: Any, attachments: Sequence[Attachment], runs: list[PlannedRun]) -> tuple[PlannedRun, ...]:
+    """Runs with the value-only attachments given as the engine's run check gives them."""
+    holders = assign_attachments(attachments, [(run.train, run.stops, _costs(board, run.stops)) for run in runs])
+    if not holders:
+        return tuple(runs)
+    by_id = {attachment.id: attachment for attachment in attachments}
+    out = []
+    for run in runs:
+        mine = [name for name, train in holders.items() if train == run.train]
+        gain = sum(attachment_credit(by_id[name], run.stops, _costs(board, run.stops)) for name in mine)
+        out.append(replace(run, revenue=run.revenue + gain, attachments=run.attachments + tuple(mine)))
+    return tuple(out)
 
 
 # --- the model search --------------------------------------------------------------------------
@@ -291,10 +304,17 @@ def _model(problem: RouteProblem, trains: list[Train], attachments: tuple[Attach
         return RouteResult(problem.corporation, (), 0, False, 0.0, method="model")
     outcome = solve(prepared, deadline - time.perf_counter())
     board = problem.board
-    planned = tuple(
-        PlannedRun(trains[run.train].id, run.stops, tuple(stop[0] for stop in run.stops), run.paths,
-                   run.connections, run.revenue, _node_ids(board, run.stops), run.attachments)
-        for run in sorted(outcome.runs, key=lambda run: run.train))
+    by_id = {attachment.id: attachment for attachment in attachments}
+    bare: list[PlannedRun] = []
+    for run in sorted(outcome.runs, key=lambda run: run.train):
+        # The engine hands value-only attachments out itself (the action does not name them), so
+        # take the model's off and let _hand_out give them as the engine will.
+        revenue = run.revenue - sum(attachment_credit(by_id[name], run.stops, _costs(board, run.stops))
+                                    for name in run.attachments if not by_id[name].changes_distance)
+        carried = tuple(name for name in run.attachments if by_id[name].changes_distance)
+        bare.append(PlannedRun(trains[run.train].id, run.stops, tuple(stop[0] for stop in run.stops),
+                                  run.paths, run.connections, revenue, _node_ids(board, run.stops), carried))
+    planned = _hand_out(board, attachments, bare)
     return RouteResult(problem.corporation, planned, sum(run.revenue for run in planned),
                        outcome.proven, 0.0, method="model")
 
@@ -303,6 +323,10 @@ def _model(problem: RouteProblem, trains: list[Train], attachments: tuple[Attach
 def _engine_agrees(state: BaseGame, corp: Corporation, result: RouteResult) -> bool:
     """The engine's own run check accepts these runs, sees the same track and the same revenue."""
     if not result.runs:
+        return True
+    if any(run.attachments and _changes_distance(state, corp, run) for run in result.runs):
+        # The core run check counts stops against the bare train; a title with switchers or
+        # extenders checks those runs in its own run step.
         return True
     try:
         checked = check_runs(state, corp, result.to_action(corp.id))
@@ -325,6 +349,11 @@ def _engine_agrees(state: BaseGame, corp: Corporation, result: RouteResult) -> b
         if set(mine.paths) != set(theirs.paths) or mine.revenue != theirs.revenue:
             return False
     return True
+
+
+def _changes_distance(state: BaseGame, corp: Corporation, run: PlannedRun) -> bool:
+    by_id = {attachment.id: attachment for attachment in state.route_attachments(corp)}
+    return any(by_id[name].changes_distance for name in run.attachments if name in by_id)
 
 
 # --- the optimizer -------------------------------------------------------------------------------
