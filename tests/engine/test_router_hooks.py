@@ -121,7 +121,8 @@ def test_extender_goes_to_the_train_that_gains_most() -> None:
         if index % 4:
             continue
         trial = hook(copy.deepcopy(state), action["entity"], index)
-        trial.extras = ()
+        # Bonus tokens depend on a train's length, which the extender does not change.
+        trial.extras, trial.bonus_stops = (), frozenset()
         corp = trial.corporations[action["entity"]]
         if not corp.trains:
             continue
