@@ -154,11 +154,15 @@ class _TooBig(Exception):
 
 
 def _graph_and_runs(problem: RouteProblem, distance: int, deadline: float,
-                    cache: RouterCache | None) -> tuple[RouteGraph, list[Candidate]]:
+                    cache: RouterCache | None) -> tuple[RouteGraph, list[Candidate], bool]:
+    """The graph and the runs of a `distance` train, and whether the list is complete.
+
+    Raises _TooBig past the caps; out of time, the runs listed so far.
+    """
     key = (problem.corporation, distance, problem.colors, board_signature(problem.board))
     hit = cache.get(key) if cache is not None else None
     if hit is not None:
-        return hit
+        return hit[0], hit[1], True
     try:
         graph = build_graph(problem.board, problem.corporation, problem.colors,
                             link_cap=LINK_CAP, deadline=deadline)
@@ -166,11 +170,11 @@ def _graph_and_runs(problem: RouteProblem, distance: int, deadline: float,
         raise _TooBig from error
     runs, complete = enumerate_runs(graph, distance, should_stop=lambda: time.perf_counter() > deadline,
                                     cap=RUN_CAP)
-    if not complete:
+    if len(runs) > RUN_CAP:
         raise _TooBig
-    if cache is not None:
+    if complete and cache is not None:
         cache.put(key, (graph, runs))
-    return graph, runs
+    return graph, runs, complete
 
 
 def _options_for(problem: RouteProblem, train: Train, graph: RouteGraph, runs: list[Candidate],
@@ -230,7 +234,7 @@ def _costs(board: Any, stops: Sequence[Node]) -> list[int]:
 def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Attachment, ...],
              deadline: float, cache: RouterCache | None,
              accept: Callable[[RouteResult], bool] | None) -> RouteResult:
-    graph, runs = _graph_and_runs(problem, trains[0].distance, deadline, cache)
+    graph, runs, complete = _graph_and_runs(problem, trains[0].distance, deadline, cache)
     rules = problem.rules
     limits = rules.end_limits() if "route_end_limits" in rules.hooks else ()
     groups = [hexes for hexes, _ in limits]
@@ -273,7 +277,7 @@ def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Atta
     result = assemble(outcome.choice)
     # A better answer the engine refused means optimizer and engine disagree on the rules, so
     # the answer is no longer known to be the best the rules allow.
-    return replace(result, proven_optimal=outcome.proven and not outcome.rejected,
+    return replace(result, proven_optimal=complete and outcome.proven and not outcome.rejected,
                    engine_disagreements=outcome.rejected)
 
 
@@ -377,13 +381,17 @@ def solve_problem(problem: RouteProblem, *, time_budget: float = 2.0, cache: Rou
             result = _listing(problem, trains, attachments, share, cache, accept)
         except _TooBig:
             result = None
-        if result is not None and not result.proven_optimal and method is None:
-            result = None  # out of its share of the time: the model may still prove an answer
+    fallback = None
+    if result is not None and not result.proven_optimal and method is None:
+        # Out of its share of the time: the model may still prove an answer; keep this one in case.
+        fallback, result = result, None
     if result is None:
         result = _model(problem, trains, attachments, deadline)
         if accept is not None and result.runs and not accept(result):
             result = replace(RouteResult(problem.corporation, (), 0, False, 0.0, method="model"),
                              engine_disagreements=1)
+        if fallback is not None and fallback.total > result.total:
+            result = replace(fallback, proven_optimal=False)
     return replace(result, seconds=time.perf_counter() - started)
 
 

@@ -61,8 +61,20 @@ def test_routes_lines_on_the_fixture() -> None:
     assert len(lines) == len(logged) == 64
     assert [line["action_id"] for line in lines] == [a["id"] for a in logged]
     for line in lines:
-        assert set(line) == {"action_id", "corporation", "declared", "best", "proven_optimal", "seconds"}
+        assert set(line) == {"action_id", "corporation", "declared", "best", "proven_optimal", "seconds",
+                             "method", "action"}
         assert line["best"] >= line["declared"], line
+        move = line["action"]
+        assert move["type"] == "run_routes" and move["entity"] == line["corporation"]
+        assert sum(route["revenue"] for route in move["routes"]) == line["best"]
+        for route in move["routes"]:
+            assert set(route) >= {"train", "connections", "hexes", "nodes", "revenue"}
         assert line["proven_optimal"] is True
+    # Each proposed action is one the engine accepts at that position, worth what it says.
+    for (state, _), line in zip(run_positions(json.loads(FIXTURE.read_text())), lines, strict=True):
+        trial = copy.deepcopy(state)
+        trial.importing = False
+        trial.process(line["action"])
+        assert sum(run.revenue for run in trial.last_runs) == line["best"]
     # The site's router missed better runs in some positions; the rest match exactly.
     assert sum(line["best"] > line["declared"] for line in lines) >= 1
