@@ -26,8 +26,14 @@ from typing import TYPE_CHECKING, Any
 from engine.core.graph import Node
 from engine.core.or_steps import check_runs
 from engine.core.route_hooks import (
-    Attachment, assign_attachments, attachment_credit, best_attachment_credit, finish_company_runs,
-    run_adjustment, stop_role_problem)
+    Attachment,
+    assign_attachments,
+    attachment_credit,
+    best_attachment_credit,
+    finish_company_runs,
+    run_adjustment,
+    stop_role_problem,
+)
 from engine.core.router_graph import PathKey, RouteGraph, TooManyLinks, board_signature, build_graph
 from engine.core.router_problem import RouteProblem, problem_from_game
 from engine.core.router_runs import Candidate, enumerate_runs
@@ -298,8 +304,8 @@ def _hand_out(board: Any, attachments: Sequence[Attachment], runs: list[PlannedR
 # --- the model search --------------------------------------------------------------------------
 def _model(problem: RouteProblem, trains: list[Train], attachments: tuple[Attachment, ...],
            deadline: float) -> RouteResult:
-    from engine.core.router_modelinput import model_input
     from engine.core.router_model import solve
+    from engine.core.router_modelinput import model_input
     from engine.core.router_track import OutOfTime
 
     try:

@@ -11,7 +11,7 @@ import pytest
 
 from engine.core import router, router_runs, router_search
 from engine.core.entities import Train
-from engine.core.router import RouteResult, RouterCache, best_runs, cache_of, clear_cache
+from engine.core.router import RouterCache, RouteResult, best_runs, cache_of, clear_cache
 from engine.core.track import place_token
 from engine.router_cli import run_positions
 
