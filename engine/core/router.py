@@ -18,6 +18,7 @@ position comes from a game), so an answer is never illegal even if optimizer and
 from __future__ import annotations
 
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -141,12 +142,16 @@ class RouterCache:
         return (RouterCache, ())
 
 
+# Each game's cache lives exactly as long as the game object (weakly keyed, so nothing is kept for
+# a game that is gone) and stays out of the game's own state, which tests compare field by field.
+_CACHES: weakref.WeakKeyDictionary[Any, RouterCache] = weakref.WeakKeyDictionary()
+
+
 def cache_of(game: BaseGame) -> RouterCache:
     """The game's own router cache (made on first use)."""
-    cache = game.__dict__.get("_router_cache")
-    if not isinstance(cache, RouterCache):
-        cache = RouterCache()
-        game.__dict__["_router_cache"] = cache
+    cache = _CACHES.get(game)
+    if cache is None:
+        cache = _CACHES[game] = RouterCache()
     return cache
 
 
