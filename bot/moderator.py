@@ -293,7 +293,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
         proposal = None
         if move is not None:
             try:
-                proposal = await asyncio.to_thread(pics.propose, state, str(move["entity"]), self.router_budget)
+                proposal = await pics.propose_in_worker(state, str(move["entity"]), self.router_budget)
             except Exception:  # a proposal is a convenience; the president can still type runs
                 log.exception("route optimizer failed in game %s at seq %s", session.game_id, seq)
         session.proposal = (seq, proposal)

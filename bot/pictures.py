@@ -7,8 +7,13 @@ proposals). Everything here is CPU work on a snapshot of the state, so callers r
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
+import multiprocessing
+import pickle
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +62,47 @@ def propose(state: BaseGame, corporation: str, budget: float) -> Proposal | None
         return None
     return Proposal(corporation, result.to_action(corporation), result.total,
                     result.proven_optimal, tuple(result.runs))
+
+
+# The optimizer runs in a worker process: a search the budget does not stop (or one that goes
+# wrong) costs that process, never the event loop. One worker: proposals are rare and the
+# machine has two cores.
+_POOL: ProcessPoolExecutor | None = None
+GRACE = 2.0  # seconds past the budget before the worker is given up and replaced
+
+
+def _pool() -> ProcessPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return _POOL
+
+
+def _replace_pool() -> None:
+    global _POOL
+    pool, _POOL = _POOL, None
+    if pool is not None:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()  # only the pool's own worker
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def propose_in_worker(state: BaseGame, corporation: str, budget: float) -> Proposal | None:
+    """`propose` in the worker process; None if it fails or overruns its budget by GRACE."""
+    if not ROUTER:
+        return None
+    try:
+        pickle.dumps(state)
+    except Exception:  # a position that cannot travel is proposed in a thread instead
+        log.warning("position cannot be sent to the optimizer's worker; using a thread")
+        return await asyncio.to_thread(propose, state, corporation, budget)
+    future = asyncio.get_running_loop().run_in_executor(_pool(), propose, state, corporation, budget)
+    try:
+        return await asyncio.wait_for(future, budget + GRACE)
+    except (TimeoutError, BrokenProcessPool):
+        log.warning("route optimizer worker overran or died; replacing it")
+        _replace_pool()
+        return None
 
 
 @dataclass(frozen=True)

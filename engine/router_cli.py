@@ -1,7 +1,8 @@
 """`stationmaster routes FILE.json`: the optimizer's best runs at every run of a logged game.
 
 For each `run_routes` action of an 18xx.games log, the position just before it is rebuilt and the
-optimizer's answer is printed beside what was logged, one JSON object per line.
+optimizer's answer is printed beside what was logged, one JSON object per line. `action` is the
+answer as an 18xx.games `run_routes` action, so another engine can check any run proposed.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def route_lines(data: dict[str, Any], time_budget: float = 2.0) -> Iterator[dict
             "best": result.total,
             "proven_optimal": result.proven_optimal,
             "seconds": round(result.seconds, 4),
+            "method": result.method,
+            "action": result.to_action(corporation),
         }
 
 

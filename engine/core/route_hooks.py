@@ -1,24 +1,31 @@
 """Title hooks for running trains, shared by the engine's run check and the route optimizer.
 
 18Texas uses none of them: every default leaves the core rules unchanged. They exist for what
-18USA adds on top of printed revenue:
+18USA adds on top of printed revenue, and each is stated so the optimizer can reason about it
+exactly (no hook is an opaque function of a whole run):
 
-* `route_stop_revenue`: a stop's value on one train's run (metropolis and bonus tokens).
-* `route_track_bonuses`: revenue collected by passing through a hex of plain track (resource
-  tokens). Such a hex is not a stop: it costs the train no distance and cannot end a run.
-* `route_run_bonus`: a bonus for one run as a whole (express-freight style area bonuses).
-* `route_end_limits`: at most n of a company's runs may end in a group of hexes (Mexico: two).
-* `route_company_bonus`: bonuses decided once for all of a company's runs (Pullman: +$20 per stop
-  on the train of the company's choice), credited to chosen trains.
+* `route_stop_revenue`: a stop's value on one train (red areas by phase and their value tokens,
+  a P6 token, bridge and subsidy tokens, P8's bonus in its red area, a company town's penalty).
+* `route_track_bonuses`: revenue a train collects once for passing through a hex of plain track
+  (coal, oil and ore tokens). Such a hex is not a stop: it costs no distance and ends no run.
+* `route_stop_roles`: stops with a special part in a run: a rural junction may not be a run's
+  first or last stop; the hexes of one red area (Mexico) count as one location, visited once.
+* `route_end_limits`: at most n of a company's runs may start or end in a group of hexes
+  (Mexico: two).
+* `route_attachments`: things the company gives to one train of its choice for this run: a
+  Pullman (+$20 per counted stop), a switcher (one stop passed without counting or earning, which
+  may be a city full of other stations), an extender (+1 distance), a route bonus for stopping at
+  given hexes (P17). The optimizer also chooses which train gets each.
 
-The optimizer is exact only if `route_company_bonus_limit` is an upper bound of
-`route_company_bonus` and the per-run hooks depend on nothing but their arguments.
+Train names such as 2+ or obsolete trains need no hook: the title gives each train its distance.
+Red areas that must end a run, metropolises and the rest of a tile's values come from tiles.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import product
 from typing import TYPE_CHECKING
 
 from engine.core.graph import Node
@@ -30,7 +37,38 @@ if TYPE_CHECKING:
     from engine.core.routes import Run
 
 PathKey = tuple[str, int]
-EndLimit = tuple[frozenset[str], int]  # (hexes, most runs that may end in them)
+EndLimit = tuple[frozenset[str], int]  # (hexes, most runs that may start or end in them)
+
+
+@dataclass(frozen=True)
+class StopRole:
+    """What a title says about one stop beyond its tile."""
+
+    never_end: bool = False  # may not be a run's first or last stop (rural junction)
+    area: str | None = None  # stops with the same area are one location (a red area of hexes)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """Something the company attaches to one of its trains for one run.
+
+    `trains`: ids of the trains it may go on (None: any). `stop_bonus`: added for every stop the
+    train counts (stops that take no distance earn none). `distance_bonus`: stops added to the
+    train's distance. `skips`: stops the train may pass without counting or earning them; a
+    skipped city may be full of other companies' stations. `run_bonuses`: (hexes, amount)
+    pairs: the train earns the largest amount whose hexes its run all stops in.
+    """
+
+    id: str
+    trains: frozenset[str] | None = None
+    stop_bonus: int = 0
+    distance_bonus: int = 0
+    skips: int = 0
+    run_bonuses: tuple[tuple[frozenset[str], int], ...] = ()
+
+    @property
+    def changes_distance(self) -> bool:
+        return bool(self.distance_bonus or self.skips)
 
 
 class RouteHooksMixin:
@@ -44,29 +82,25 @@ class RouteHooksMixin:
         """Hex -> bonus a run of `train` earns, once, for using any track path in that hex."""
         return {}
 
-    def route_run_bonus(self, corporation: Corporation, train: Train, stops: tuple[Node, ...]) -> int:
-        """A bonus for the whole run of `train` through `stops` (in run order)."""
-        return 0
+    def route_stop_roles(self, corporation: Corporation) -> Mapping[Node, StopRole]:
+        """Stops with a special part in runs; stops not listed are ordinary."""
+        return {}
 
     def route_end_limits(self, corporation: Corporation) -> tuple[EndLimit, ...]:
         """Groups of hexes in which at most so many of the company's runs may start or end."""
         return ()
 
-    def route_company_bonus(self, corporation: Corporation,
-                            runs: Sequence[tuple[Train, tuple[Node, ...]]]) -> dict[str, int]:
-        """Bonuses for the company's set of runs, by the train id whose run they are credited to."""
-        return {}
-
-    def route_company_bonus_limit(self, corporation: Corporation, trains: Sequence[Train]) -> int:
-        """An upper bound of `route_company_bonus` over any runs of these trains."""
-        return 0
+    def route_attachments(self, corporation: Corporation) -> tuple[Attachment, ...]:
+        """What the company may attach to its trains for this run."""
+        return ()
 
 
-HOOK_NAMES = ("route_stop_revenue", "route_track_bonuses", "route_run_bonus", "route_end_limits",
-              "route_company_bonus", "route_company_bonus_limit")
+HOOK_NAMES = ("route_stop_revenue", "route_track_bonuses", "route_stop_roles", "route_end_limits",
+              "route_attachments")
+PER_RUN_HOOKS = frozenset({"route_stop_revenue", "route_track_bonuses"})
 
 
-def overridden_hooks(game: BaseGame) -> frozenset[str]:
+def overridden_hooks(game: object) -> frozenset[str]:
     """The route hooks the title replaces; the optimizer skips the work for the others."""
     cls = type(game)
     return frozenset(name for name in HOOK_NAMES
@@ -80,7 +114,7 @@ def run_adjustment(game: BaseGame, corporation: Corporation, train: Train, stops
     `printed` are the stops' printed values if the caller has them already.
     """
     hooks = overridden_hooks(game)
-    if not hooks & {"route_stop_revenue", "route_track_bonuses", "route_run_bonus"}:
+    if not hooks & PER_RUN_HOOKS:
         return 0
     colors = game.colors_available()
     extra = 0
@@ -93,8 +127,6 @@ def run_adjustment(game: BaseGame, corporation: Corporation, train: Train, stops
     if "route_track_bonuses" in hooks:
         bonuses = game.route_track_bonuses(corporation, train)
         extra += sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
-    if "route_run_bonus" in hooks:
-        extra += game.route_run_bonus(corporation, train, tuple(stops))
     return extra
 
 
@@ -107,16 +139,95 @@ def end_limit_problem(limits: Sequence[EndLimit], ends: Sequence[tuple[str, str]
     return None
 
 
+def stop_role_problem(roles: Mapping[Node, StopRole], stops: Sequence[Node]) -> str | None:
+    """Why one run breaks the stop roles, or None."""
+    for end in (stops[0], stops[-1]):
+        role = roles.get(end)
+        if role is not None and role.never_end:
+            return f"a run may not start or end at {end[0]}"
+    seen: dict[str, str] = {}
+    for coord, kind, index in stops:
+        role = roles.get((coord, kind, index))
+        if role is None or role.area is None:
+            continue
+        if role.area in seen:
+            return f"a run may visit {role.area} only once ({seen[role.area]} and {coord})"
+        seen[role.area] = coord
+    return None
+
+
+def attachment_credit(attachment: Attachment, stops: Sequence[Node],
+                      costs: Sequence[int]) -> int:
+    """What `attachment` adds to a run through `stops` (each taking `costs` distance)."""
+    credit = attachment.stop_bonus * sum(1 for cost in costs if cost > 0)
+    hexes = {coord for coord, _, _ in stops}
+    credit += max((amount for needed, amount in attachment.run_bonuses if needed <= hexes), default=0)
+    return credit
+
+
+def assign_attachments(attachments: Sequence[Attachment],
+                       runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]]) -> dict[str, str]:
+    """The best way to hand the value-only attachments to these runs: attachment id -> train id.
+
+    `runs` are (train id, stops, their distance costs). Each attachment goes to at most one
+    eligible train; the company takes the assignment that earns the most (the first such in a
+    fixed order, so the engine and the optimizer agree on ties).
+    """
+    usable = [a for a in attachments if not a.changes_distance]
+    if not usable or not runs:
+        return {}
+    best: dict[str, str] = {}
+    best_total = 0
+    choices = [[None] + [i for i, (train, _, _) in enumerate(runs)
+                         if a.trains is None or train in a.trains] for a in usable]
+    for pick in product(*choices):
+        total = 0
+        holders: dict[str, str] = {}
+        for attachment, holder in zip(usable, pick, strict=True):
+            if holder is None:
+                continue
+            train, stops, costs = runs[holder]
+            gain = attachment_credit(attachment, stops, costs)
+            if gain:
+                total += gain
+                holders[attachment.id] = train
+        if total > best_total:
+            best_total, best = total, holders
+    return best
+
+
+def best_attachment_credit(attachments: Sequence[Attachment],
+                           runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]]) -> dict[str, int]:
+    """Train id -> what the value-only attachments add to its run, handed out as
+    `assign_attachments` does."""
+    holders = assign_attachments(attachments, runs)
+    described = {train: (stops, costs) for train, stops, costs in runs}
+    credit: dict[str, int] = {}
+    for attachment in attachments:
+        train = holders.get(attachment.id)
+        if train is not None:
+            credit[train] = credit.get(train, 0) + attachment_credit(attachment, *described[train])
+    return credit
+
+
 def finish_company_runs(game: BaseGame, corporation: Corporation, runs: list[Run]) -> list[Run]:
-    """Check the limits that span all of a company's runs and credit its company bonuses."""
+    """Check the rules that span all of a company's runs and credit its attachments."""
     hooks = overridden_hooks(game)
+    if "route_stop_roles" in hooks:
+        roles = game.route_stop_roles(corporation)
+        for run in runs:
+            problem = stop_role_problem(roles, run.stops)
+            if problem:
+                raise GameError(problem)
     if "route_end_limits" in hooks:
         ends = [(run.stops[0][0], run.stops[-1][0]) for run in runs]
         problem = end_limit_problem(game.route_end_limits(corporation), ends)
         if problem:
             raise GameError(problem)
-    if "route_company_bonus" not in hooks:
+    if "route_attachments" not in hooks:
         return runs
-    trains = {train.id: train for train in corporation.trains}
-    bonus = game.route_company_bonus(corporation, [(trains[run.train], run.stops) for run in runs])
-    return [replace(run, revenue=run.revenue + bonus.get(run.train, 0)) for run in runs]
+    board = game.board
+    described = [(run.train, run.stops,
+                  [board.hexes[c].tile.stop(k, i).distance_cost for c, k, i in run.stops]) for run in runs]
+    credit = best_attachment_credit(game.route_attachments(corporation), described)
+    return [replace(run, revenue=run.revenue + credit.get(run.train, 0)) for run in runs]

@@ -1,15 +1,24 @@
 """The route optimizer: the runs that earn a company the most, proven, in a form the engine accepts.
 
-`best_runs(state, corporation)` builds the company's graph of stops and links (router_graph),
-lists every legal run for its longest train (router_runs), values them per train with the title's
-route hooks, and picks the path-disjoint combination with the highest total (router_search).
-Before an answer becomes the best, the engine's own run check replays it as a `run_routes` action,
-so an answer is never illegal even if the optimizer and the engine were to disagree.
+Two exact searches, chosen by the size of the position (measured, see bench/router.py):
+
+* small networks (every 18Texas position): the runs of the longest train are listed through the
+  graph of plain-track links between stops (router_graph, router_runs) and the trains combined
+  by branch and bound (router_search). A millisecond or two, but the list grows about tenfold per
+  stop, so it is abandoned as soon as it passes `RUN_CAP` runs, `LINK_CAP` links or its share of
+  the time budget;
+* everything else: one CP-SAT model of all the trains on the company's track (router_track,
+  router_model), which never lists runs.
+
+Past the time budget the best answer found so far is returned, marked not proven. Before an
+answer is returned the engine's own run check replays it as a `run_routes` action (when the
+position comes from a game), so an answer is never illegal even if optimizer and engine disagree.
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -17,8 +26,17 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.graph import Node
 from engine.core.or_steps import check_runs
-from engine.core.route_hooks import finish_company_runs, overridden_hooks, run_adjustment
-from engine.core.router_graph import PathKey, RouteGraph, board_signature, build_graph
+from engine.core.route_hooks import (
+    Attachment,
+    assign_attachments,
+    attachment_credit,
+    best_attachment_credit,
+    finish_company_runs,
+    run_adjustment,
+    stop_role_problem,
+)
+from engine.core.router_graph import PathKey, RouteGraph, TooManyLinks, board_signature, build_graph
+from engine.core.router_problem import RouteProblem, problem_from_game
 from engine.core.router_runs import Candidate, enumerate_runs
 from engine.core.router_search import Choice, Option, best_combination
 from engine.core.routes import check_run
@@ -28,7 +46,9 @@ if TYPE_CHECKING:
     from engine.core.entities import Corporation, Train
     from engine.core.game import BaseGame
 
-PER_RUN_HOOKS = frozenset({"route_stop_revenue", "route_track_bonuses", "route_run_bonus"})
+RUN_CAP = 60_000  # runs the listing search may hold before the model takes over
+LINK_CAP = 4_000  # plain-track links likewise
+LISTING_SHARE = 0.2  # share of the time budget the listing search may use
 
 
 @dataclass(frozen=True)
@@ -42,6 +62,7 @@ class PlannedRun:
     connections: tuple[tuple[str, ...], ...]  # 18xx.games chains, one per pair of stops
     revenue: int
     nodes: tuple[str, ...] = ()  # 18xx.games node ids of the stops, "<hex>-<part index>"
+    attachments: tuple[str, ...] = ()  # ids of the attachments this train carries
 
     def route(self) -> dict[str, Any]:
         """This run as one entry of an 18xx.games `run_routes` action."""
@@ -61,8 +82,8 @@ class PlannedRun:
 class RouteResult:
     """The best runs found for a company's trains; trains that cannot run are left out.
 
-    `proven_optimal`: every legal combination was considered within the time budget, so no set of
-    runs earns more. Otherwise `runs` are the best found so far (still legal).
+    `proven_optimal`: no set of runs earns more. Otherwise `runs` are the best found within the
+    time budget (still legal). `method` names the search that answered ("listing" or "model").
     """
 
     corporation: str
@@ -72,6 +93,7 @@ class RouteResult:
     seconds: float
     # Better answers the engine's run check refused (always 0 unless optimizer and engine disagree).
     engine_disagreements: int = 0
+    method: str = "listing"
 
     def to_action(self, corp_id: str | None = None) -> dict[str, Any]:
         """An 18xx.games `run_routes` action for these runs."""
@@ -83,48 +105,107 @@ class RouteResult:
         }
 
 
-# --- the cache ----------------------------------------------------------------------------------
-# Graph and runs depend only on the board (tiles, rotations, tokens), the phase's colours, the
-# company and the longest train; a later call with the same signature reuses them.
-_CACHE: OrderedDict[tuple[Any, ...], tuple[RouteGraph, list[Candidate]]] = OrderedDict()
-_CACHE_SIZE = 64
+# --- the cache of one game --------------------------------------------------------------------
+class RouterCache:
+    """Graphs and run lists of a game's recent positions, at most `ENTRIES` of them.
+
+    Each entry holds at most RUN_CAP runs, so the cache is bounded. It belongs to one game: copies
+    and pickles of the game (snapshots, worker processes) start with an empty one.
+    """
+
+    ENTRIES = 16
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[tuple[Any, ...], tuple[RouteGraph, list[Candidate]]] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> tuple[RouteGraph, list[Candidate]] | None:
+        hit = self._entries.get(key)
+        if hit is not None:
+            self._entries.move_to_end(key)
+        return hit
+
+    def put(self, key: tuple[Any, ...], value: tuple[RouteGraph, list[Candidate]]) -> None:
+        self._entries[key] = value
+        while len(self._entries) > self.ENTRIES:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RouterCache:
+        return RouterCache()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RouterCache, ())
 
 
-def clear_cache() -> None:
-    _CACHE.clear()
+# Each game's cache lives exactly as long as the game object (weakly keyed, so nothing is kept for
+# a game that is gone) and stays out of the game's own state, which tests compare field by field.
+_CACHES: weakref.WeakKeyDictionary[Any, RouterCache] = weakref.WeakKeyDictionary()
 
 
-def _graph_and_runs(state: BaseGame, corp_id: str, distance: int,
-                    deadline: float) -> tuple[RouteGraph, list[Candidate], bool]:
-    colors = state.colors_available()
-    key = (type(state).__name__, corp_id, distance, colors, board_signature(state.board))
-    hit = _CACHE.get(key)
+def cache_of(game: BaseGame) -> RouterCache:
+    """The game's own router cache (made on first use)."""
+    cache = _CACHES.get(game)
+    if cache is None:
+        cache = _CACHES[game] = RouterCache()
+    return cache
+
+
+def clear_cache(game: BaseGame) -> None:
+    cache_of(game).clear()
+
+
+# --- the listing search -------------------------------------------------------------------------
+class _TooBig(Exception):
+    """The position is too large for the listing search."""
+
+
+def _graph_and_runs(problem: RouteProblem, distance: int, deadline: float,
+                    cache: RouterCache | None) -> tuple[RouteGraph, list[Candidate], bool]:
+    """The graph and the runs of a `distance` train, and whether the list is complete.
+
+    Raises _TooBig past the caps; out of time, the runs listed so far.
+    """
+    key = (problem.corporation, distance, problem.colors, board_signature(problem.board))
+    hit = cache.get(key) if cache is not None else None
     if hit is not None:
-        _CACHE.move_to_end(key)
         return hit[0], hit[1], True
-    graph = build_graph(state.board, corp_id, colors)
-    runs, complete = enumerate_runs(graph, distance, should_stop=lambda: time.perf_counter() > deadline)
-    if complete:
-        _CACHE[key] = (graph, runs)
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    try:
+        graph = build_graph(problem.board, problem.corporation, problem.colors,
+                            link_cap=LINK_CAP, deadline=deadline)
+    except TooManyLinks as error:
+        raise _TooBig from error
+    runs, complete = enumerate_runs(graph, distance, should_stop=lambda: time.perf_counter() > deadline,
+                                    cap=RUN_CAP)
+    if len(runs) > RUN_CAP:
+        raise _TooBig
+    if complete and cache is not None:
+        cache.put(key, (graph, runs))
     return graph, runs, complete
 
 
-# --- valuing runs per train --------------------------------------------------------------------
-def _options_for(state: BaseGame, corp: Corporation, train: Train, graph: RouteGraph,
-                 runs: list[Candidate], hooks: frozenset[str],
+def _options_for(problem: RouteProblem, train: Train, graph: RouteGraph, runs: list[Candidate],
                  groups: Sequence[frozenset[str]]) -> list[Option]:
+    rules = problem.rules
+    roles = rules.stop_roles() if "route_stop_roles" in rules.hooks else {}
+    values = list(graph.values)
+    if "route_stop_revenue" in rules.hooks:
+        values = [rules.stop_revenue(train, stop, printed) for stop, printed in zip(graph.stops, graph.values,
+                                                                                    strict=True)]
+    bonuses = rules.track_bonuses(train) if "route_track_bonuses" in rules.hooks else {}
     options = []
-    per_run = bool(hooks & PER_RUN_HOOKS)
     for run in runs:
         if run.cost > train.distance:
             continue
-        revenue = run.value
-        if per_run:
-            stops = [graph.stops[i] for i in run.stops]
-            printed = [graph.values[i] for i in run.stops]
-            revenue += run_adjustment(state, corp, train, stops, graph.paths_of(run.mask), printed)
+        if roles and stop_role_problem(roles, [graph.stops[i] for i in run.stops]):
+            continue
+        revenue = sum(values[i] for i in run.stops)
+        if bonuses:
+            revenue += sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in graph.paths_of(run.mask)})
         ends = 0
         if groups:
             first, last = graph.stops[run.stops[0]][0], graph.stops[run.stops[-1]][0]
@@ -137,7 +218,7 @@ def _options_for(state: BaseGame, corp: Corporation, train: Train, graph: RouteG
     return options
 
 
-def _plan(state: BaseGame, graph: RouteGraph, train: str, run: Candidate, revenue: int) -> PlannedRun:
+def _plan(board: Any, graph: RouteGraph, train: str, run: Candidate, revenue: int) -> PlannedRun:
     stops = tuple(graph.stops[i] for i in run.stops)
     paths: list[PathKey] = []
     chains: list[tuple[str, ...]] = []
@@ -148,15 +229,119 @@ def _plan(state: BaseGame, graph: RouteGraph, train: str, run: Candidate, revenu
         else:
             paths.extend(reversed(link.walk))
             chains.append(tuple(reversed(link.chain)))
-    nodes = tuple(f"{coord}-{state.board.hexes[coord].tile.stop(kind, index).part_index}"
-                  for coord, kind, index in stops)
     return PlannedRun(train, stops, tuple(stop[0] for stop in stops), tuple(paths), tuple(chains),
-                      revenue, nodes)
+                      revenue, _node_ids(board, stops))
 
 
+def _node_ids(board: Any, stops: Sequence[Node]) -> tuple[str, ...]:
+    return tuple(f"{coord}-{board.hexes[coord].tile.stop(kind, index).part_index}"
+                 for coord, kind, index in stops)
+
+
+def _costs(board: Any, stops: Sequence[Node]) -> list[int]:
+    return [board.hexes[c].tile.stop(k, i).distance_cost for c, k, i in stops]
+
+
+def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Attachment, ...],
+             deadline: float, cache: RouterCache | None,
+             accept: Callable[[RouteResult], bool] | None) -> RouteResult:
+    graph, runs, complete = _graph_and_runs(problem, trains[0].distance, deadline, cache)
+    rules = problem.rules
+    limits = rules.end_limits() if "route_end_limits" in rules.hooks else ()
+    groups = [hexes for hexes, _ in limits]
+    options = [_options_for(problem, train, graph, runs, groups) for train in trains]
+    # Trains of one length are interchangeable unless a hook could tell them apart.
+    symmetric = not rules.hooks & {"route_stop_revenue", "route_track_bonuses", "route_attachments"}
+    same = [index > 0 and symmetric and train.distance == trains[index - 1].distance
+            for index, train in enumerate(trains)]
+    board = problem.board
+    bonus_limit = 0
+    company_bonus: Callable[[Choice], int] | None = None
+    if attachments:
+        longest = trains[0].distance
+        bonus_limit = sum(a.stop_bonus * longest + max((amount for _, amount in a.run_bonuses), default=0)
+                          for a in attachments)
+
+        def credit_of(choice: Choice) -> dict[str, int]:
+            described = [(train.id, stops, _costs(board, stops))
+                         for train, option in zip(trains, choice, strict=True) if option is not None
+                         for stops in [tuple(graph.stops[i] for i in option.ref.stops)]]
+            return best_attachment_credit(attachments, described)
+
+        def whole_company_bonus(choice: Choice) -> int:
+            return sum(credit_of(choice).values())
+
+        company_bonus = whole_company_bonus
+
+    def assemble(choice: Choice) -> RouteResult:
+        picked = [(train, option) for train, option in zip(trains, choice, strict=True) if option is not None]
+        planned = tuple(_plan(board, graph, train.id, option.ref, option.revenue) for train, option in picked)
+        if attachments:
+            planned = _hand_out(board, attachments, list(planned))
+        return RouteResult(problem.corporation, planned, sum(run.revenue for run in planned), True, 0.0)
+
+    outcome = best_combination(
+        options, same_as_previous=same, group_limits=[most for _, most in limits],
+        bonus_limit=bonus_limit, company_bonus=company_bonus,
+        accept=None if accept is None else (lambda choice: accept(assemble(choice))), deadline=deadline,
+    )
+    result = assemble(outcome.choice)
+    # A better answer the engine refused means optimizer and engine disagree on the rules, so
+    # the answer is no longer known to be the best the rules allow.
+    return replace(result, proven_optimal=complete and outcome.proven and not outcome.rejected,
+                   engine_disagreements=outcome.rejected)
+
+
+def _hand_out(board: Any, attachments: Sequence[Attachment], runs: list[PlannedRun]) -> tuple[PlannedRun, ...]:
+    """Runs with the value-only attachments given as the engine's run check gives them."""
+    holders = assign_attachments(attachments, [(run.train, run.stops, _costs(board, run.stops)) for run in runs])
+    if not holders:
+        return tuple(runs)
+    by_id = {attachment.id: attachment for attachment in attachments}
+    out = []
+    for run in runs:
+        mine = [name for name, train in holders.items() if train == run.train]
+        gain = sum(attachment_credit(by_id[name], run.stops, _costs(board, run.stops)) for name in mine)
+        out.append(replace(run, revenue=run.revenue + gain, attachments=run.attachments + tuple(mine)))
+    return tuple(out)
+
+
+# --- the model search --------------------------------------------------------------------------
+def _model(problem: RouteProblem, trains: list[Train], attachments: tuple[Attachment, ...],
+           deadline: float) -> RouteResult:
+    from engine.core.router_model import solve
+    from engine.core.router_modelinput import model_input
+    from engine.core.router_track import OutOfTime
+
+    try:
+        prepared = model_input(problem, trains, attachments, deadline)
+    except OutOfTime:
+        return RouteResult(problem.corporation, (), 0, False, 0.0, method="model")
+    outcome = solve(prepared, deadline - time.perf_counter())
+    board = problem.board
+    by_id = {attachment.id: attachment for attachment in attachments}
+    bare: list[PlannedRun] = []
+    for run in sorted(outcome.runs, key=lambda run: run.train):
+        # The engine hands value-only attachments out itself (the action does not name them), so
+        # take the model's off and let _hand_out give them as the engine will.
+        revenue = run.revenue - sum(attachment_credit(by_id[name], run.stops, _costs(board, run.stops))
+                                    for name in run.attachments if not by_id[name].changes_distance)
+        carried = tuple(name for name in run.attachments if by_id[name].changes_distance)
+        bare.append(PlannedRun(trains[run.train].id, run.stops, tuple(stop[0] for stop in run.stops),
+                                  run.paths, run.connections, revenue, _node_ids(board, run.stops), carried))
+    planned = _hand_out(board, attachments, bare)
+    return RouteResult(problem.corporation, planned, sum(run.revenue for run in planned),
+                       outcome.proven, 0.0, method="model")
+
+
+# --- checking an answer with the engine ---------------------------------------------------------
 def _engine_agrees(state: BaseGame, corp: Corporation, result: RouteResult) -> bool:
     """The engine's own run check accepts these runs, sees the same track and the same revenue."""
     if not result.runs:
+        return True
+    if any(run.attachments and _changes_distance(state, corp, run) for run in result.runs):
+        # The core run check counts stops against the bare train; a title with switchers or
+        # extenders checks those runs in its own run step.
         return True
     try:
         checked = check_runs(state, corp, result.to_action(corp.id))
@@ -166,65 +351,67 @@ def _engine_agrees(state: BaseGame, corp: Corporation, result: RouteResult) -> b
     colors = state.colors_available()
     # While a log replays the engine takes logged revenue on trust, so recompute it here.
     recomputed = []
-    for run in checked:
-        train = trains[run.train]
-        revenue = check_run(state.board, corp.id, list(run.stops), train.distance, colors)
-        revenue += run_adjustment(state, corp, train, run.stops, run.paths)
-        recomputed.append(replace(run, revenue=revenue))
-    recomputed = finish_company_runs(state, corp, recomputed)
+    try:
+        for run in checked:
+            train = trains[run.train]
+            revenue = check_run(state.board, corp.id, list(run.stops), train.distance, colors)
+            revenue += run_adjustment(state, corp, train, run.stops, run.paths)
+            recomputed.append(replace(run, revenue=revenue))
+        recomputed = finish_company_runs(state, corp, recomputed)
+    except GameError:
+        return False
     for mine, theirs in zip(result.runs, recomputed, strict=True):
         if set(mine.paths) != set(theirs.paths) or mine.revenue != theirs.revenue:
             return False
     return True
 
 
+def _changes_distance(state: BaseGame, corp: Corporation, run: PlannedRun) -> bool:
+    by_id = {attachment.id: attachment for attachment in state.route_attachments(corp)}
+    return any(by_id[name].changes_distance for name in run.attachments if name in by_id)
+
+
 # --- the optimizer -------------------------------------------------------------------------------
-def best_runs(state: BaseGame, corporation: Corporation | str, *, time_budget: float = 2.0) -> RouteResult:
-    """The maximum-revenue runs for the company's trains (see the module docstring)."""
+def solve_problem(problem: RouteProblem, *, time_budget: float = 2.0, cache: RouterCache | None = None,
+                  accept: Callable[[RouteResult], bool] | None = None, method: str | None = None) -> RouteResult:
+    """The maximum-revenue runs of a problem's trains (see the module docstring).
+
+    `accept` may refuse answers (the engine's check); `method` forces "listing" or "model".
+    """
     started = time.perf_counter()
     deadline = started + time_budget
-    corp = state.corporation(corporation) if isinstance(corporation, str) else corporation
-    trains = sorted(corp.trains, key=lambda train: -train.distance)
+    trains = sorted(problem.trains, key=lambda train: -train.distance)
     if not trains:
-        return RouteResult(corp.id, (), 0, True, time.perf_counter() - started)
-    graph, runs, complete = _graph_and_runs(state, corp.id, trains[0].distance, deadline)
-    hooks = overridden_hooks(state)
-    limits = state.route_end_limits(corp) if "route_end_limits" in hooks else ()
-    groups = [hexes for hexes, _ in limits]
-    options = [_options_for(state, corp, train, graph, runs, hooks, groups) for train in trains]
-    # Trains of one length are interchangeable unless a hook could tell them apart.
-    symmetric = not hooks & (PER_RUN_HOOKS | {"route_company_bonus"})
-    same = [index > 0 and symmetric and train.distance == trains[index - 1].distance
-            for index, train in enumerate(trains)]
-    bonus_limit = 0
-    company_bonus: Callable[[Choice], int] | None = None
-    if "route_company_bonus" in hooks:
-        bonus_limit = state.route_company_bonus_limit(corp, trains)
+        return RouteResult(problem.corporation, (), 0, True, time.perf_counter() - started)
+    attachments = problem.rules.attachments() if "route_attachments" in problem.rules.hooks else ()
+    result: RouteResult | None = None
+    listable = not any(attachment.changes_distance for attachment in attachments)
+    if method != "model" and listable:
+        share = deadline if method == "listing" else started + time_budget * LISTING_SHARE
+        try:
+            result = _listing(problem, trains, attachments, share, cache, accept)
+        except _TooBig:
+            result = None
+    fallback = None
+    if result is not None and not result.proven_optimal and method is None:
+        # Out of its share of the time: the model may still prove an answer; keep this one in case.
+        fallback, result = result, None
+    if result is None:
+        result = _model(problem, trains, attachments, deadline)
+        if accept is not None and result.runs and not accept(result):
+            result = replace(RouteResult(problem.corporation, (), 0, False, 0.0, method="model"),
+                             engine_disagreements=1)
+        if fallback is not None and fallback.total > result.total:
+            result = replace(fallback, proven_optimal=False)
+    return replace(result, seconds=time.perf_counter() - started)
 
-        def whole_company_bonus(choice: Choice) -> int:
-            picked = [(train, tuple(graph.stops[i] for i in option.ref.stops))
-                      for train, option in zip(trains, choice, strict=True) if option is not None]
-            return sum(state.route_company_bonus(corp, picked).values())
 
-        company_bonus = whole_company_bonus
+def best_runs(state: BaseGame, corporation: Corporation | str, *, time_budget: float = 2.0,
+              method: str | None = None) -> RouteResult:
+    """The maximum-revenue runs for the company's trains in a game (see the module docstring)."""
+    corp = state.corporation(corporation) if isinstance(corporation, str) else corporation
+    problem = problem_from_game(state, corp)
+    return solve_problem(problem, time_budget=time_budget, cache=cache_of(state),
+                         accept=lambda result: _engine_agrees(state, corp, result), method=method)
 
-    def assemble(choice: Choice) -> RouteResult:
-        picked = [(train, option) for train, option in zip(trains, choice, strict=True) if option is not None]
-        planned = [_plan(state, graph, train.id, option.ref, option.revenue) for train, option in picked]
-        if "route_company_bonus" in hooks:
-            credit = state.route_company_bonus(
-                corp, [(train, run.stops) for (train, _), run in zip(picked, planned, strict=True)])
-            planned = [replace(run, revenue=run.revenue + credit.get(run.train, 0)) for run in planned]
-        return RouteResult(corp.id, tuple(planned), sum(run.revenue for run in planned), True, 0.0)
 
-    outcome = best_combination(
-        options, same_as_previous=same, group_limits=[most for _, most in limits],
-        bonus_limit=bonus_limit, company_bonus=company_bonus,
-        accept=lambda choice: _engine_agrees(state, corp, assemble(choice)), deadline=deadline,
-    )
-    result = assemble(outcome.choice)
-    # A better answer the engine refused means optimizer and engine disagree on the rules, so
-    # the answer is no longer known to be the best the rules allow.
-    proven = complete and outcome.proven and not outcome.rejected
-    return replace(result, proven_optimal=proven,
-                   seconds=time.perf_counter() - started, engine_disagreements=outcome.rejected)

@@ -12,6 +12,7 @@ carries the bit mask of what it uses, which makes "no track used twice" a single
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from engine.core.board import Board, opposite
@@ -20,6 +21,10 @@ from engine.core.graph import Node, reach_of
 PathKey = tuple[str, int]  # (hex coord, index of the path on its tile), as in engine.core.routes
 # A walk from a stop: the stop it reaches, its paths, its hexes (chain) and the hex sides it uses.
 Walk = tuple[Node, list[PathKey], list[str], list[tuple[str, int]]]
+
+
+class TooManyLinks(Exception):
+    """The plain track between stops has more walks than the caller allows, or time ran out."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,8 +79,15 @@ def board_signature(board: Board) -> tuple[object, ...]:
     )
 
 
-def build_graph(board: Board, corporation: str, colors: tuple[str, ...]) -> RouteGraph:
+def build_graph(board: Board, corporation: str, colors: tuple[str, ...], *,
+                link_cap: int | None = None, deadline: float | None = None) -> RouteGraph:
+    """The company's graph of stops and links; TooManyLinks past `link_cap` walks or `deadline`.
+
+    On a late map full of junction tiles the walks between two stops are astronomically many, so
+    callers that can do without this graph give a cap.
+    """
     reach = reach_of(board, corporation)
+    budget = _Budget(link_cap, deadline)
     order: list[Node] = sorted(reach.nodes)
     index: dict[Node, int] = {node: i for i, node in enumerate(order)}
     bits: dict[tuple[str, str, int], int] = {}  # ("path", hex, index) or ("side", hex, edge)
@@ -87,7 +99,7 @@ def build_graph(board: Board, corporation: str, colors: tuple[str, ...]) -> Rout
         passable.append(ok)
         # Runs are grown only out of stops they may go on through, so only those need links.
         if ok:
-            raw_links[i] = _walks_from(board, tile_paths, node)
+            raw_links[i] = _walks_from(board, tile_paths, node, budget)
     # A link always ends at a stop the company reaches, but add any stray one rather than fail.
     for walks in raw_links.values():
         for end, _, _, _ in walks:
@@ -135,8 +147,28 @@ def _passable(board: Board, corporation: str, node: Node) -> bool:
     return True
 
 
+class _Budget:
+    """Counts walks and steps against a cap and a deadline."""
+
+    def __init__(self, cap: int | None, deadline: float | None) -> None:
+        self.left = cap
+        self.deadline = deadline
+        self.steps = 0
+
+    def walk_found(self) -> None:
+        if self.left is not None:
+            self.left -= 1
+            if self.left < 0:
+                raise TooManyLinks
+
+    def step(self) -> None:
+        self.steps += 1
+        if self.deadline is not None and self.steps % 1024 == 0 and time.perf_counter() > self.deadline:
+            raise TooManyLinks
+
+
 def _walks_from(board: Board, tile_paths: dict[str, list[tuple[tuple[str, int], tuple[str, int]]]],
-                start: Node) -> list[Walk]:
+                start: Node, budget: _Budget) -> list[Walk]:
     """Every walk from `start` along plain track to the first stop it meets, using no path and no
     hex side twice.
 
@@ -149,6 +181,7 @@ def _walks_from(board: Board, tile_paths: dict[str, list[tuple[tuple[str, int], 
     sides: list[tuple[str, int]] = []
 
     def step(coord: str, endpoint: tuple[str, int], walk: list[PathKey], chain: list[str]) -> None:
+        budget.step()
         for path_index, (a, b) in enumerate(tile_paths.get(coord, ())):
             if a == endpoint:
                 far = b
@@ -180,6 +213,7 @@ def _walks_from(board: Board, tile_paths: dict[str, list[tuple[tuple[str, int], 
                 node = (coord, kind, index)
                 # A walk back into its own stop would visit that stop twice.
                 if node != start:
+                    budget.walk_found()
                     found.append((node, list(walk), list(chain), list(sides)))
             walk.pop()
             del sides[len(sides) - len(ends):]

@@ -85,15 +85,21 @@ class _Grower:
             lks.pop()
 
 
-def enumerate_runs(graph: RouteGraph, distance: int,
-                   should_stop: Callable[[], bool] | None = None) -> tuple[list[Candidate], bool]:
+def enumerate_runs(graph: RouteGraph, distance: int, should_stop: Callable[[], bool] | None = None,
+                   cap: int | None = None) -> tuple[list[Candidate], bool]:
     """All runs costing at most `distance`, and whether the list is complete.
 
-    `should_stop` is polled now and then; once it says so the search ends early with what it has
-    and reports the list as incomplete.
+    `should_stop` is polled now and then; once it says so, or once the list holds more than `cap`
+    runs, the search ends early with what it has and reports the list as incomplete.
     """
-    grower = _Grower(graph, distance, should_stop)
     out: list[Candidate] = []
+    if cap is not None:
+        user_stop = should_stop
+
+        def should_stop() -> bool:
+            return len(out) > cap or (user_stop is not None and user_stop())
+
+    grower = _Grower(graph, distance, should_stop)
     banned = 0
     for anchor in graph.tokened:
         if graph.costs[anchor] <= distance:

@@ -11,7 +11,7 @@ import pytest
 
 from engine.core import router, router_runs, router_search
 from engine.core.entities import Train
-from engine.core.router import RouteResult, best_runs, clear_cache
+from engine.core.router import RouterCache, RouteResult, best_runs, cache_of, clear_cache
 from engine.core.track import place_token
 from engine.router_cli import run_positions
 
@@ -75,28 +75,32 @@ def test_a_company_without_trains_or_route_runs_nothing() -> None:
 def test_out_of_time_gives_a_legal_answer_not_proven(monkeypatch: pytest.MonkeyPatch) -> None:
     state, action = position(470)  # T&P's 8-train late in the game
     full = best_runs(state, "T&P")
-    clear_cache()
+    clear_cache(state)
     monkeypatch.setattr(router_runs, "POLL_EVERY", 1)
     monkeypatch.setattr(router_search, "POLL_EVERY", 1)
-    rushed = best_runs(state, "T&P", time_budget=0.0)
+    rushed = best_runs(state, "T&P", time_budget=0.0, method="listing")
     assert not rushed.proven_optimal
     assert 0 < rushed.total <= full.total
     assert rushed.engine_disagreements == 0
+    # The model out of time answers with what it has (perhaps nothing), never claiming a proof.
+    hurried = best_runs(state, "T&P", time_budget=0.0, method="model")
+    assert not hurried.proven_optimal and hurried.total <= full.total
     # An unfinished list of runs is not cached: with time enough the answer is proven again.
     monkeypatch.undo()
-    assert best_runs(state, "T&P").total == full.total
+    again = best_runs(state, "T&P")
+    assert again.total == full.total and again.proven_optimal
     state.importing = False
-    state.process(rushed.to_action("T&P"))
+    for answer in (rushed, hurried):
+        copy.deepcopy(state).process(answer.to_action("T&P"))
 
 
 def test_cache_is_reused_and_follows_tokens_tiles_and_phase(monkeypatch: pytest.MonkeyPatch) -> None:
-    clear_cache()
     built: list[str] = []
     real = router.build_graph
 
-    def counting(*args: Any) -> Any:
+    def counting(*args: Any, **options: Any) -> Any:
         built.append(args[1])
-        return real(*args)
+        return real(*args, **options)
 
     monkeypatch.setattr(router, "build_graph", counting)
     state, _ = position(216)
@@ -114,6 +118,12 @@ def test_cache_is_reused_and_follows_tokens_tiles_and_phase(monkeypatch: pytest.
     state.phase_index += 1
     best_runs(state, "T&P")
     assert len(built) == 3
+    # The cache is the game's own and bounded; a copy of the game starts with an empty one.
+    assert 0 < len(cache_of(state)) <= RouterCache.ENTRIES
+    assert len(cache_of(copy.deepcopy(state))) == 0
+    for company in state.corporations:
+        best_runs(state, company)
+    assert len(cache_of(state)) <= RouterCache.ENTRIES
 
 
 def test_stationmaster_routes_prints_one_line_per_logged_run(capsys: pytest.CaptureFixture[str]) -> None:

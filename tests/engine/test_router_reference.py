@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from itertools import product
 from pathlib import Path
+from typing import Any
 
 from engine.core.board import Board, opposite
 from engine.core.entities import Corporation, Train
@@ -88,8 +90,35 @@ def run_value(game: BaseGame, corp: Corporation, train: Train, run: RefRun) -> i
         printed = game.board.hexes[coord].tile.stop(kind, index).revenue_in(colors)
         total += game.route_stop_revenue(corp, train, node, printed)
     bonuses = game.route_track_bonuses(corp, train)
-    total += sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
-    return total + game.route_run_bonus(corp, train, stops)
+    return total + sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
+
+
+def _breaks_roles(game: BaseGame, corp: Corporation, stops: tuple[Node, ...]) -> bool:
+    roles = game.route_stop_roles(corp)
+    if any(roles[end].never_end for end in (stops[0], stops[-1]) if end in roles):
+        return True
+    areas = [roles[stop].area for stop in stops if stop in roles and roles[stop].area is not None]
+    return len(areas) != len(set(areas))
+
+
+def _attachment_bonus(game: BaseGame, corp: Corporation, picked: Sequence[tuple[Train, tuple[Node, ...]]]) -> int:
+    """The most the attachments add, each given to one train or none (value-only ones)."""
+    attachments = game.route_attachments(corp)
+    assert not any(a.distance_bonus or a.skips for a in attachments), "the reference values runs only"
+
+    def worth(attachment: Any, train: Train, stops: tuple[Node, ...]) -> int:
+        if attachment.trains is not None and train.id not in attachment.trains:
+            return 0
+        counted = sum(1 for c, k, i in stops if game.board.hexes[c].tile.stop(k, i).distance_cost > 0)
+        hexes = {c for c, _, _ in stops}
+        best_bonus = max((amount for needed, amount in attachment.run_bonuses if needed <= hexes), default=0)
+        return attachment.stop_bonus * counted + best_bonus
+
+    best = 0
+    for holders in product(range(len(picked) + 1), repeat=len(attachments)):
+        best = max(best, sum(worth(a, *picked[h]) for a, h in zip(attachments, holders, strict=True)
+                             if h < len(picked)))
+    return best
 
 
 def reference_best(game: BaseGame, corp: Corporation, trains: Sequence[Train] | None = None) -> int:
@@ -109,8 +138,10 @@ def reference_best(game: BaseGame, corp: Corporation, trains: Sequence[Train] | 
         for hexes, most in limits:
             if sum(1 for _, (stops, _, _), _ in picked if stops[0][0] in hexes or stops[-1][0] in hexes) > most:
                 return
-        bonus = game.route_company_bonus(corp, [(train, run[0]) for train, run, _ in picked])
-        best = max(best, sum(value for _, _, value in picked) + sum(bonus.values()))
+        if any(_breaks_roles(game, corp, run[0]) for _, run, _ in picked):
+            return
+        bonus = _attachment_bonus(game, corp, [(train, run[0]) for train, run, _ in picked])
+        best = max(best, sum(value for _, _, value in picked) + bonus)
 
     def choose(index: int, used: frozenset[PathKey], sides: frozenset[Side]) -> None:
         if index == len(trains):

@@ -16,7 +16,7 @@ from engine import new_game
 from engine.core.entities import Train
 from engine.core.game import BaseGame
 from engine.core.graph import reach_of
-from engine.core.router import best_runs, clear_cache
+from engine.core.router import best_runs
 from engine.core.track import lay_candidates
 
 PLAYERS = [{"id": n, "name": f"p{n}"} for n in range(1, 5)]
@@ -95,11 +95,13 @@ def test_optimizer_equals_brute_force_on_a_generated_map(seed: int) -> None:
     assert result.proven_optimal
     assert result.engine_disagreements == 0
     assert result.total == reference_best(state, corp)
+    model = best_runs(state, corp, method="model")
+    assert model.proven_optimal and model.engine_disagreements == 0
+    assert model.total == result.total
 
 
 @pytest.mark.parametrize("seed", range(100, 110))
 def test_cached_answer_is_the_same_and_follows_board_changes(seed: int) -> None:
-    clear_cache()
     state, mover = random_position(seed, tiles=20)
     corp = state.corporations[mover]
     first = best_runs(state, corp)

@@ -1,0 +1,304 @@
+"""The best runs of all of a company's trains as one constraint model, solved by OR-Tools CP-SAT.
+
+Each train's run is a circuit through a depot vertex in the track graph (router_track): the depot
+leads to the run's first stop and back from its last, every vertex the run passes is entered and
+left once, and vertices it does not use are skipped. That makes a run one connected path, with no
+stop and no junction twice; what the rules add on top is linear:
+
+* track: each chain of track serves at most one train; a branching hex side at most one;
+* a train counts at most its distance in stops; a run has two ends, and at least one city with
+  the company's station among the stops it counts;
+* stops no run may go on through (red areas that end runs, cities full of other companies'
+  stations) are ends only, unless an attachment lets the train pass without counting them;
+* revenue: each stop's value on this train (title hooks applied), track bonuses once per train
+  and hex, and attachments (a Pullman, a switcher, a route bonus) given to one train each.
+
+CP-SAT proves the optimum (OPTIMAL) or, at the time limit, returns the best it found (FEASIBLE).
+Its memory is capped by `max_memory_in_mb`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from engine.core.graph import Node
+from engine.core.route_hooks import Attachment, EndLimit
+from engine.core.router_track import PathKey, TrackGraph
+
+MEMORY_MB = 1024  # the cap CP-SAT is given for one search
+# Two workers: measured on the dense position, one worker often found no answer at all in 2 s.
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """One train as the model sees it: its distance and what each stop and hex earns on it."""
+
+    id: str
+    distance: int
+    values: dict[Node, int]  # every stop the graph has -> its value on this train
+    track_bonuses: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModelInput:
+    graph: TrackGraph
+    trains: tuple[TrainSpec, ...]
+    tokened: frozenset[Node]  # cities with the company's station
+    must_end: frozenset[Node]  # stops a run may not go on through
+    blocked: frozenset[Node]  # cities full of others' stations (a skip may pass them)
+    never_end: frozenset[Node] = frozenset()  # stops a run may not start or end at
+    costs: dict[Node, int] = field(default_factory=dict)  # distance a stop takes (default 1)
+    areas: tuple[frozenset[Node], ...] = ()  # stops that count as one location
+    end_limits: tuple[EndLimit, ...] = ()
+    attachments: tuple[Attachment, ...] = ()
+
+
+@dataclass(frozen=True)
+class ModelRun:
+    train: int  # index into ModelInput.trains
+    stops: tuple[Node, ...]
+    paths: tuple[PathKey, ...]
+    connections: tuple[tuple[str, ...], ...]
+    revenue: int
+    attachments: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ModelOutcome:
+    runs: tuple[ModelRun, ...]
+    total: int
+    proven: bool
+    found: bool  # False when no answer was found in time
+
+
+def solve(problem: ModelInput, seconds: float, workers: int = 2) -> ModelOutcome:
+    """The best runs, proven if CP-SAT finishes within `seconds`."""
+    built = _Builder(problem)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(seconds, 0.001)
+    solver.parameters.num_workers = workers
+    solver.parameters.max_memory_in_mb = MEMORY_MB
+    status = solver.Solve(built.model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ModelOutcome((), 0, status == cp_model.INFEASIBLE, False)
+    runs = tuple(run for run in (built.extract(solver, t) for t in range(len(problem.trains)))
+                 if run is not None)
+    total = sum(run.revenue for run in runs)
+    # The runs read back must earn what the solver proved; anything else is a modelling error,
+    # and then the answer is not known to be the best.
+    proven = status == cp_model.OPTIMAL and total == round(solver.ObjectiveValue())
+    return ModelOutcome(runs, total, proven, True)
+
+
+class _Builder:
+    """The CP-SAT model of one problem, and the way back from a solution to runs."""
+
+    def __init__(self, problem: ModelInput) -> None:
+        self.problem = problem
+        self.model = cp_model.CpModel()
+        graph = problem.graph
+        self.count = len(graph.vertices)
+        self.depot = self.count
+        self.stops = sorted(graph.stop_of)
+        self.forward: list[list[cp_model.IntVar]] = []
+        self.backward: list[list[cp_model.IntVar]] = []
+        self.visit: list[list[cp_model.IntVar]] = []
+        self.start: list[dict[int, cp_model.IntVar]] = []
+        self.finish: list[dict[int, cp_model.IntVar]] = []
+        self.skip: list[dict[int, cp_model.IntVar]] = []
+        self.assigned: list[dict[int, cp_model.IntVar]] = []
+        self.worth: list[cp_model.LinearExpr] = []
+        for index in range(len(problem.trains)):
+            self._train(index)
+        self._shared()
+
+    # --- one train ------------------------------------------------------------------------
+    def _train(self, t: int) -> None:
+        model, problem, graph = self.model, self.problem, self.problem.graph
+        train = problem.trains[t]
+        forward = [model.NewBoolVar(f"f{t}_{e}") for e in range(len(graph.edges))]
+        backward = [model.NewBoolVar(f"b{t}_{e}") for e in range(len(graph.edges))]
+        visit = [model.NewBoolVar(f"v{t}_{v}") for v in range(self.count)]
+        idle = model.NewBoolVar(f"idle{t}")
+        arcs: list[tuple[int, int, cp_model.IntVar]] = [(self.depot, self.depot, idle)]
+        for e, edge in enumerate(graph.edges):
+            arcs.append((edge.a, edge.b, forward[e]))
+            arcs.append((edge.b, edge.a, backward[e]))
+        for v in range(self.count):
+            arcs.append((v, v, ~visit[v]))
+            # Without this a train that skips the depot could run a closed loop of track.
+            model.AddImplication(visit[v], ~idle)
+        start: dict[int, cp_model.IntVar] = {}
+        finish: dict[int, cp_model.IntVar] = {}
+        for v in self.stops:
+            node = graph.stop_of[v]
+            if node in problem.never_end:
+                continue
+            start[v] = model.NewBoolVar(f"s{t}_{v}")
+            finish[v] = model.NewBoolVar(f"e{t}_{v}")
+            arcs.append((self.depot, v, start[v]))
+            arcs.append((v, self.depot, finish[v]))
+            model.AddBoolOr([~start[v], ~finish[v]])  # a run has two different ends
+        model.AddCircuit(arcs)
+        # Attachments this train may carry.
+        assigned = {k: model.NewBoolVar(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
+                    if attachment.trains is None or train.id in attachment.trains}
+        skips_allowed = sum(problem.attachments[k].skips * var for k, var in assigned.items())
+        skip: dict[int, cp_model.IntVar] = {}
+        if any(problem.attachments[k].skips for k in assigned):
+            for v in self.stops:
+                skip[v] = model.NewBoolVar(f"k{t}_{v}")
+                model.AddImplication(skip[v], visit[v])
+            model.Add(sum(skip.values()) <= skips_allowed)
+        # Stops that may not be passed through are ends (or skipped, if blocked).
+        for v in self.stops:
+            node = graph.stop_of[v]
+            ends = [var for var in (start.get(v), finish.get(v)) if var is not None]
+            if node in problem.must_end or (node in problem.blocked and v not in skip):
+                model.Add(sum(ends) >= visit[v])
+            elif node in problem.blocked:
+                model.Add(sum(ends) + skip[v] >= visit[v])
+        # A side where more track meets is crossed from one hex into the other.
+        for v, own_hex in graph.side_of.items():
+            mine = [e for e in graph.incident[v] if graph.side_hex[(e, v)] == own_hex]
+            model.Add(sum(forward[e] + backward[e] for e in mine) == visit[v])
+        costs = problem.costs
+        counted = sum(costs.get(graph.stop_of[v], 1) * (visit[v] - (skip[v] if v in skip else 0))
+                      for v in self.stops)
+        extra = sum(problem.attachments[k].distance_bonus * var for k, var in assigned.items())
+        model.Add(counted <= train.distance + extra)
+        model.Add(sum(visit[v] for v in self.stops) >= 2).OnlyEnforceIf(~idle)
+        tokened = [visit[v] - (skip[v] if v in skip else 0) for v in self.stops
+                   if graph.stop_of[v] in problem.tokened]
+        model.Add(sum(tokened) >= 1).OnlyEnforceIf(~idle)
+        for area in problem.areas:
+            members = [visit[v] for v in self.stops if graph.stop_of[v] in area]
+            if len(members) > 1:
+                model.Add(sum(members) <= 1)
+        # What the run earns.
+        worth: list[cp_model.LinearExpr] = []
+        for v in self.stops:
+            value = train.values.get(graph.stop_of[v], 0)
+            if value:
+                worth.append(value * visit[v])
+                if v in skip:
+                    worth.append(-value * skip[v])
+        for coord, bonus in train.track_bonuses.items():
+            touching = [e for e, edge in enumerate(graph.edges) if coord in edge.hexes]
+            if bonus and touching:
+                got = model.NewBoolVar(f"r{t}_{coord}")
+                model.Add(got <= sum(forward[e] + backward[e] for e in touching))
+                worth.append(bonus * got)
+        for k, var in assigned.items():
+            worth.extend(self._attachment_worth(t, k, var, visit, skip))
+        self.forward.append(forward)
+        self.backward.append(backward)
+        self.visit.append(visit)
+        self.start.append(start)
+        self.finish.append(finish)
+        self.skip.append(skip)
+        self.assigned.append(assigned)
+        self.worth.append(sum(worth))
+
+    def _attachment_worth(self, t: int, k: int, assigned: cp_model.IntVar,
+                          visit: list[cp_model.IntVar], skip: dict[int, cp_model.IntVar]) -> list[cp_model.LinearExpr]:
+        model, problem, graph = self.model, self.problem, self.problem.graph
+        attachment = problem.attachments[k]
+        worth: list[cp_model.LinearExpr] = []
+        if attachment.stop_bonus:
+            for v in self.stops:
+                if problem.costs.get(graph.stop_of[v], 1) <= 0:
+                    continue  # stops that take no distance earn no per-stop bonus
+                got = model.NewBoolVar(f"p{t}_{k}_{v}")
+                model.AddImplication(got, visit[v])
+                model.AddImplication(got, assigned)
+                if v in skip:
+                    model.AddImplication(got, ~skip[v])
+                worth.append(attachment.stop_bonus * got)
+        if attachment.run_bonuses:
+            options = []
+            for o, (hexes, amount) in enumerate(attachment.run_bonuses):
+                got = model.NewBoolVar(f"q{t}_{k}_{o}")
+                model.AddImplication(got, assigned)
+                for coord in hexes:
+                    there = [visit[v] for v in self.stops if graph.stop_of[v][0] == coord]
+                    model.Add(got <= sum(there))
+                options.append(got)
+                worth.append(amount * got)
+            model.Add(sum(options) <= 1)
+        return worth
+
+    # --- across trains ----------------------------------------------------------------------
+    def _shared(self) -> None:
+        model, problem, graph = self.model, self.problem, self.problem.graph
+        trains = range(len(problem.trains))
+        for e in range(len(graph.edges)):
+            model.Add(sum(self.forward[t][e] + self.backward[t][e] for t in trains) <= 1)
+        for v in graph.side_of:
+            model.Add(sum(self.visit[t][v] for t in trains) <= 1)
+        for k in range(len(problem.attachments)):
+            holders = [self.assigned[t][k] for t in trains if k in self.assigned[t]]
+            if len(holders) > 1:
+                model.Add(sum(holders) <= 1)
+        for hexes, most in problem.end_limits:
+            counted = []
+            for t in trains:
+                ends = [var for v in self.stops if graph.stop_of[v][0] in hexes
+                        for var in (self.start[t].get(v), self.finish[t].get(v)) if var is not None]
+                if ends:
+                    ending = model.NewBoolVar(f"g{t}_{len(counted)}")
+                    for var in ends:
+                        model.AddImplication(var, ending)
+                    counted.append(ending)
+            if len(counted) > most:
+                model.Add(sum(counted) <= most)
+        # Interchangeable trains: the earlier one earns at least as much, so each answer is
+        # searched once rather than in every order.
+        for t in range(1, len(problem.trains)):
+            if self._interchangeable(t - 1, t):
+                model.Add(self.worth[t - 1] >= self.worth[t])
+        model.Maximize(sum(self.worth))
+
+    def _interchangeable(self, first: int, second: int) -> bool:
+        a, b = self.problem.trains[first], self.problem.trains[second]
+        if (a.distance, a.values, a.track_bonuses) != (b.distance, b.values, b.track_bonuses):
+            return False
+        return all(attachment.trains is None or (a.id in attachment.trains) == (b.id in attachment.trains)
+                   for attachment in self.problem.attachments)
+
+    # --- back to runs -----------------------------------------------------------------------
+    def extract(self, solver: cp_model.CpSolver, t: int) -> ModelRun | None:
+        graph = self.problem.graph
+        first = next((v for v, var in self.start[t].items() if solver.Value(var)), None)
+        if first is None:
+            return None
+        out_arc: dict[int, tuple[int, int, bool]] = {}
+        for e, edge in enumerate(graph.edges):
+            if solver.Value(self.forward[t][e]):
+                out_arc[edge.a] = (edge.b, e, True)
+            if solver.Value(self.backward[t][e]):
+                out_arc[edge.b] = (edge.a, e, False)
+        stops: list[Node] = [graph.stop_of[first]]
+        paths: list[PathKey] = []
+        connections: list[tuple[str, ...]] = []
+        chain: list[str] = [graph.stop_of[first][0]]
+        at = first
+        while at in out_arc:
+            nxt, e, ahead = out_arc[at]
+            edge = graph.edges[e]
+            paths.extend(edge.paths if ahead else reversed(edge.paths))
+            for coord in (edge.hexes if ahead else reversed(edge.hexes)):
+                if chain[-1] != coord:
+                    chain.append(coord)
+            if graph.kind[nxt] == "stop":
+                node = graph.stop_of[nxt]
+                stops.append(node)
+                connections.append(tuple(chain))
+                chain = [node[0]]
+            at = nxt
+        names = tuple(self.problem.attachments[k].id for k, var in self.assigned[t].items()
+                      if solver.Value(var))
+        return ModelRun(t, tuple(stops), tuple(paths), tuple(connections),
+                        round(solver.Value(self.worth[t])), names)

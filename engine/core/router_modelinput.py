@@ -1,0 +1,64 @@
+"""From a route problem to the CP-SAT model's input: the track graph and what each stop earns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.core.graph import Node
+from engine.core.route_hooks import Attachment
+from engine.core.router_model import ModelInput, TrainSpec
+from engine.core.router_problem import RouteProblem
+from engine.core.router_track import build_track_graph
+
+if TYPE_CHECKING:
+    from engine.core.entities import Train
+
+
+def model_input(problem: RouteProblem, trains: Sequence[Train], attachments: tuple[Attachment, ...],
+                deadline: float | None = None) -> ModelInput:
+    """The model of `trains` running for the problem's company. Raises OutOfTime past `deadline`."""
+    board, corp, rules = problem.board, problem.corporation, problem.rules
+    may_skip = any(attachment.skips for attachment in attachments)
+    must_end: set[Node] = set()
+    blocked: set[Node] = set()
+    for coord, state in board.hexes.items():
+        for stop in state.tile.stops:
+            node = (coord, stop.kind, stop.index)
+            if stop.must_end_here:
+                must_end.add(node)
+            elif stop.kind == "city" and board.city_is_blocked_for(coord, stop.index, corp):
+                blocked.add(node)
+    # A train that may skip a full city goes on through it, so the graph must too.
+    impassable = must_end | (set() if may_skip else blocked)
+    starts = [(coord, "city", index) for coord, index in board.token_hexes(corp)]
+    graph = build_track_graph(board, starts, dict.fromkeys(impassable, False), deadline)
+    stops = sorted(graph.stop_of.values())
+    printed = {node: board.hexes[node[0]].tile.stop(node[1], node[2]).revenue_in(problem.colors)
+               for node in stops}
+    specs = []
+    for train in trains:
+        if "route_stop_revenue" in rules.hooks:
+            values = {node: rules.stop_revenue(train, node, printed[node]) for node in stops}
+        else:
+            values = dict(printed)
+        bonuses = rules.track_bonuses(train) if "route_track_bonuses" in rules.hooks else {}
+        specs.append(TrainSpec(train.id, train.distance, values, dict(bonuses)))
+    roles = rules.stop_roles() if "route_stop_roles" in rules.hooks else {}
+    areas: dict[str, set[Node]] = {}
+    for node, role in roles.items():
+        if role.area is not None:
+            areas.setdefault(role.area, set()).add(node)
+    return ModelInput(
+        graph=graph,
+        trains=tuple(specs),
+        tokened=frozenset(node for node in stops if node[1] == "city"
+                          and corp in board.hexes[node[0]].tokens[node[2]]),
+        must_end=frozenset(must_end),
+        blocked=frozenset(blocked),
+        never_end=frozenset(node for node, role in roles.items() if role.never_end),
+        costs={node: board.hexes[node[0]].tile.stop(node[1], node[2]).distance_cost for node in stops},
+        areas=tuple(frozenset(members) for members in areas.values()),
+        end_limits=rules.end_limits() if "route_end_limits" in rules.hooks else (),
+        attachments=attachments,
+    )
