@@ -1,11 +1,14 @@
-"""Conversions between database rows and the storage dataclasses (SQLite flavour)."""
+"""Conversions between database rows and the storage dataclasses, for every backend.
+
+A row is anything indexed by column name (``sqlite3.Row``, ``asyncpg.Record``); both
+backends store the same Python values: JSON columns as text, player ids as int or str.
+"""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from storage.errors import StorageError
 from storage.models import (
@@ -36,13 +39,17 @@ def action_text(action: Mapping[str, Any] | str) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+class Row(Protocol):
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
 def check_status(status: str) -> GameStatus:
     if status not in GAME_STATUSES:
         raise StorageError(f"unknown game status {status!r}")
     return cast(GameStatus, status)
 
 
-def game(row: sqlite3.Row) -> GameRecord:
+def game(row: Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         title=row["title"],
@@ -58,7 +65,7 @@ def game(row: sqlite3.Row) -> GameRecord:
     )
 
 
-def seat(row: sqlite3.Row) -> SeatRecord:
+def seat(row: Row) -> SeatRecord:
     return SeatRecord(
         game_id=row["game_id"],
         seat=row["seat"],
@@ -70,7 +77,7 @@ def seat(row: sqlite3.Row) -> SeatRecord:
     )
 
 
-def settings(row: sqlite3.Row | None) -> GameSettings:
+def settings(row: Row | None) -> GameSettings:
     if row is None:
         return GameSettings()
     return GameSettings(
@@ -83,7 +90,7 @@ def settings(row: sqlite3.Row | None) -> GameSettings:
     )
 
 
-def action(row: sqlite3.Row) -> StoredAction:
+def action(row: Row) -> StoredAction:
     return StoredAction(
         game_id=row["game_id"],
         seq=row["seq"],
@@ -93,16 +100,19 @@ def action(row: sqlite3.Row) -> StoredAction:
     )
 
 
-def reminder(row: sqlite3.Row) -> ReminderState:
+def reminder(row: Row) -> ReminderState:
     return ReminderState(
         game_id=row["game_id"],
         player_id=row["player_id"],
         last_ping_at=row["last_ping_at"],
         ping_count=row["ping_count"],
+        due_at=row["due_at"],
+        claimed_by=row["claimed_by"],
+        claim_until=row["claim_until"],
     )
 
 
-def train_offer(row: sqlite3.Row) -> TrainOffer:
+def train_offer(row: Row) -> TrainOffer:
     return TrainOffer(
         game_id=row["game_id"],
         seq=row["seq"],

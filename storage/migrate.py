@@ -1,4 +1,5 @@
-"""Numbered SQL migrations, applied in order at start-up.
+"""Numbered SQL migrations, applied in order at start-up (SQLite; ``storage.pg_migrate``
+applies PostgreSQL's, loaded by the same ``load_migrations``).
 
 Each file ``migrations/NNNN_name.sql`` moves the schema from version NNNN-1 to NNNN. The
 version lives in the database header (``PRAGMA user_version``), so it commits or rolls back
@@ -27,12 +28,16 @@ class Migration:
     sql: str
 
 
-def load_migrations(directory: Path | None = None) -> list[Migration]:
-    """Read the migration files, checking they are numbered 1, 2, 3... without gaps."""
+def load_migrations(
+    directory: Path | None = None, package: str = "storage.migrations"
+) -> list[Migration]:
+    """Read the migration files (of a folder, else of the package: ``storage.migrations`` for
+    SQLite, ``storage.migrations_pg`` for PostgreSQL), checking they are numbered 1, 2, 3...
+    without gaps."""
     if directory is None:
         files = [
             (entry.name, entry.read_text(encoding="utf-8"))
-            for entry in resources.files("storage.migrations").iterdir()
+            for entry in resources.files(package).iterdir()
             if entry.name.endswith(".sql")
         ]
     else:

@@ -78,10 +78,20 @@ class StoredAction:
 
 @dataclass(frozen=True, slots=True)
 class ReminderState:
+    """Pings sent to a player who must act, and the next one due.
+
+    ``due_at`` is when the next ping is due (None: none planned). A process that takes a due
+    reminder holds it as ``claimed_by`` until ``claim_until`` (Unix seconds); a claim whose
+    time has passed may be taken by another process, so a reminder survives its claimer dying.
+    """
+
     game_id: int
     player_id: PlayerId
     last_ping_at: int | None
     ping_count: int
+    due_at: int | None = None
+    claimed_by: str | None = None
+    claim_until: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +107,29 @@ class TrainOffer:
     buyer_user_id: int | None
     seller_player_id: PlayerId
     created_at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """A committed change to a game, seen by a change feed.
+
+    ``game_id`` None means the feed may have missed changes (its connection was lost and
+    re-made): every game a process holds in memory is to be checked again."""
+
+    game_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameDump:
+    """Every stored row of one game, exactly as stored (ids, times and flags included):
+    what ``stationmaster migrate`` copies from one store to another."""
+
+    game: GameRecord
+    seats: list[SeatRecord]
+    settings: GameSettings
+    actions: list[StoredAction]
+    reminders: list[ReminderState]
+    train_offer: TrainOffer | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,19 @@
-"""The storage interface the Moderator uses. SQLite implements it (``storage.sqlite``); a
-PostgreSQL implementation can be added for a sharded bot without touching callers."""
+"""The storage interface the Moderator uses. SQLite implements it (``storage.sqlite``), and so
+does PostgreSQL (``storage.postgres``) for several bot processes sharing one database;
+``storage.urls.open_repository`` picks one from a database URL."""
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from types import TracebackType
 from typing import Any
 
 from storage.models import (
+    GameChange,
+    GameDump,
     GameRecord,
     GameSettings,
     GameStatus,
@@ -23,6 +29,48 @@ from storage.models import (
 
 # An action to write: the action object or its JSON text, and the Discord user who sent it.
 ActionInput = Mapping[str, Any] | str
+
+
+class ChangeFeed(ABC):
+    """Committed changes to games, from the moment the feed is entered (``async with``).
+
+    Iterate it (``async for change in feed``) or ``await feed.get()``. A process's own
+    writes are reported too: compare the stored seq with the one in memory before reloading.
+    """
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[GameChange] = asyncio.Queue()
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Begin watching (called by ``__aenter__``)."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    async def get(self) -> GameChange:
+        return await self._queue.get()
+
+    def _put(self, change: GameChange) -> None:
+        self._queue.put_nowait(change)
+
+    async def __aenter__(self) -> ChangeFeed:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def __aiter__(self) -> ChangeFeed:
+        return self
+
+    async def __anext__(self) -> GameChange:
+        return await self.get()
 
 
 class GameRepository(ABC):
@@ -103,7 +151,9 @@ class GameRepository(ABC):
         transaction; otherwise raise SeqConflict carrying the current last seq."""
 
     @abstractmethod
-    async def last_seq(self, game_id: int) -> int: ...
+    async def last_seq(self, game_id: int) -> int:
+        """The seq of the game's last stored action (0 for none): one indexed lookup, cheap
+        enough to run before every command to tell whether a game held in memory is stale."""
 
     @abstractmethod
     async def list_actions(self, game_id: int, *, after_seq: int = 0) -> list[StoredAction]: ...
@@ -141,3 +191,59 @@ class GameRepository(ABC):
     @abstractmethod
     async def clear_train_offer(self, game_id: int) -> None:
         """The offer was answered or has lapsed: forget it (no error if there is none)."""
+
+    # -- several processes on one store ---------------------------------------------------
+    @abstractmethod
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Hold the game while a move is validated and committed, so two commands for one
+        game run one after the other, in this process and (where the backend can) in every
+        other process on the same store. The seq-checked append stays the guarantee; the
+        lock only spares the loser a wasted validation."""
+
+    @abstractmethod
+    def change_feed(self, *, poll_interval: float = 0.5) -> ChangeFeed:
+        """A feed of committed game changes made through any connection to this store
+        (``poll_interval``: seconds between looks, where the backend must poll)."""
+
+    @abstractmethod
+    async def schedule_reminder(
+        self, game_id: int, player_id: PlayerId, due_at: int | None
+    ) -> ReminderState:
+        """Plan the player's next ping at ``due_at`` (None: none), keeping the pings counted so
+        far and dropping any claim on the old one."""
+
+    @abstractmethod
+    async def claim_due_reminders(
+        self, owner: str, *, lease_seconds: int = 300, limit: int = 100, now: int | None = None
+    ) -> list[ReminderState]:
+        """Take up to ``limit`` reminders due by ``now`` that nobody holds (or whose holder's
+        claim has run out) for ``owner`` until ``now + lease_seconds``. However many processes
+        call this at once, each reminder goes to exactly one of them."""
+
+    @abstractmethod
+    async def complete_reminder(
+        self,
+        game_id: int,
+        player_id: PlayerId,
+        owner: str,
+        *,
+        next_due_at: int | None,
+        pinged_at: int | None = None,
+    ) -> ReminderState | None:
+        """Record the ping of a reminder ``owner`` claimed (count + 1, last ping at
+        ``pinged_at`` or now), plan the next one and release the claim. Returns None, changing
+        nothing, if ``owner`` no longer holds it (another process took it over, or the player
+        acted): the caller then sends nothing."""
+
+    # -- copying whole stores -------------------------------------------------------------
+    @abstractmethod
+    async def list_game_ids(self) -> list[int]: ...
+
+    @abstractmethod
+    async def dump_game(self, game_id: int) -> GameDump:
+        """Every row of the game, as stored, read in one consistent snapshot."""
+
+    @abstractmethod
+    async def restore_game(self, dump: GameDump) -> None:
+        """Write a dumped game with its own id, times and flags, in one transaction; refuses
+        (StorageError, nothing written) if the store already has a game with that id."""

@@ -1,18 +1,24 @@
-"""The SQLite implementation of GameRepository, through aiosqlite.
+"""The SQLite implementation of GameRepository, through aiosqlite (the SQL itself is shared
+with PostgreSQL in ``storage.sql_repository``).
 
 One repository owns one connection. Durability choices (why an acknowledged move survives a
 crash): WAL journal, ``synchronous=FULL`` (NORMAL may lose the last commits on power loss),
 every write inside ``BEGIN IMMEDIATE`` ... ``COMMIT``, and a method returns only after its
 COMMIT did.
+
+Several processes on one file: ``BEGIN IMMEDIATE`` lets one writer in at a time, so the
+seq-checked append is the serialisation between processes; ``game_lock`` only orders the
+tasks of this process. The change feed polls ``games.change_no``, which each write sets to
+the file's next number inside its write lock, so a poll misses nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from os import PathLike
 from types import TracebackType
@@ -20,29 +26,12 @@ from typing import Any
 
 import aiosqlite
 
-from storage import _rows
-from storage.errors import GameNotFound, SeqConflict, StorageError
+from storage.errors import StorageError
 from storage.migrate import migrate
-from storage.models import (
-    GameRecord,
-    GameSettings,
-    GameStatus,
-    LoadedGame,
-    NewGame,
-    NewSeat,
-    PlayerId,
-    ReminderState,
-    SeatRecord,
-    StoredAction,
-    TrainOffer,
-)
-from storage.repository import ActionInput, GameRepository
-
-Clock = Callable[[], int]
-
-
-def _now() -> int:
-    return int(time.time())
+from storage.models import GameChange
+from storage.repository import ChangeFeed
+from storage.sql_repository import Clock, Row, SqlGameRepository, Tx
+from storage.sql_repository import now as _now
 
 
 async def _enable_wal(conn: aiosqlite.Connection, timeout: float) -> None:
@@ -67,10 +56,40 @@ async def _enable_wal(conn: aiosqlite.Connection, timeout: float) -> None:
         delay = min(delay * 2, 0.1)
 
 
-class SqliteGameRepository(GameRepository):
-    def __init__(self, conn: aiosqlite.Connection, *, clock: Clock = _now) -> None:
+class _SqliteTx(Tx):
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self._clock = clock
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        async with self._conn.execute(sql, args) as cursor:
+            return int(cursor.rowcount)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def one(self, sql: str, *args: Any) -> Row | None:
+        async with self._conn.execute(sql, args) as cursor:
+            row: Row | None = await cursor.fetchone()
+            # Drain the cursor: a RETURNING statement only finishes its writes once stepped
+            # to the end.
+            await cursor.fetchall()
+            return row
+
+    async def all(self, sql: str, *args: Any) -> list[Row]:
+        async with self._conn.execute(sql, args) as cursor:
+            return list(await cursor.fetchall())
+
+
+class SqliteGameRepository(SqlGameRepository):
+    # Computed inside the write lock (BEGIN IMMEDIATE), so numbers follow commit order.
+    NEXT_CHANGE_NO = "(SELECT COALESCE(MAX(change_no), 0) + 1 FROM games)"
+    INTEGRITY_ERRORS = (sqlite3.IntegrityError,)
+
+    def __init__(self, conn: aiosqlite.Connection, *, clock: Clock = _now) -> None:
+        super().__init__(clock)
+        self._conn = conn
+        self._path: str | None = None
+        self._game_locks: dict[int, asyncio.Lock] = {}
         # aiosqlite runs one connection's statements in order, but two tasks sharing the
         # connection could interleave statements of their transactions; this lock keeps
         # each transaction whole.
@@ -99,7 +118,9 @@ class SqliteGameRepository(GameRepository):
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, clock=clock)
+        repo = cls(conn, clock=clock)
+        repo._path = str(path)
+        return repo
 
     async def close(self) -> None:
         await self._conn.close()
@@ -117,11 +138,11 @@ class SqliteGameRepository(GameRepository):
 
     # -- transactions -----------------------------------------------------------------
     @asynccontextmanager
-    async def _transaction(self, begin: str) -> AsyncIterator[aiosqlite.Connection]:
+    async def _transaction(self, begin: str) -> AsyncIterator[Tx]:
         async with self._lock:
             await self._conn.execute(begin)
             try:
-                yield self._conn
+                yield _SqliteTx(self._conn)
                 await self._conn.execute("COMMIT")
             except BaseException:
                 # Also covers a failed COMMIT: never leave the shared connection mid-transaction.
@@ -129,372 +150,72 @@ class SqliteGameRepository(GameRepository):
                     await self._conn.execute("ROLLBACK")
                 raise
 
-    def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+    def _write(self) -> AbstractAsyncContextManager[Tx]:
         # IMMEDIATE takes the write lock at BEGIN, so the "last seq" we read cannot change
         # before our INSERT (a DEFERRED transaction could read, then lose the upgrade race).
         return self._transaction("BEGIN IMMEDIATE")
 
-    def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+    def _read(self) -> AbstractAsyncContextManager[Tx]:
         # A read transaction gives the several SELECTs of a load one consistent snapshot.
         return self._transaction("BEGIN")
 
-    async def _one(self, conn: aiosqlite.Connection, sql: str, args: Sequence[Any]) -> Any:
-        async with conn.execute(sql, args) as cursor:
-            return await cursor.fetchone()
+    # -- several processes on one file --------------------------------------------------
+    @asynccontextmanager
+    async def _hold_game(self, game_id: int) -> AsyncIterator[None]:
+        lock = self._game_locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            yield
 
-    async def _all(self, conn: aiosqlite.Connection, sql: str, args: Sequence[Any]) -> list[Any]:
-        async with conn.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Orders this process's tasks on one game. Between processes SQLite has no lock that
+        outlives a transaction; there the write lock and the seq check serialise moves."""
+        return self._hold_game(game_id)
 
-    async def _game_row(self, conn: aiosqlite.Connection, game_id: int) -> Any:
-        row = await self._one(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
-        if row is None:
-            raise GameNotFound(game_id)
-        return row
+    def change_feed(self, *, poll_interval: float = 0.5) -> ChangeFeed:
+        if self._path is None:
+            raise StorageError("a change feed needs a repository opened from a file")
+        return _PollingFeed(self._path, poll_interval)
 
-    async def _touch(self, conn: aiosqlite.Connection, game_id: int) -> None:
-        cursor = await conn.execute(
-            "UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id)
-        )
-        if cursor.rowcount == 0:
-            raise GameNotFound(game_id)
 
-    # -- games ------------------------------------------------------------------------
-    async def create_game(
-        self,
-        game: NewGame,
-        seats: Sequence[NewSeat] = (),
-        settings: GameSettings | None = None,
-        actions: Sequence[tuple[ActionInput, int | None]] = (),
-    ) -> int:
-        _rows.check_status(game.status)
-        options = json.dumps([str(option) for option in game.options])
-        texts = [(_rows.action_text(action), actor) for action, actor in actions]
-        now = self._clock()
-        try:
-            return await self._insert_game(game, options, seats, settings, texts, now)
-        except sqlite3.IntegrityError as exc:
-            raise StorageError(f"game refused by the database: {exc}") from exc
+class _PollingFeed(ChangeFeed):
+    """Looks for games whose change number passed the last one seen, on its own connection
+    (so polling never waits behind this process's writes)."""
 
-    async def _insert_game(
-        self,
-        game: NewGame,
-        options: str,
-        seats: Sequence[NewSeat],
-        settings: GameSettings | None,
-        texts: list[tuple[str, int | None]],
-        now: int,
-    ) -> int:
-        async with self._write() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO games (title, seed, options, status, guild_id, channel_id,"
-                " thread_id, creator_user_id, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game.title,
-                    game.seed,
-                    options,
-                    game.status,
-                    game.guild_id,
-                    game.channel_id,
-                    game.thread_id,
-                    game.creator_user_id,
-                    now,
-                    now,
-                ),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            await conn.executemany(
-                "INSERT INTO seats (game_id, seat, player_id, discord_user_id, display_name)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [
-                    (game_id, number, seat.player_id, seat.discord_user_id, seat.display_name)
-                    for number, seat in enumerate(seats, start=1)
-                ],
-            )
-            await self._put_settings(conn, game_id, settings or GameSettings())
-            await conn.executemany(
-                "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [
-                    (game_id, seq, text, actor, now)
-                    for seq, (text, actor) in enumerate(texts, start=1)
-                ],
-            )
-        return game_id
+    def __init__(self, path: str, interval: float) -> None:
+        super().__init__()
+        self._path, self._interval = path, interval
+        self._conn: aiosqlite.Connection | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._seen = 0
 
-    async def get_game(self, game_id: int) -> GameRecord:
-        async with self._read() as conn:
-            return _rows.game(await self._game_row(conn, game_id))
+    async def start(self) -> None:
+        self._conn = await aiosqlite.connect(self._path, isolation_level=None)
+        self._conn.row_factory = sqlite3.Row
+        async with self._conn.execute("SELECT COALESCE(MAX(change_no), 0) FROM games") as cursor:
+            row = await cursor.fetchone()
+        self._seen = int(row[0]) if row is not None else 0
+        self._task = asyncio.create_task(self._poll())
 
-    async def list_games(
-        self, *, guild_id: int | None = None, statuses: Sequence[GameStatus] | None = None
-    ) -> list[GameRecord]:
-        sql, args = "SELECT * FROM games WHERE 1", []
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            args.append(guild_id)
-        if statuses is not None:
-            sql += f" AND status IN ({', '.join('?' * len(statuses))})"
-            args.extend(_rows.check_status(s) for s in statuses)
-        async with self._read() as conn:
-            return [_rows.game(r) for r in await self._all(conn, sql + " ORDER BY id", args)]
-
-    async def find_game_by_thread(self, thread_id: int) -> GameRecord | None:
-        async with self._read() as conn:
-            row = await self._one(
-                conn, "SELECT * FROM games WHERE thread_id = ? ORDER BY id DESC", (thread_id,)
-            )
-        return None if row is None else _rows.game(row)
-
-    async def set_status(self, game_id: int, status: GameStatus) -> None:
-        _rows.check_status(status)
-        async with self._write() as conn:
-            await self._touch(conn, game_id)
-            await conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
-
-    async def set_location(
-        self, game_id: int, *, guild_id: int | None, channel_id: int | None, thread_id: int | None
-    ) -> None:
-        async with self._write() as conn:
-            await self._touch(conn, game_id)
-            await conn.execute(
-                "UPDATE games SET guild_id = ?, channel_id = ?, thread_id = ? WHERE id = ?",
-                (guild_id, channel_id, thread_id, game_id),
-            )
-
-    async def load_game(self, game_id: int) -> LoadedGame:
-        async with self._read() as conn:
-            game = _rows.game(await self._game_row(conn, game_id))
-            seats = await self._seats(conn, game_id)
-            settings = await self._settings(conn, game_id)
-            actions = await self._actions(conn, game_id, 0)
-        return LoadedGame(game=game, seats=seats, settings=settings, actions=actions)
-
-    # -- seats ------------------------------------------------------------------------
-    async def _seats(self, conn: aiosqlite.Connection, game_id: int) -> list[SeatRecord]:
-        rows = await self._all(
-            conn, "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        )
-        return [_rows.seat(r) for r in rows]
-
-    async def _seat(self, conn: aiosqlite.Connection, game_id: int, seat: int) -> SeatRecord:
-        row = await self._one(
-            conn, "SELECT * FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
-        )
-        if row is None:
-            raise StorageError(f"game {game_id} has no seat {seat}")
-        return _rows.seat(row)
-
-    async def list_seats(self, game_id: int) -> list[SeatRecord]:
-        async with self._read() as conn:
-            await self._game_row(conn, game_id)
-            return await self._seats(conn, game_id)
-
-    async def add_seat(self, game_id: int, seat: NewSeat) -> SeatRecord:
-        async with self._write() as conn:
-            await self._touch(conn, game_id)
-            row = await self._one(
-                conn,
-                "SELECT COALESCE(MAX(seat), 0) + 1 FROM seats WHERE game_id = ?",
-                (game_id,),
-            )
-            number = row[0]
+    async def _poll(self) -> None:
+        assert self._conn is not None
+        while True:
+            await asyncio.sleep(self._interval)
             try:
-                await conn.execute(
-                    "INSERT INTO seats (game_id, seat, player_id, discord_user_id, display_name)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, number, seat.player_id, seat.discord_user_id, seat.display_name),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise StorageError(f"game {game_id} already has player {seat.player_id!r}") from exc
-            return await self._seat(conn, game_id, number)
+                async with self._conn.execute(
+                    "SELECT id, change_no FROM games WHERE change_no > ? ORDER BY change_no",
+                    (self._seen,),
+                ) as cursor:
+                    rows = await cursor.fetchall()
+            except sqlite3.OperationalError:
+                continue  # locked or busy for a moment: the next look catches up
+            for game_id, change_no in rows:
+                self._put(GameChange(int(game_id)))
+                self._seen = max(self._seen, int(change_no))
 
-    async def replace_seat_user(
-        self, game_id: int, seat: int, discord_user_id: int, display_name: str
-    ) -> SeatRecord:
-        async with self._write() as conn:
-            await self._touch(conn, game_id)
-            await self._seat(conn, game_id, seat)
-            await conn.execute(
-                "UPDATE seats SET discord_user_id = ?, display_name = ?, replaced = 1,"
-                " left_game = 0 WHERE game_id = ? AND seat = ?",
-                (discord_user_id, display_name, game_id, seat),
-            )
-            return await self._seat(conn, game_id, seat)
-
-    async def mark_seat_left(self, game_id: int, seat: int) -> SeatRecord:
-        async with self._write() as conn:
-            await self._touch(conn, game_id)
-            await self._seat(conn, game_id, seat)
-            await conn.execute(
-                "UPDATE seats SET left_game = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
-            )
-            return await self._seat(conn, game_id, seat)
-
-    async def start_game(self, game_id: int, seating: Sequence[tuple[int | None, str]]) -> None:
-        async with self._write() as conn:
-            await self._touch(conn, game_id)
-            seats = await self._seats(conn, game_id)
-            if len(seating) != len(seats):
-                raise StorageError(f"game {game_id} has {len(seats)} seats, not {len(seating)}")
-            for number, (user_id, name) in enumerate(seating, 1):
-                await conn.execute(
-                    "UPDATE seats SET discord_user_id = ?, display_name = ? WHERE game_id = ? AND seat = ?",
-                    (user_id, name, game_id, number),
-                )
-            await conn.execute("UPDATE games SET status = 'active' WHERE id = ?", (game_id,))
-
-    # -- actions ----------------------------------------------------------------------
-    async def _last_seq(self, conn: aiosqlite.Connection, game_id: int) -> int:
-        row = await self._one(
-            conn, "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
-        )
-        return int(row[0])
-
-    async def _actions(
-        self, conn: aiosqlite.Connection, game_id: int, after_seq: int
-    ) -> list[StoredAction]:
-        rows = await self._all(
-            conn,
-            "SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, after_seq),
-        )
-        return [_rows.action(r) for r in rows]
-
-    async def append_action(
-        self, game_id: int, expected_seq: int, action_json: ActionInput, actor: int | None
-    ) -> StoredAction:
-        text = _rows.action_text(action_json)
-        now = self._clock()
-        async with self._write() as conn:
-            await self._touch(conn, game_id)
-            last = await self._last_seq(conn, game_id)
-            if expected_seq != last + 1:
-                raise SeqConflict(game_id, expected_seq, last)
-            await conn.execute(
-                "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (game_id, expected_seq, text, actor, now),
-            )
-        return StoredAction(game_id, expected_seq, json.loads(text), actor, now)
-
-    async def last_seq(self, game_id: int) -> int:
-        async with self._read() as conn:
-            await self._game_row(conn, game_id)
-            return await self._last_seq(conn, game_id)
-
-    async def list_actions(self, game_id: int, *, after_seq: int = 0) -> list[StoredAction]:
-        async with self._read() as conn:
-            await self._game_row(conn, game_id)
-            return await self._actions(conn, game_id, after_seq)
-
-    # -- settings and reminders -------------------------------------------------------
-    async def _settings(self, conn: aiosqlite.Connection, game_id: int) -> GameSettings:
-        row = await self._one(conn, "SELECT * FROM game_settings WHERE game_id = ?", (game_id,))
-        return _rows.settings(row)
-
-    async def _put_settings(
-        self, conn: aiosqlite.Connection, game_id: int, settings: GameSettings
-    ) -> None:
-        await conn.execute(
-            "INSERT INTO game_settings (game_id, reminder_first_after_hours,"
-            " reminder_repeat_hours, quiet_start_hour, quiet_end_hour, quiet_time_zone,"
-            " undo_policy) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (game_id) DO UPDATE SET"
-            " reminder_first_after_hours = excluded.reminder_first_after_hours,"
-            " reminder_repeat_hours = excluded.reminder_repeat_hours,"
-            " quiet_start_hour = excluded.quiet_start_hour,"
-            " quiet_end_hour = excluded.quiet_end_hour,"
-            " quiet_time_zone = excluded.quiet_time_zone,"
-            " undo_policy = excluded.undo_policy",
-            (
-                game_id,
-                settings.reminder_first_after_hours,
-                settings.reminder_repeat_hours,
-                settings.quiet_start_hour,
-                settings.quiet_end_hour,
-                settings.quiet_time_zone,
-                settings.undo_policy,
-            ),
-        )
-
-    async def get_settings(self, game_id: int) -> GameSettings:
-        async with self._read() as conn:
-            await self._game_row(conn, game_id)
-            return await self._settings(conn, game_id)
-
-    async def update_settings(self, game_id: int, settings: GameSettings) -> None:
-        async with self._write() as conn:
-            await self._touch(conn, game_id)
-            try:
-                await self._put_settings(conn, game_id, settings)
-            except sqlite3.IntegrityError as exc:
-                raise StorageError(f"invalid settings: {exc}") from exc
-
-    async def record_reminder(
-        self, game_id: int, player_id: PlayerId, at: int | None = None
-    ) -> ReminderState:
-        at = self._clock() if at is None else at
-        async with self._write() as conn:
-            await self._game_row(conn, game_id)
-            try:
-                row = await self._one(
-                    conn,
-                    "INSERT INTO reminder_state (game_id, player_id, last_ping_at, ping_count)"
-                    " VALUES (?, ?, ?, 1) ON CONFLICT (game_id, player_id) DO UPDATE SET"
-                    " last_ping_at = excluded.last_ping_at, ping_count = ping_count + 1"
-                    " RETURNING *",
-                    (game_id, player_id, at),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise StorageError(f"game {game_id} has no player {player_id!r}") from exc
-            return _rows.reminder(row)
-
-    async def reset_reminder(self, game_id: int, player_id: PlayerId) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "DELETE FROM reminder_state WHERE game_id = ? AND player_id = ?",
-                (game_id, player_id),
-            )
-
-    async def list_reminder_states(self, game_id: int | None = None) -> list[ReminderState]:
-        sql, args = "SELECT * FROM reminder_state", []
-        if game_id is not None:
-            sql, args = sql + " WHERE game_id = ?", [game_id]
-        async with self._read() as conn:
-            rows = await self._all(conn, sql + " ORDER BY game_id, player_id", args)
-        return [_rows.reminder(r) for r in rows]
-
-    # -- pending train offers (rule 12.6 consent) -------------------------------------
-    async def put_train_offer(self, offer: TrainOffer) -> TrainOffer:
-        now = self._clock()
-        async with self._write() as conn:
-            await self._touch(conn, offer.game_id)
-            try:
-                row = await self._one(
-                    conn,
-                    "INSERT INTO train_offers (game_id, seq, action, buyer_user_id,"
-                    " seller_player_id, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
-                    " action = excluded.action, buyer_user_id = excluded.buyer_user_id,"
-                    " seller_player_id = excluded.seller_player_id,"
-                    " created_at = excluded.created_at RETURNING *",
-                    (offer.game_id, offer.seq, _rows.action_text(offer.action),
-                     offer.buyer_user_id, offer.seller_player_id, now),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise StorageError(
-                    f"game {offer.game_id} has no player {offer.seller_player_id!r}"
-                ) from exc
-            return _rows.train_offer(row)
-
-    async def get_train_offer(self, game_id: int) -> TrainOffer | None:
-        async with self._read() as conn:
-            row = await self._one(conn, "SELECT * FROM train_offers WHERE game_id = ?", (game_id,))
-        return None if row is None else _rows.train_offer(row)
-
-    async def clear_train_offer(self, game_id: int) -> None:
-        async with self._write() as conn:
-            await conn.execute("DELETE FROM train_offers WHERE game_id = ?", (game_id,))
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._conn is not None:
+            await self._conn.close()

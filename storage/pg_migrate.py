@@ -1,0 +1,76 @@
+"""Numbered SQL migrations for PostgreSQL (``storage/migrations_pg/NNNN_name.sql``).
+
+The applied versions are rows of ``schema_migrations`` in the database, written in the same
+transaction as the schema change they record (PostgreSQL's DDL is transactional), so a
+failed migration leaves no trace. An advisory lock makes processes that start together
+apply each migration once.
+"""
+
+from __future__ import annotations
+
+import asyncpg
+
+from storage.errors import MigrationError
+from storage.migrate import Migration, load_migrations
+
+PACKAGE = "storage.migrations_pg"
+# Advisory lock keys (two int4s) are shared by every client of the server: ours start here.
+LOCK_NAMESPACE = 0x53544D  # "STM"
+MIGRATION_LOCK = 0
+GAME_LOCK_NAMESPACE = LOCK_NAMESPACE + 1
+
+_CREATE_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+    " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+)
+
+
+async def schema_version(conn: asyncpg.Connection) -> int:
+    if not await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+
+async def migrate(
+    conn: asyncpg.Connection,
+    *,
+    target: int | None = None,
+    migrations: list[Migration] | None = None,
+) -> int:
+    """Apply every migration above the database's version (up to ``target``), each in its own
+    transaction; return the resulting version."""
+    if migrations is None:
+        migrations = load_migrations(package=PACKAGE)
+    latest = len(migrations)
+    target = latest if target is None else target
+    if not 0 <= target <= latest:
+        raise MigrationError(f"no migration {target}; latest is {latest}")
+    await conn.execute("SELECT pg_advisory_lock($1, $2)", LOCK_NAMESPACE, MIGRATION_LOCK)
+    try:
+        await conn.execute(_CREATE_TABLE)
+        current = await schema_version(conn)
+        if current > latest:
+            raise MigrationError(
+                f"database schema version {current} is newer than this program ({latest})"
+            )
+        for migration in migrations[current:target]:
+            await _apply(conn, migration)
+        return await schema_version(conn)
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1, $2)", LOCK_NAMESPACE, MIGRATION_LOCK)
+
+
+async def _apply(conn: asyncpg.Connection, migration: Migration) -> None:
+    try:
+        async with conn.transaction():
+            # Without arguments asyncpg sends the script as one simple query: every
+            # statement in it runs, in this transaction.
+            await conn.execute(migration.sql)
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                migration.version,
+                migration.name,
+            )
+    except asyncpg.PostgresError as exc:
+        raise MigrationError(f"migration {migration.name} failed: {exc}") from exc

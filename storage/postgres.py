@@ -1,0 +1,263 @@
+"""The PostgreSQL implementation of GameRepository, through asyncpg and its connection pool
+(the SQL itself is shared with SQLite in ``storage.sql_repository``).
+
+Several bot processes may share one database:
+- every write starts by updating the game's row, which takes its row lock: writes to one
+  game queue there, and the seq check that follows always sees the latest commit;
+- ``game_lock`` holds a session advisory lock on the game while a move is validated and
+  committed; the repository's calls inside the lock run on that same connection, so a
+  held lock never waits for a second connection from the pool;
+- a trigger announces each committed change of a game with NOTIFY; ``change_feed`` LISTENs;
+- ``claim_due_reminders`` takes due rows with ``FOR UPDATE SKIP LOCKED``.
+Player ids are JSON scalars (jsonb) so that 8923 and "8923" stay different, as in SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+import asyncpg
+
+from storage.errors import StorageError
+from storage.models import GameChange
+from storage.pg_migrate import GAME_LOCK_NAMESPACE, migrate
+from storage.repository import ChangeFeed
+from storage.sql_repository import Clock, Row, SqlGameRepository, Tx
+from storage.sql_repository import now as _now
+
+log = logging.getLogger(__name__)
+
+CHANGE_CHANNEL = "stationmaster_games"
+_INT4_MAX = 2**31 - 1
+
+
+@functools.lru_cache(maxsize=256)
+def _numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (our SQL has no '?' in literals)."""
+    counter = iter(range(1, sql.count("?") + 1))
+    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+def _row_count(status: str) -> int:
+    """Rows changed, from a command status such as ``UPDATE 1`` or ``INSERT 0 3``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+async def _setup_connection(conn: asyncpg.Connection) -> None:
+    # jsonb holds player ids: decoded to the int or str they were. json columns (actions,
+    # options) stay text, exactly as written.
+    await conn.set_type_codec(
+        "jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog"
+    )
+
+
+class _PgTx(Tx):
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return _row_count(await self._conn.execute(_numbered(sql), *args))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self._conn.executemany(_numbered(sql), rows)
+
+    async def one(self, sql: str, *args: Any) -> Row | None:
+        row: Row | None = await self._conn.fetchrow(_numbered(sql), *args)
+        return row
+
+    async def all(self, sql: str, *args: Any) -> list[Row]:
+        return list(await self._conn.fetch(_numbered(sql), *args))
+
+
+@dataclass
+class _Pinned:
+    """The connection holding a game lock, lent to the repository calls made inside it."""
+
+    repo: PostgresGameRepository
+    conn: asyncpg.Connection
+    guard: asyncio.Lock
+
+
+_PINNED: ContextVar[_Pinned | None] = ContextVar("stationmaster_pg_pinned", default=None)
+
+
+class PostgresGameRepository(SqlGameRepository):
+    NEXT_CHANGE_NO = "nextval('games_change_no_seq')"
+    CLAIM_LOCK = " FOR UPDATE SKIP LOCKED"
+    INTEGRITY_ERRORS = (asyncpg.IntegrityConstraintViolationError,)
+
+    def __init__(self, pool: asyncpg.Pool, dsn: str, *, clock: Clock = _now) -> None:
+        super().__init__(clock)
+        self._pool = pool
+        self._dsn = dsn
+        self._local_locks: dict[int, asyncio.Lock] = {}
+
+    @classmethod
+    async def open(
+        cls,
+        dsn: str,
+        *,
+        clock: Clock = _now,
+        min_size: int = 1,
+        max_size: int = 10,
+        run_migrations: bool = True,
+    ) -> PostgresGameRepository:
+        """Connect a pool to ``postgresql://...`` and bring the schema up to date."""
+        try:
+            pool = await asyncpg.create_pool(
+                dsn, min_size=min_size, max_size=max_size, init=_setup_connection
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
+        try:
+            if run_migrations:
+                async with pool.acquire() as conn:
+                    await migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, dsn, clock=clock)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def __aenter__(self) -> PostgresGameRepository:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- connections and transactions ---------------------------------------------------
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        pinned = _PINNED.get()
+        if pinned is not None and pinned.repo is self:
+            async with pinned.guard:
+                yield pinned.conn
+            return
+        async with self._pool.acquire() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Tx]:
+        # READ COMMITTED: after waiting for a game's row lock, each later statement sees the
+        # commit that released it.
+        async with self._connection() as conn, conn.transaction():
+            yield _PgTx(conn)
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[Tx]:
+        async with self._connection() as conn, conn.transaction(
+            isolation="repeatable_read", readonly=True
+        ):
+            yield _PgTx(conn)
+
+    @asynccontextmanager
+    async def _query(self) -> AsyncIterator[Tx]:
+        async with self._connection() as conn:
+            yield _PgTx(conn)
+
+    async def _after_restore(self, tx: Tx) -> None:
+        # Rows came with their own ids: move the id generator past them.
+        await tx.one(
+            "SELECT setval('games_id_seq', GREATEST((SELECT MAX(id) FROM games),"
+            " (SELECT last_value FROM games_id_seq)))"
+        )
+
+    # -- several processes on one database ----------------------------------------------
+    @asynccontextmanager
+    async def _hold_game(self, game_id: int) -> AsyncIterator[None]:
+        if not 0 <= game_id <= _INT4_MAX:
+            raise StorageError(f"no game with id {game_id}")
+        # Tasks of this process queue in memory, so waiting never ties up a pooled connection.
+        local = self._local_locks.setdefault(game_id, asyncio.Lock())
+        async with local, self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", GAME_LOCK_NAMESPACE, game_id)
+            token = _PINNED.set(_Pinned(self, conn, asyncio.Lock()))
+            try:
+                yield
+            finally:
+                _PINNED.reset(token)
+                # If this is cancelled, the pool's reset of the connection on release
+                # (pg_advisory_unlock_all) still frees the lock.
+                await conn.execute(
+                    "SELECT pg_advisory_unlock($1, $2)", GAME_LOCK_NAMESPACE, game_id
+                )
+
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """A session advisory lock on the game, held on one pooled connection; a process that
+        dies loses its connection and with it the lock."""
+        return self._hold_game(game_id)
+
+    def change_feed(self, *, poll_interval: float = 0.5) -> ChangeFeed:
+        """LISTEN on a connection of its own; ``poll_interval`` is the wait before
+        reconnecting after that connection was lost."""
+        return _ListenFeed(self._dsn, poll_interval)
+
+
+class _ListenFeed(ChangeFeed):
+    def __init__(self, dsn: str, retry_interval: float) -> None:
+        super().__init__()
+        self._dsn, self._retry = dsn, retry_interval
+        self._conn: asyncpg.Connection | None = None
+        self._reconnect: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def start(self) -> None:
+        await self._connect()
+
+    async def _connect(self) -> None:
+        conn = await asyncpg.connect(self._dsn)
+        await conn.add_listener(CHANGE_CHANNEL, self._notified)
+        conn.add_termination_listener(self._lost)
+        self._conn = conn
+
+    def _notified(self, conn: object, pid: int, channel: str, payload: str) -> None:
+        try:
+            self._put(GameChange(int(payload)))
+        except ValueError:
+            log.warning("ignored a %s notification with payload %r", channel, payload)
+
+    def _lost(self, conn: object) -> None:
+        if not self._closed and self._reconnect is None:
+            self._reconnect = asyncio.get_running_loop().create_task(self._reconnect_loop())
+
+    async def _reconnect_loop(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(self._retry)
+            try:
+                await self._connect()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("change feed: reconnecting to PostgreSQL failed: %s", exc)
+                continue
+            self._reconnect = None
+            # Changes made while we were away were not heard: say so.
+            self._put(GameChange(None))
+            return
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._reconnect is not None:
+            self._reconnect.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reconnect
+        if self._conn is not None and not self._conn.is_closed():
+            await self._conn.close()
