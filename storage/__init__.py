@@ -1,7 +1,7 @@
-"""Stationmaster's game store: an append-only action log per game, in SQLite.
+"""Stationmaster's game store: an append-only action log per game, in SQLite or PostgreSQL.
 
-Open a store with ``await SqliteGameRepository.open(path)``; program against
-``GameRepository`` so another backend can replace it.
+Open a store with ``await open_repository(url)`` (``sqlite:///path`` or ``postgresql://...``)
+and program against ``GameRepository``.
 """
 
 from storage.errors import (
@@ -12,6 +12,8 @@ from storage.errors import (
     StorageError,
 )
 from storage.models import (
+    GameChange,
+    GameDump,
     GameRecord,
     GameSettings,
     GameStatus,
@@ -25,11 +27,15 @@ from storage.models import (
     TrainOffer,
 )
 from storage.replay import replay
-from storage.repository import GameRepository
+from storage.repository import ChangeFeed, GameRepository
 from storage.sqlite import SqliteGameRepository
 from storage.transfer import export_document, import_document
+from storage.urls import open_repository, parse_database_url
 
 __all__ = [
+    "ChangeFeed",
+    "GameChange",
+    "GameDump",
     "GameNotFound",
     "GameRecord",
     "GameRepository",
@@ -50,5 +56,7 @@ __all__ = [
     "TrainOffer",
     "export_document",
     "import_document",
+    "open_repository",
+    "parse_database_url",
     "replay",
 ]

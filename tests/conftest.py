@@ -4,3 +4,18 @@
 # tests/ is on sys.path (rootdir conftest, no __init__.py), so the package imports as
 # ``fakediscord``. Re-exporting the fixture makes ``fake_discord`` available to every test.
 from fakediscord.fixtures import fake_discord  # noqa: F401
+
+
+# --- a throwaway PostgreSQL server (tests/pg_server.py), started on first use --------------
+import pytest  # noqa: E402
+from pg_server import PostgresServer, ServerUnavailable  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    try:
+        server = PostgresServer.start()
+    except ServerUnavailable as error:
+        pytest.fail(str(error), pytrace=False)
+    yield server
+    server.stop()

@@ -1,13 +1,13 @@
-"""The SQLite repository: games, seats, settings, reminders, and the append-only log."""
+"""The repository on each backend: games, seats, settings, reminders, and the append-only log."""
 
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from pathlib import Path
 
 import pytest
-from storage_helpers import db_contents, fixture_game, minimal_game
+from backends import Backend
+from storage_helpers import fixture_game, minimal_game
 
 from storage import (
     GameNotFound,
@@ -24,21 +24,25 @@ from storage import (
     StoredAction,
     TrainOffer,
 )
+from storage.postgres import PostgresGameRepository
 
 
-def test_sqlite_repository_implements_the_interface() -> None:
-    assert issubclass(SqliteGameRepository, GameRepository)
-    assert not getattr(SqliteGameRepository, "__abstractmethods__", None)
+@pytest.mark.parametrize("implementation", [SqliteGameRepository, PostgresGameRepository])
+def test_repositories_implement_the_interface(implementation: type) -> None:
+    assert issubclass(implementation, GameRepository)
+    assert not getattr(implementation, "__abstractmethods__", None)
 
 
-async def test_connection_pragmas(repo: SqliteGameRepository, db_path: Path) -> None:
+async def test_sqlite_connection_pragmas(db_path: Path) -> None:
+    repo = await SqliteGameRepository.open(db_path)
     conn = repo._conn  # the settings that make a commit durable are part of the contract
     for pragma, expected in (("journal_mode", "wal"), ("foreign_keys", 1), ("synchronous", 2)):
         async with conn.execute(f"PRAGMA {pragma}") as cursor:
             assert (await cursor.fetchone())[0] == expected, pragma
+    await repo.close()
 
 
-async def test_create_and_load_a_game(repo: SqliteGameRepository, fixture_doc: dict) -> None:
+async def test_create_and_load_a_game(repo: GameRepository, fixture_doc: dict) -> None:
     game, seats = fixture_game(fixture_doc)
     game = dataclasses.replace(game, guild_id=10, channel_id=20, thread_id=30, creator_user_id=5)
     settings = GameSettings(reminder_first_after_hours=6, quiet_start_hour=22, quiet_end_hour=7)
@@ -59,7 +63,7 @@ async def test_create_and_load_a_game(repo: SqliteGameRepository, fixture_doc: d
     assert await repo.find_game_by_thread(31) is None
 
 
-async def test_append_actions_in_order(repo: SqliteGameRepository, fixture_doc: dict) -> None:
+async def test_append_actions_in_order(repo: GameRepository, fixture_doc: dict) -> None:
     game_id = await repo.create_game(*fixture_game(fixture_doc))
     for seq, action in enumerate(fixture_doc["actions"][:20], start=1):
         stored = await repo.append_action(game_id, seq, action, actor=77)
@@ -71,7 +75,7 @@ async def test_append_actions_in_order(repo: SqliteGameRepository, fixture_doc: 
 
 
 @pytest.mark.parametrize("expected", [1, 3, 0, -1])
-async def test_wrong_expected_seq_is_a_conflict(repo: SqliteGameRepository, expected: int) -> None:
+async def test_wrong_expected_seq_is_a_conflict(repo: GameRepository, expected: int) -> None:
     game_id = await repo.create_game(*minimal_game())
     await repo.append_action(game_id, 1, {"type": "pass"}, None)
     with pytest.raises(SeqConflict) as info:
@@ -80,42 +84,46 @@ async def test_wrong_expected_seq_is_a_conflict(repo: SqliteGameRepository, expe
     assert await repo.last_seq(game_id) == 1
 
 
-async def test_append_refuses_non_actions(repo: SqliteGameRepository, db_path: Path) -> None:
+async def test_append_refuses_non_actions(repo: GameRepository, backend: Backend) -> None:
     game_id = await repo.create_game(*minimal_game())
-    before = db_contents(db_path)
+    before = await backend.contents()
     for bad in ("not json", "[1, 2]", '{"no_type": 1}', {"type": 5}):
         with pytest.raises(StorageError):
             await repo.append_action(game_id, 1, bad, None)
     with pytest.raises(GameNotFound):
         await repo.append_action(999, 1, {"type": "pass"}, None)
-    assert db_contents(db_path) == before
+    assert await backend.contents() == before
 
 
-async def test_action_given_as_json_text(repo: SqliteGameRepository) -> None:
+async def test_action_given_as_json_text(repo: GameRepository) -> None:
     game_id = await repo.create_game(*minimal_game())
     await repo.append_action(game_id, 1, '{"type": "pass", "entity": "P1"}', None)
     assert (await repo.list_actions(game_id))[0].action == {"type": "pass", "entity": "P1"}
 
 
-async def test_undo_and_redo_stay_in_the_log(repo: SqliteGameRepository, db_path: Path) -> None:
+async def test_undo_and_redo_stay_in_the_log(repo: GameRepository, backend: Backend) -> None:
     game_id = await repo.create_game(*minimal_game())
     moves = [{"type": "pass"}, {"type": "undo"}, {"type": "redo"}, {"type": "undo", "action_id": 0}]
     for seq, move in enumerate(moves, start=1):
         await repo.append_action(game_id, seq, move, None)
     assert [a.action for a in await repo.list_actions(game_id)] == moves
     # Even raw SQL cannot rewrite history or leave a gap: the schema refuses it.
-    conn = sqlite3.connect(db_path)
-    for sql in (
+    before = await backend.contents()
+    statements = [
         "DELETE FROM actions",
         'UPDATE actions SET action = \'{"type":"pass"}\'',
         f'INSERT INTO actions VALUES ({game_id}, 9, \'{{"type":"pass"}}\', NULL, 0)',
-    ):
-        with pytest.raises(sqlite3.IntegrityError):
-            conn.execute(sql)
-    conn.close()
+        f'INSERT INTO actions VALUES ({game_id}, 4, \'{{"type":"pass"}}\', NULL, 0)',
+    ]
+    if backend.name == "postgresql":
+        statements.append("TRUNCATE actions")
+    for sql in statements:
+        with pytest.raises(backend.integrity_error):
+            await backend.execute(sql)
+    assert await backend.contents() == before
 
 
-async def test_game_not_found(repo: SqliteGameRepository) -> None:
+async def test_game_not_found(repo: GameRepository) -> None:
     for call in (
         repo.get_game(5),
         repo.load_game(5),
@@ -127,7 +135,7 @@ async def test_game_not_found(repo: SqliteGameRepository) -> None:
             await call
 
 
-async def test_status_and_listing(repo: SqliteGameRepository) -> None:
+async def test_status_and_listing(repo: GameRepository) -> None:
     first = await repo.create_game(NewGame("18Texas", 1, guild_id=1))
     second = await repo.create_game(NewGame("18Texas", 2, guild_id=1))
     await repo.create_game(NewGame("18Texas", 3, guild_id=2))
@@ -140,17 +148,18 @@ async def test_status_and_listing(repo: SqliteGameRepository) -> None:
     assert (await repo.get_game(first)).thread_id == 9
 
 
-async def test_timestamps_come_from_the_clock(db_path: Path) -> None:
+async def test_timestamps_come_from_the_clock(backend: Backend) -> None:
     ticks = iter(range(1000, 2000, 10))
-    async with await SqliteGameRepository.open(db_path, clock=lambda: next(ticks)) as repo:
-        game_id = await repo.create_game(*minimal_game())
-        stored = await repo.append_action(game_id, 1, {"type": "pass"}, 3)
-        game = await repo.get_game(game_id)
+    repo = await backend.open(clock=lambda: next(ticks))
+    game_id = await repo.create_game(*minimal_game())
+    stored = await repo.append_action(game_id, 1, {"type": "pass"}, 3)
+    game = await repo.get_game(game_id)
+    await repo.close()
     assert game.created_at == 1000 and game.updated_at > game.created_at
     assert stored.created_at > 1000
 
 
-async def test_seats(repo: SqliteGameRepository) -> None:
+async def test_seats(repo: GameRepository) -> None:
     game_id = await repo.create_game(NewGame("18Texas", 1))
     first = await repo.add_seat(game_id, NewSeat("Alice", "Alice", discord_user_id=1))
     await repo.add_seat(game_id, NewSeat(42, "Bob", discord_user_id=2))
@@ -166,15 +175,23 @@ async def test_seats(repo: SqliteGameRepository) -> None:
 
 
 async def test_duplicate_player_ids_are_refused_whole(
-    repo: SqliteGameRepository, db_path: Path
+    repo: GameRepository, backend: Backend
 ) -> None:
-    before = db_contents(db_path)
+    before = await backend.contents()
     with pytest.raises(StorageError):
         await repo.create_game(NewGame("18Texas", 1), [NewSeat(1, "A"), NewSeat(1, "B")])
-    assert db_contents(db_path) == before
+    assert await backend.contents() == before
 
 
-async def test_settings(repo: SqliteGameRepository) -> None:
+async def test_integer_and_text_player_ids_stay_apart(repo: GameRepository) -> None:
+    game_id = await repo.create_game(NewGame("18Texas", 1), [NewSeat(8923, "A"), NewSeat("8923", "B")])
+    assert [s.player_id for s in await repo.list_seats(game_id)] == [8923, "8923"]
+    await repo.record_reminder(game_id, "8923", at=5)
+    assert [(r.player_id, r.ping_count) for r in await repo.list_reminder_states(game_id)] == [
+        ("8923", 1)]
+
+
+async def test_settings(repo: GameRepository) -> None:
     game_id = await repo.create_game(*minimal_game())
     assert await repo.get_settings(game_id) == GameSettings()
     new = GameSettings(reminder_repeat_hours=8, undo_policy="with_consent")
@@ -185,7 +202,7 @@ async def test_settings(repo: SqliteGameRepository) -> None:
     assert await repo.get_settings(game_id) == new
 
 
-async def test_reminders(repo: SqliteGameRepository) -> None:
+async def test_reminders(repo: GameRepository) -> None:
     game_id = await repo.create_game(*minimal_game())
     await repo.record_reminder(game_id, "P1", at=100)
     state = await repo.record_reminder(game_id, "P1", at=200)
@@ -197,17 +214,19 @@ async def test_reminders(repo: SqliteGameRepository) -> None:
     assert await repo.list_reminder_states(game_id) == []
 
 
-async def test_rows_survive_reopening(db_path: Path, fixture_doc: dict) -> None:
-    async with await SqliteGameRepository.open(db_path) as repo:
-        game_id = await repo.create_game(*fixture_game(fixture_doc))
-        for seq, action in enumerate(fixture_doc["actions"][:5], start=1):
-            await repo.append_action(game_id, seq, action, None)
-        before = await repo.load_game(game_id)
-    async with await SqliteGameRepository.open(db_path) as repo:
-        assert await repo.load_game(game_id) == before
+async def test_rows_survive_reopening(backend: Backend, fixture_doc: dict) -> None:
+    repo = await backend.open()
+    game_id = await repo.create_game(*fixture_game(fixture_doc))
+    for seq, action in enumerate(fixture_doc["actions"][:5], start=1):
+        await repo.append_action(game_id, seq, action, None)
+    before = await repo.load_game(game_id)
+    await repo.close()
+    repo = await backend.open()
+    assert await repo.load_game(game_id) == before
+    await repo.close()
 
 
-async def test_start_game_seats_players_and_activates_in_one_write(repo: SqliteGameRepository) -> None:
+async def test_start_game_seats_players_and_activates_in_one_write(repo: GameRepository) -> None:
     game_id = await repo.create_game(
         NewGame("18Texas", 1, status="setup"),
         [NewSeat("P1", "Ann", discord_user_id=11), NewSeat("P2", "Bob", discord_user_id=22)],
@@ -222,7 +241,7 @@ async def test_start_game_seats_players_and_activates_in_one_write(repo: SqliteG
     assert (await repo.load_game(game_id)).seats == loaded.seats
 
 
-async def test_train_offers(repo: SqliteGameRepository) -> None:
+async def test_train_offers(repo: GameRepository) -> None:
     game_id = await repo.create_game(minimal_game()[0], [NewSeat("P1", "One"), NewSeat("P2", "Two")])
     assert await repo.get_train_offer(game_id) is None
     action = {"type": "buy_train", "entity": "SP", "entity_type": "corporation", "train": "2-0", "price": 100}
