@@ -24,7 +24,6 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 import asyncpg
@@ -134,17 +133,6 @@ class PostgresGameRepository(SqlGameRepository):
     async def close(self) -> None:
         await self._pool.close()
 
-    async def __aenter__(self) -> PostgresGameRepository:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     # -- connections and transactions ---------------------------------------------------
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
@@ -174,13 +162,6 @@ class PostgresGameRepository(SqlGameRepository):
     async def _query(self) -> AsyncIterator[Tx]:
         async with self._connection() as conn:
             yield _PgTx(conn)
-
-    async def _after_restore(self, tx: Tx) -> None:
-        # Rows came with their own ids: move the id generator past them.
-        await tx.one(
-            "SELECT setval('games_id_seq', GREATEST((SELECT MAX(id) FROM games),"
-            " (SELECT last_value FROM games_id_seq)))"
-        )
 
     # -- several processes on one database ----------------------------------------------
     @asynccontextmanager

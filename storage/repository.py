@@ -83,6 +83,17 @@ class GameRepository(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    async def __aenter__(self) -> GameRepository:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
     # -- games ------------------------------------------------------------------------
     @abstractmethod
     async def create_game(

@@ -116,9 +116,6 @@ class SqlGameRepository(GameRepository):
         """For a single SELECT, which needs no transaction of its own."""
         return self._read()
 
-    async def _after_restore(self, tx: Tx) -> None:
-        """Runs inside ``restore_game`` after rows were written with explicit ids."""
-
     # -- helpers --------------------------------------------------------------------------
     async def _game_row(self, tx: Tx, game_id: int) -> Row:
         row = await tx.one("SELECT * FROM games WHERE id = ?", game_id)
@@ -538,6 +535,5 @@ class SqlGameRepository(GameRepository):
                         _UPSERT_OFFER, game.id, offer.seq, _rows.action_text(offer.action),
                         offer.buyer_user_id, offer.seller_player_id, offer.created_at,
                     )
-                await self._after_restore(tx)
         except self.INTEGRITY_ERRORS as exc:
             raise StorageError(f"game {game.id} refused by the database: {exc}") from exc

@@ -21,7 +21,6 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from os import PathLike
-from types import TracebackType
 from typing import Any
 
 import aiosqlite
@@ -124,17 +123,6 @@ class SqliteGameRepository(SqlGameRepository):
 
     async def close(self) -> None:
         await self._conn.close()
-
-    async def __aenter__(self) -> SqliteGameRepository:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     # -- transactions -----------------------------------------------------------------
     @asynccontextmanager

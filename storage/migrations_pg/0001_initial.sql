@@ -19,6 +19,20 @@ CREATE TABLE games (
     updated_at      BIGINT  NOT NULL
 );
 
+-- A game written with an id of its own (a copy from another store) moves the id generator
+-- past it, as SQLite does by itself, so the next new game cannot collide with it.
+CREATE FUNCTION games_advance_id() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.id > (SELECT last_value FROM games_id_seq) THEN
+        PERFORM setval('games_id_seq', NEW.id);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER games_advance_id AFTER INSERT ON games
+    FOR EACH ROW EXECUTE FUNCTION games_advance_id();
+
 CREATE TABLE seats (
     game_id         BIGINT  NOT NULL REFERENCES games (id),
     seat            INTEGER NOT NULL CHECK (seat >= 1),

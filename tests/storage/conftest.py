@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,24 +36,45 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.db"
 
 
+BackendFactory = Callable[[], Awaitable[Backend]]
+
+
 @pytest.fixture(params=BACKENDS)
-async def backend(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Backend]:
-    if request.param == "sqlite":
-        yield SqliteBackend(db_path)
-        return
-    server = request.getfixturevalue("postgres_server")
-    name = f"test_{uuid.uuid4().hex[:16]}"
-    admin = await asyncpg.connect(server.url())
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    yield PostgresBackend(server.url(name))
-    admin = await asyncpg.connect(server.url())
-    try:
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+async def backend_factory(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[BackendFactory]:
+    """Makes empty stores of the test's backend: a new SQLite file, or a new PostgreSQL
+    database (dropped after the test)."""
+    created: list[str] = []
+    server = request.getfixturevalue("postgres_server") if request.param == "postgresql" else None
+
+    async def make() -> Backend:
+        if server is None:
+            path = tmp_path / (f"games{len(created)}.db" if created else "games.db")
+            created.append(str(path))
+            return SqliteBackend(path)
+        name = f"test_{uuid.uuid4().hex[:16]}"
+        admin = await asyncpg.connect(server.url())
+        try:
+            await admin.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await admin.close()
+        created.append(name)
+        return PostgresBackend(server.url(name))
+
+    yield make
+    if server is not None and created:
+        admin = await asyncpg.connect(server.url())
+        try:
+            for name in created:
+                await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+@pytest.fixture
+async def backend(backend_factory: BackendFactory) -> Backend:
+    return await backend_factory()
 
 
 @pytest.fixture

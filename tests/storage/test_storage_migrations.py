@@ -1,50 +1,68 @@
-"""Migrations: from an empty file, from every earlier version with data in it, atomicity."""
+"""Migrations on each backend: from an empty store, from every earlier version with data in
+it, atomicity, and processes starting together."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
-import aiosqlite
 import pytest
-from storage_helpers import db_contents
+from backends import Backend
+from storage_helpers import minimal_game
 
 from storage import MigrationError, NewSeat, SqliteGameRepository
-from storage.migrate import load_migrations, migrate, schema_version, split_statements
+from storage.migrate import load_migrations, split_statements
+from storage.pg_migrate import PACKAGE as PG_PACKAGE
 
 LATEST = len(load_migrations())
 
-# Rows written at each schema version, using only what that version has. A new migration
-# must add its entry here (checked below), so "upgrade keeps data" covers it too.
-ROWS_AT_VERSION: dict[int, list[str]] = {
+# Rows written at each schema version, using only what that version has (as parameters, so
+# one list serves both dialects). A new migration must add its entry here (checked below),
+# so "upgrade keeps data" covers it too.
+ROWS_AT_VERSION: dict[int, list[tuple[str, dict[str, Any]]]] = {
     1: [
-        "INSERT INTO games (id, title, seed, options, status, guild_id, channel_id, thread_id,"
-        " creator_user_id, created_at, updated_at) VALUES"
-        " (7, '18Texas', 65394, '[\"x\"]', 'active', 1, 2, 3, 4, 100, 200)",
-        "INSERT INTO seats (game_id, seat, player_id, discord_user_id, display_name)"
-        " VALUES (7, 1, 8923, 11, 'Player 1'), (7, 2, 'P2', 12, 'Player 2')",
-        "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) VALUES"
-        ' (7, 1, \'{"type":"bid","entity":8923,"price":80}\', 11, 150),'
-        ' (7, 2, \'{"type":"undo","entity":8923}\', 11, 160)',
-        "INSERT INTO game_settings (game_id, reminder_first_after_hours, undo_policy)"
-        " VALUES (7, 12, 'anytime')",
+        ("games", {"id": 7, "title": "18Texas", "seed": 65394, "options": '["x"]',
+                   "status": "active", "guild_id": 1, "channel_id": 2, "thread_id": 3,
+                   "creator_user_id": 4, "created_at": 100, "updated_at": 200}),
+        ("seats", {"game_id": 7, "seat": 1, "player_id": 8923, "discord_user_id": 11,
+                   "display_name": "Player 1"}),
+        ("seats", {"game_id": 7, "seat": 2, "player_id": "P2", "discord_user_id": 12,
+                   "display_name": "Player 2"}),
+        ("actions", {"game_id": 7, "seq": 1, "action": '{"type":"bid","entity":8923,"price":80}',
+                     "actor_user_id": 11, "created_at": 150}),
+        ("actions", {"game_id": 7, "seq": 2, "action": '{"type":"undo","entity":8923}',
+                     "actor_user_id": 11, "created_at": 160}),
+        ("game_settings", {"game_id": 7, "reminder_first_after_hours": 12.0,
+                           "undo_policy": "anytime"}),
     ],
     2: [
-        "INSERT INTO reminder_state (game_id, player_id, last_ping_at, ping_count)"
-        " VALUES (7, 'P2', 170, 3)",
+        ("reminder_state", {"game_id": 7, "player_id": "P2", "last_ping_at": 170,
+                            "ping_count": 3}),
     ],
     3: [
-        "INSERT INTO train_offers (game_id, seq, action, buyer_user_id, seller_player_id,"
-        " created_at) VALUES (7, 2, '{\"type\":\"buy_train\",\"entity\":\"SP\"}', 11, 'P2', 180)",
+        ("train_offers", {"game_id": 7, "seq": 2, "action": '{"type":"buy_train","entity":"SP"}',
+                          "buyer_user_id": 11, "seller_player_id": "P2", "created_at": 180}),
+    ],
+    4: [
+        ("reminder_state", {"game_id": 7, "player_id": 8923, "last_ping_at": None,
+                            "ping_count": 0, "due_at": 400, "claimed_by": "proc-a",
+                            "claim_until": 700}),
     ],
 }
 
 
-async def _connect(path: Path) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    await conn.execute("PRAGMA foreign_keys = ON")
-    return conn
+async def _insert(backend: Backend, table: str, row: dict[str, Any]) -> None:
+    columns = ", ".join(row)
+    marks = ", ".join("?" * len(row))
+    await backend.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", *row.values())
+
+
+def test_both_backends_have_the_same_migration_numbers() -> None:
+    sqlite_names = [m.name for m in load_migrations()]
+    pg_names = [m.name for m in load_migrations(package=PG_PACKAGE)]
+    assert sqlite_names == pg_names  # same steps, each in its own dialect
 
 
 def test_every_migration_has_upgrade_data() -> None:
@@ -52,33 +70,42 @@ def test_every_migration_has_upgrade_data() -> None:
     assert set(ROWS_AT_VERSION) == set(range(1, LATEST + 1))
 
 
-async def test_empty_file_migrates_to_latest(db_path: Path) -> None:
-    async with await SqliteGameRepository.open(db_path):
+async def test_empty_store_migrates_to_latest(backend: Backend) -> None:
+    async with await backend.open():
         pass
-    contents = db_contents(db_path)
+    contents = await backend.contents()
     assert contents["user_version"] == LATEST
     assert {"games", "seats", "actions", "game_settings", "reminder_state", "train_offers"} <= set(contents)
+
+
+async def test_sqlite_file_is_in_wal_mode(db_path: Path) -> None:
+    async with await SqliteGameRepository.open(db_path):
+        pass
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
 
 
-@pytest.mark.parametrize("start", range(0, LATEST))
-async def test_upgrade_from_every_earlier_version_keeps_data(db_path: Path, start: int) -> None:
-    conn = await _connect(db_path)
-    assert await migrate(conn, target=start) == start
-    for version in range(1, start + 1):
-        for sql in ROWS_AT_VERSION[version]:
-            await conn.execute(sql)
-    await conn.close()
-    before = db_contents(db_path)
+def _prefixes(before: list[tuple], after: list[tuple]) -> list[tuple]:
+    """``after``'s rows cut to the width of ``before``'s: later migrations add columns."""
+    width = len(before[0]) if before else 0
+    return sorted((row[:width] for row in after), key=repr)
 
-    async with await SqliteGameRepository.open(db_path) as repo:
-        assert db_contents(db_path)["user_version"] == LATEST
-        after = db_contents(db_path)
+
+@pytest.mark.parametrize("start", range(0, LATEST))
+async def test_upgrade_from_every_earlier_version_keeps_data(backend: Backend, start: int) -> None:
+    assert await backend.migrate_to(start) == start
+    for version in range(1, start + 1):
+        for table, row in ROWS_AT_VERSION[version]:
+            await _insert(backend, table, row)
+    before = await backend.contents()
+
+    async with await backend.open() as repo:
+        after = await backend.contents()
+        assert after["user_version"] == LATEST
         for table, rows in before.items():
-            if table not in ("user_version", "schema"):
-                assert after[table] == rows, f"{table} changed by the upgrade"
+            if table not in ("user_version", "schema", "schema_migrations"):
+                assert _prefixes(rows, after[table]) == rows, f"{table} changed by the upgrade"
         if start >= 1:
             # The upgraded database works like a new one.
             loaded = await repo.load_game(7)
@@ -88,61 +115,70 @@ async def test_upgrade_from_every_earlier_version_keeps_data(db_path: Path, star
             assert (await repo.append_action(7, 3, {"type": "redo"}, 11)).seq == 3
             await repo.record_reminder(7, 8923, at=300)
             await repo.add_seat(7, NewSeat("P3", "Player 3"))
+            assert await repo.last_seq(7) == 3
 
 
-async def test_schema_after_upgrade_equals_fresh_schema(tmp_path: Path) -> None:
-    fresh, stepped = tmp_path / "fresh.db", tmp_path / "stepped.db"
-    conn = await _connect(fresh)
-    await migrate(conn)
-    await conn.close()
-    conn = await _connect(stepped)
+async def test_new_games_after_an_upgrade_get_fresh_ids(backend: Backend) -> None:
+    await backend.migrate_to(1)
+    for table, row in ROWS_AT_VERSION[1]:
+        await _insert(backend, table, row)
+    async with await backend.open() as repo:
+        assert await repo.create_game(*minimal_game()) == 8
+
+
+async def test_schema_after_upgrade_equals_fresh_schema(backend_factory: Any) -> None:
+    fresh, stepped = await backend_factory(), await backend_factory()
+    await fresh.migrate_to(None)
     for version in range(1, LATEST + 1):
-        await migrate(conn, target=version)
-    await conn.close()
-    assert db_contents(fresh)["schema"] == db_contents(stepped)["schema"]
+        await stepped.migrate_to(version)
+    assert (await fresh.contents())["schema"] == (await stepped.contents())["schema"]
 
 
-async def test_migrating_twice_is_a_no_op(db_path: Path) -> None:
-    conn = await _connect(db_path)
-    await migrate(conn)
-    before = db_contents(db_path)
-    assert await migrate(conn) == LATEST
-    await conn.close()
-    assert db_contents(db_path) == before
+async def test_migrating_twice_is_a_no_op(backend: Backend) -> None:
+    await backend.migrate_to(None)
+    before = await backend.contents()
+    assert await backend.migrate_to(None) == LATEST
+    assert await backend.contents() == before
 
 
-async def test_failed_migration_leaves_the_database_as_it_was(
-    tmp_path: Path, db_path: Path
+async def test_failed_migration_leaves_the_store_as_it_was(
+    tmp_path: Path, backend: Backend
 ) -> None:
     directory = tmp_path / "migrations"
     directory.mkdir()
-    first = load_migrations()[0]
+    first = backend.migrations()[0]
     (directory / first.name).write_text(first.sql)
     (directory / "0002_broken.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
     )
-    conn = await _connect(db_path)
     with pytest.raises(MigrationError, match="0002_broken.sql"):
-        await migrate(conn, migrations=load_migrations(directory))
-    assert await schema_version(conn) == 1
-    assert not conn.in_transaction
-    await conn.close()
-    assert "half_done" not in db_contents(db_path)
+        await backend.migrate_to(None, directory)
+    assert await backend.schema_version() == 1
+    assert "half_done" not in await backend.contents()
+    # The store is usable: the real migrations go on from where it stopped.
+    assert await backend.migrate_to(None) == LATEST
 
 
-async def test_database_newer_than_program_is_refused(db_path: Path) -> None:
-    conn = await _connect(db_path)
-    await conn.execute(f"PRAGMA user_version = {LATEST + 1}")
-    await conn.close()
+async def test_store_newer_than_program_is_refused(backend: Backend) -> None:
+    await backend.migrate_to(None)
+    if backend.name == "sqlite":
+        await backend.execute(f"PRAGMA user_version = {LATEST + 1}")
+    else:
+        await backend.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES (?, 'from the future')", LATEST + 1
+        )
     with pytest.raises(MigrationError, match="newer"):
-        await SqliteGameRepository.open(db_path)
+        await backend.open()
 
 
-async def test_two_processes_starting_together_migrate_once(db_path: Path) -> None:
-    stores = await asyncio.gather(*(SqliteGameRepository.open(db_path) for _ in range(4)))
+async def test_processes_starting_together_migrate_once(backend: Backend) -> None:
+    stores = await asyncio.gather(*(backend.open() for _ in range(4)))
     for store in stores:
         await store.close()
-    assert db_contents(db_path)["user_version"] == LATEST
+    contents = await backend.contents()
+    assert contents["user_version"] == LATEST
+    if backend.name == "postgresql":
+        assert [row[0] for row in contents["schema_migrations"]] == list(range(1, LATEST + 1))
 
 
 def test_missing_or_misnamed_migrations_are_refused(tmp_path: Path) -> None:

@@ -3,34 +3,39 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
+from backends import Backend
 from storage_helpers import fixture_game, minimal_game
 
-from storage import SeqConflict, SqliteGameRepository, StoredAction
+from storage import GameRepository, SeqConflict, StoredAction
 
 
 async def _append_with_own_connection(
-    db: Path, game_id: int, expected_seq: int, action: dict, actor: int, start: asyncio.Event
+    backend: Backend, game_id: int, expected_seq: int, action: dict, actor: int,
+    start: asyncio.Event,
 ) -> StoredAction | SeqConflict:
-    async with await SqliteGameRepository.open(db) as repo:
+    repo = await backend.open()
+    try:
         await start.wait()  # every connection is open before anyone writes
         try:
             return await repo.append_action(game_id, expected_seq, action, actor=actor)
         except SeqConflict as conflict:
             return conflict
+    finally:
+        await repo.close()
 
 
-async def test_fifty_connections_racing_for_one_seq(db_path: Path, fixture_doc: dict) -> None:
+async def test_fifty_connections_racing_for_one_seq(backend: Backend, fixture_doc: dict) -> None:
     game, seats = fixture_game(fixture_doc)
-    async with await SqliteGameRepository.open(db_path) as repo:
-        game_id = await repo.create_game(game, seats)
-        await repo.append_action(game_id, 1, fixture_doc["actions"][0], actor=None)
+    repo = await backend.open()
+    game_id = await repo.create_game(game, seats)
+    await repo.append_action(game_id, 1, fixture_doc["actions"][0], actor=None)
+    await repo.close()
     start = asyncio.Event()
     tasks = [
         asyncio.create_task(
             _append_with_own_connection(
-                db_path, game_id, 2, {"type": "pass", "racer": n}, 1000 + n, start
+                backend, game_id, 2, {"type": "pass", "racer": n}, 1000 + n, start
             )
         )
         for n in range(50)
@@ -45,14 +50,15 @@ async def test_fifty_connections_racing_for_one_seq(db_path: Path, fixture_doc: 
     assert len(conflicts) == 49
     assert all(c.last_seq == 2 and c.expected_seq == 2 for c in conflicts)
     assert "someone moved first" in str(conflicts[0])
-    async with await SqliteGameRepository.open(db_path) as repo:
-        stored = await repo.list_actions(game_id)
+    repo = await backend.open()
+    stored = await repo.list_actions(game_id)
+    await repo.close()
     assert [a.seq for a in stored] == [1, 2]
     assert stored[1].action == winners[0].action
     assert stored[1].actor_user_id == 1000 + winners[0].action["racer"]
 
 
-async def test_fifty_tasks_sharing_one_repository(repo: SqliteGameRepository) -> None:
+async def test_fifty_tasks_sharing_one_repository(repo: GameRepository) -> None:
     game_id = await repo.create_game(*minimal_game())
     outcomes = await asyncio.gather(
         *(repo.append_action(game_id, 1, {"type": "pass", "n": n}, None) for n in range(50)),
@@ -63,14 +69,15 @@ async def test_fifty_tasks_sharing_one_repository(repo: SqliteGameRepository) ->
     assert await repo.last_seq(game_id) == 1
 
 
-async def test_writers_that_retry_on_conflict_lose_nothing(db_path: Path) -> None:
+async def test_writers_that_retry_on_conflict_lose_nothing(backend: Backend) -> None:
     """Eight connections each land 15 moves, reloading the last seq after every conflict:
     all 120 are stored, contiguously, each exactly once."""
-    async with await SqliteGameRepository.open(db_path) as repo:
-        game_id = await repo.create_game(*minimal_game())
+    repo = await backend.open()
+    game_id = await repo.create_game(*minimal_game())
+    await repo.close()
 
     async def writer(number: int) -> None:
-        async with await SqliteGameRepository.open(db_path) as store:
+        async with await backend.open() as store:
             for move in range(15):
                 while True:
                     expected = await store.last_seq(game_id) + 1
@@ -83,7 +90,7 @@ async def test_writers_that_retry_on_conflict_lose_nothing(db_path: Path) -> Non
                         await asyncio.sleep(0)
 
     await asyncio.gather(*(writer(n) for n in range(8)))
-    async with await SqliteGameRepository.open(db_path) as repo:
+    async with await backend.open() as repo:
         stored = await repo.list_actions(game_id)
     assert [a.seq for a in stored] == list(range(1, 121))
     assert sorted((a.action["w"], a.action["m"]) for a in stored) == [
