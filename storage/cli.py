@@ -2,8 +2,11 @@
 
 ``bot/cli.py`` calls :func:`add_subcommands` to provide::
 
-    stationmaster import FILE.json --db PATH   # prints the new game id
-    stationmaster export GAME_ID --db PATH     # the game as JSON on stdout
+    stationmaster import FILE.json --db URL    # prints the new game id
+    stationmaster export GAME_ID --db URL      # the game as JSON on stdout
+    stationmaster migrate --from URL --to URL  # copy every game to another store
+
+``--db`` takes a file path (SQLite), ``sqlite:///path`` or ``postgresql://...``.
 
 Each subparser sets ``func``: call ``args.func(args)`` and exit with the int it returns.
 ``python -m storage.cli`` runs the same commands on their own.
@@ -19,9 +22,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from storage.copier import add_migrate_subcommand
 from storage.errors import ImportRefused, StorageError
-from storage.sqlite import SqliteGameRepository
 from storage.transfer import DEFAULT_MAX_IMPORT_BYTES, export_document, import_document
+from storage.urls import open_repository, parse_database_url
 
 
 def import_game(
@@ -43,20 +47,21 @@ def import_game(
 
 
 async def _import(raw: bytes, db_path: str | os.PathLike[str], max_bytes: int) -> int:
-    async with await SqliteGameRepository.open(db_path) as repo:
+    async with await open_repository(os.fspath(db_path)) as repo:
         return await import_document(repo, raw, max_bytes=max_bytes)
 
 
 def export_game(game_id: int, db_path: str | os.PathLike[str]) -> dict[str, Any]:
     """The stored game as an 18xx.games-shaped document. Raises GameNotFound."""
-    if not Path(db_path).exists():
+    url = parse_database_url(os.fspath(db_path))
+    if url.kind == "sqlite" and not Path(url.target).exists():
         # Opening would silently create an empty database; an export never should.
-        raise StorageError(f"no database at {db_path}")
+        raise StorageError(f"no database at {url.target}")
     return asyncio.run(_export(game_id, db_path))
 
 
 async def _export(game_id: int, db_path: str | os.PathLike[str]) -> dict[str, Any]:
-    async with await SqliteGameRepository.open(db_path) as repo:
+    async with await open_repository(os.fspath(db_path)) as repo:
         loaded = await repo.load_game(game_id)
     return export_document(loaded)
 
@@ -86,7 +91,7 @@ def add_subcommands(subparsers: Any) -> None:
     """Register ``import`` and ``export`` on an ``ArgumentParser.add_subparsers()`` result."""
     importer = subparsers.add_parser("import", help="import an 18xx.games JSON game file")
     importer.add_argument("file", help="the game file (JSON)")
-    importer.add_argument("--db", required=True, help="SQLite database file")
+    importer.add_argument("--db", required=True, help="database: SQLite file or URL")
     importer.add_argument(
         "--max-bytes",
         type=int,
@@ -96,8 +101,9 @@ def add_subcommands(subparsers: Any) -> None:
     importer.set_defaults(func=_run_import)
     exporter = subparsers.add_parser("export", help="write a game as 18xx.games JSON")
     exporter.add_argument("game_id", type=int, help="the game's id")
-    exporter.add_argument("--db", required=True, help="SQLite database file")
+    exporter.add_argument("--db", required=True, help="database: SQLite file or URL")
     exporter.set_defaults(func=_run_export)
+    add_migrate_subcommand(subparsers)
 
 
 def main(argv: list[str] | None = None) -> int:

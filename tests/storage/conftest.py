@@ -39,6 +39,26 @@ def db_path(tmp_path: Path) -> Path:
 BackendFactory = Callable[[], Awaitable[Backend]]
 
 
+async def create_pg_database(server: Any) -> str:
+    """A new empty database on the test server; returns its name."""
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return name
+
+
+async def drop_pg_databases(server: Any, names: list[str]) -> None:
+    admin = await asyncpg.connect(server.url())
+    try:
+        for name in names:
+            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
 @pytest.fixture(params=BACKENDS)
 async def backend_factory(
     request: pytest.FixtureRequest, tmp_path: Path
@@ -53,23 +73,21 @@ async def backend_factory(
             path = tmp_path / (f"games{len(created)}.db" if created else "games.db")
             created.append(str(path))
             return SqliteBackend(path)
-        name = f"test_{uuid.uuid4().hex[:16]}"
-        admin = await asyncpg.connect(server.url())
-        try:
-            await admin.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await admin.close()
+        name = await create_pg_database(server)
         created.append(name)
         return PostgresBackend(server.url(name))
 
     yield make
     if server is not None and created:
-        admin = await asyncpg.connect(server.url())
-        try:
-            for name in created:
-                await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
+        await drop_pg_databases(server, created)
+
+
+@pytest.fixture
+async def postgres_backend(postgres_server: Any) -> AsyncIterator[PostgresBackend]:
+    """A PostgreSQL store for tests that use both backends at once."""
+    name = await create_pg_database(postgres_server)
+    yield PostgresBackend(postgres_server.url(name))
+    await drop_pg_databases(postgres_server, [name])
 
 
 @pytest.fixture
