@@ -1,6 +1,6 @@
 """Child process of the crash test (not a test module).
 
-Usage: python crash_writer.py DB FIXTURE
+Usage: python crash_writer.py DATABASE_URL FIXTURE
 
 Opens the store, creates the fixture's game if the file has none, then appends the
 fixture's actions from the stored last seq + 1 on, printing ``seq N`` after each append
@@ -14,14 +14,14 @@ import json
 import sys
 
 from engine import document_options
-from storage import NewGame, NewSeat, SqliteGameRepository
+from storage import NewGame, NewSeat, open_repository
 
 
 async def main(db: str, fixture: str) -> None:
     with open(fixture, encoding="utf-8") as handle:
         doc = json.load(handle)
     actions = doc["actions"]
-    repo = await SqliteGameRepository.open(db)
+    repo = await open_repository(db)
     print("open", flush=True)
     games = await repo.list_games()
     if games:

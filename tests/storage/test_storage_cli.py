@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from backends import PostgresBackend
 from storage_helpers import FIXTURE, REPO_ROOT, fixture_game
 
 from storage import SqliteGameRepository
@@ -94,3 +95,17 @@ def test_command_line_round_trip_in_a_process(tmp_path: Path, fixture_doc: dict)
     )
     assert exported.returncode == 0, exported.stderr
     assert json.loads(exported.stdout)["actions"] == fixture_doc["actions"]
+
+
+async def test_import_and_export_by_postgresql_url(
+    postgres_backend: PostgresBackend, fixture_doc: dict, capsys
+) -> None:
+    url = postgres_backend.url
+    assert await asyncio.to_thread(main, ["import", str(FIXTURE), "--db", url]) == 0
+    game_id = int(capsys.readouterr().out)
+    assert await asyncio.to_thread(main, ["export", str(game_id), "--db", url]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["actions"] == fixture_doc["actions"]
+    assert exported["result"] == fixture_doc["result"]
+    assert await asyncio.to_thread(main, ["export", "99", "--db", url]) == 1
+    assert "no game with id 99" in capsys.readouterr().err

@@ -1,5 +1,6 @@
-"""Kill -9 a writer at random moments: every acknowledged (printed) seq must survive, the
-file must pass integrity_check, and the log must hold only whole, contiguous actions."""
+"""Kill -9 a writer at random moments, on each backend: every acknowledged (printed) seq must
+survive, a SQLite file must pass integrity_check, and the log must hold only whole,
+contiguous actions."""
 
 from __future__ import annotations
 
@@ -15,17 +16,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from backends import Backend, SqliteBackend
 from storage_helpers import FIXTURE, REPO_ROOT, load_fixture
 
-from storage import SqliteGameRepository, replay
+from storage import open_repository, replay
 
 WRITER = Path(__file__).with_name("crash_writer.py")
 
 
-def _spawn(db: Path) -> subprocess.Popen[str]:
+def _spawn(backend: Backend) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     return subprocess.Popen(
-        [sys.executable, str(WRITER), str(db), str(FIXTURE)],
+        [sys.executable, str(WRITER), backend.url, str(FIXTURE)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -38,10 +40,10 @@ def _acknowledged(lines: list[str]) -> list[int]:
     return [int(line.split()[1]) for line in lines if line.startswith("seq ")]
 
 
-def _run_and_kill(db: Path, rng: random.Random, remaining: int) -> list[str]:
+def _run_and_kill(backend: Backend, rng: random.Random, remaining: int) -> list[str]:
     """Start a writer and SIGKILL it: either at a random time after start (may hit start-up,
     migrations, game creation) or right after a random number of acknowledged appends."""
-    child = _spawn(db)
+    child = _spawn(backend)
     lines: list[str] = []
     assert child.stdout is not None
     if rng.random() < 0.25:
@@ -61,26 +63,30 @@ def _run_and_kill(db: Path, rng: random.Random, remaining: int) -> list[str]:
     return lines
 
 
-def _check_file(db: Path, acknowledged: list[int], fixture_actions: list[dict]) -> int:
-    """Integrity and no-loss checks with plain sqlite3; returns the stored last seq."""
-    conn = sqlite3.connect(db)
+def _sqlite_integrity(path: Path) -> None:
+    conn = sqlite3.connect(path)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version < 1:  # killed before the first migration committed: nothing to check
-            assert acknowledged == []
-            return 0
-        games = conn.execute("SELECT id FROM games").fetchall()
-        assert len(games) <= 1
-        if not games:
-            assert acknowledged == []
-            return 0
-        seats = conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0]
-        assert seats == 4, "game created without all its seats"
-        rows = conn.execute("SELECT seq, action FROM actions ORDER BY seq").fetchall()
     finally:
         conn.close()
+
+
+def _check_store(backend: Backend, acknowledged: list[int], fixture_actions: list[dict]) -> int:
+    """Integrity and no-loss checks with the backend's own driver; returns the stored last seq."""
+    if isinstance(backend, SqliteBackend) and backend.path.exists():
+        _sqlite_integrity(backend.path)
+    contents = backend.contents_sync()
+    if contents.get("user_version", 0) < 1:  # killed before the first migration committed
+        assert acknowledged == []
+        return 0
+    games = contents["games"]
+    assert len(games) <= 1
+    if not games:
+        assert acknowledged == []
+        return 0
+    assert len(contents["seats"]) == 4, "game created without all its seats"
+    rows = sorted((row[1], row[2]) for row in contents["actions"])  # (seq, action text)
     seqs = [seq for seq, _ in rows]
     assert seqs == list(range(1, len(rows) + 1)), "gap in the stored log"
     for seq, text in rows:
@@ -91,17 +97,17 @@ def _check_file(db: Path, acknowledged: list[int], fixture_actions: list[dict]) 
 
 
 def _crash_campaign(
-    db: Path, seed: int, kills: int, after_kill: Callable[[int], None] | None = None
+    backend: Backend, seed: int, kills: int, after_kill: Callable[[int], None] | None = None
 ) -> int:
     rng = random.Random(seed)
     actions = load_fixture()["actions"]
     stored = 0
     for _ in range(kills):
-        lines = _run_and_kill(db, rng, remaining=len(actions) - stored)
+        lines = _run_and_kill(backend, rng, remaining=len(actions) - stored)
         acknowledged = _acknowledged(lines)
         if acknowledged:
             assert acknowledged == list(range(acknowledged[0], acknowledged[-1] + 1))
-        new_stored = _check_file(db, acknowledged, actions)
+        new_stored = _check_store(backend, acknowledged, actions)
         assert new_stored >= stored
         stored = new_stored
         if after_kill is not None:
@@ -109,29 +115,26 @@ def _crash_campaign(
     return stored
 
 
-def test_killed_writer_never_loses_acknowledged_actions(tmp_path: Path) -> None:
-    db = tmp_path / "crash.db"
+def test_killed_writer_never_loses_acknowledged_actions(backend: Backend) -> None:
     actions = load_fixture()["actions"]
-    stored = _crash_campaign(db, seed=4, kills=16)
+    stored = _crash_campaign(backend, seed=4, kills=16)
     assert stored > 0
     # A last writer, left alone, resumes from what survived and finishes the log.
-    child = _spawn(db)
-    out, err = child.communicate(timeout=30)
+    child = _spawn(backend)
+    out, err = child.communicate(timeout=60)
     assert child.returncode == 0, err
     assert out.splitlines()[-1] == "done"
-    assert _check_file(db, _acknowledged(out.splitlines()), actions) == len(actions)
+    assert _check_store(backend, _acknowledged(out.splitlines()), actions) == len(actions)
 
 
 @pytest.mark.parametrize("seed", [11])
-def test_stored_prefix_after_a_crash_replays(tmp_path: Path, seed: int) -> None:
+def test_stored_prefix_after_a_crash_replays(backend: Backend, seed: int) -> None:
     """Needs the engine: what survives a crash is a legal game up to its last action."""
     import asyncio
 
-    db = tmp_path / "crash.db"
-
     def replay_prefix(stored: int) -> None:
         async def load() -> None:
-            async with await SqliteGameRepository.open(db) as repo:
+            async with await open_repository(backend.url) as repo:
                 games = await repo.list_games()
                 if not games:
                     return
@@ -142,4 +145,4 @@ def test_stored_prefix_after_a_crash_replays(tmp_path: Path, seed: int) -> None:
 
         asyncio.run(load())
 
-    _crash_campaign(db, seed=seed, kills=4, after_kill=replay_prefix)
+    _crash_campaign(backend, seed=seed, kills=4, after_kill=replay_prefix)

@@ -9,26 +9,27 @@ import re
 from pathlib import Path
 
 import pytest
-from storage_helpers import FIXTURE, db_contents, minimal_game
+from backends import Backend
+from storage_helpers import FIXTURE, minimal_game
 
-from storage import ImportRefused, SqliteGameRepository, export_document, import_document
+from storage import GameRepository, ImportRefused, export_document, import_document
 from storage.cli import export_game, import_game
 from storage.transfer import DEFAULT_MAX_IMPORT_BYTES, document_seed, refusal_message
 
 
-async def _db_with_a_game(db_path: Path) -> dict:
+async def _db_with_a_game(backend: Backend) -> dict:
     """A database that already holds a game, so "unchanged" is checked on real content."""
-    async with await SqliteGameRepository.open(db_path) as repo:
+    async with await backend.open() as repo:
         game_id = await repo.create_game(*minimal_game())
         await repo.append_action(game_id, 1, {"type": "pass"}, None)
-    return db_contents(db_path)
+    return await backend.contents()
 
 
 # -- round trip (needs the engine) ------------------------------------------------------
 
 
 async def test_import_then_export_gives_the_same_game(
-    repo: SqliteGameRepository, fixture_doc: dict
+    repo: GameRepository, fixture_doc: dict
 ) -> None:
     game_id = await import_document(repo, FIXTURE.read_bytes())
     loaded = await repo.load_game(game_id)
@@ -89,49 +90,49 @@ def _refusals_without_engine(tmp_path: Path) -> dict[str, tuple[bytes, str]]:
     ],
 )
 async def test_malformed_files_are_refused_and_nothing_is_written(
-    tmp_path: Path, db_path: Path, case: str
+    tmp_path: Path, backend: Backend, case: str
 ) -> None:
     raw, message = _refusals_without_engine(tmp_path)[case]
-    before = await _db_with_a_game(db_path)
-    async with await SqliteGameRepository.open(db_path) as repo:
+    before = await _db_with_a_game(backend)
+    async with await backend.open() as repo:
         with pytest.raises(ImportRefused, match=re.escape(message)):
             await import_document(repo, raw)
     path = tmp_path / "hostile.json"
     path.write_bytes(raw)
     with pytest.raises(ImportRefused, match=re.escape(message)):
         # import_game runs its own event loop (it is called from the sync CLI).
-        await asyncio.to_thread(import_game, path, db_path)
-    assert db_contents(db_path) == before
+        await asyncio.to_thread(import_game, path, backend.url)
+    assert await backend.contents() == before
 
 
 async def test_file_over_the_size_limit_is_refused_before_parsing(
-    tmp_path: Path, db_path: Path
+    tmp_path: Path, backend: Backend
 ) -> None:
-    before = await _db_with_a_game(db_path)
+    before = await _db_with_a_game(backend)
     huge = tmp_path / "huge.json"
     with huge.open("wb") as handle:  # valid JSON, only too big: the size alone refuses it
         handle.write(FIXTURE.read_bytes())
         handle.write(b" " * DEFAULT_MAX_IMPORT_BYTES)
     with pytest.raises(ImportRefused, match="limit is 20971520 bytes"):
-        await asyncio.to_thread(import_game, huge, db_path)
+        await asyncio.to_thread(import_game, huge, backend.url)
     with pytest.raises(ImportRefused, match="limit is 1000 bytes"):
-        await asyncio.to_thread(import_game, FIXTURE, db_path, max_bytes=1000)
-    async with await SqliteGameRepository.open(db_path) as repo:
+        await asyncio.to_thread(import_game, FIXTURE, backend.url, max_bytes=1000)
+    async with await backend.open() as repo:
         with pytest.raises(ImportRefused, match="limit"):
             await import_document(repo, b"{" * 2000, max_bytes=1000)  # not even parsed
-    assert db_contents(db_path) == before
+    assert await backend.contents() == before
 
 
 # -- hostile files the engine refuses (need the engine) ---------------------------------
 
 
-async def test_unknown_title_is_refused(db_path: Path, fixture_doc: dict) -> None:
-    before = await _db_with_a_game(db_path)
+async def test_unknown_title_is_refused(backend: Backend, fixture_doc: dict) -> None:
+    before = await _db_with_a_game(backend)
     raw = json.dumps(dict(fixture_doc, title="1830")).encode()
-    async with await SqliteGameRepository.open(db_path) as repo:
+    async with await backend.open() as repo:
         with pytest.raises(ImportRefused, match="unknown title '1830'"):
             await import_document(repo, raw)
-    assert db_contents(db_path) == before
+    assert await backend.contents() == before
 
 
 def _corrupt(doc: dict, position: int, **changes: object) -> bytes:
@@ -148,22 +149,22 @@ def _corrupt(doc: dict, position: int, **changes: object) -> bytes:
     ],
 )
 async def test_illegal_action_is_refused_naming_its_position(
-    db_path: Path, fixture_doc: dict, position: int | None, changes: dict
+    backend: Backend, fixture_doc: dict, position: int | None, changes: dict
 ) -> None:
     if position is None:
         position = next(
             n for n, a in enumerate(fixture_doc["actions"], start=1) if a["type"] == "lay_tile"
         )
     assert fixture_doc["actions"][position - 1].keys() >= changes.keys()
-    before = await _db_with_a_game(db_path)
-    async with await SqliteGameRepository.open(db_path) as repo:
+    before = await _db_with_a_game(backend)
+    async with await backend.open() as repo:
         with pytest.raises(ImportRefused) as info:
             await import_document(repo, _corrupt(fixture_doc, position, **changes))
     message = str(info.value)
     action_id = fixture_doc["actions"][position - 1]["id"]
     assert message.startswith(f"illegal action at position {position} (id {action_id}"), message
     assert len(message.split(":", 1)[1].strip()) > 5, message  # the engine's reason
-    assert db_contents(db_path) == before
+    assert await backend.contents() == before
 
 
 def test_seed_follows_the_18xx_games_rule() -> None:
@@ -185,7 +186,7 @@ def test_refusal_message_uses_file_positions_whatever_the_engine_counts_from() -
     assert refusal_message(document, ValueError("odd")) == "illegal game log: odd"
 
 
-async def test_rule_options_survive_export_and_import(repo: SqliteGameRepository, fixture_doc: dict) -> None:
+async def test_rule_options_survive_export_and_import(repo: GameRepository, fixture_doc: dict) -> None:
     """A site log is stored with the site's readings spelt out; an export carries them in our own
     key (18xx.games' optional_rules keeps only its variants); a game played by the printed rules
     re-imports by the printed rules."""
