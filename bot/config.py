@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from storage import GameSettings
+from storage import GameSettings, StorageError, parse_database_url
 
 TOKEN_ENV = "DISCORD_TOKEN"
 DEFAULT_DB = "./stationmaster.db"
@@ -45,11 +45,18 @@ class ReminderDefaults:
 @dataclass(frozen=True)
 class Settings:
     db_path: str = DEFAULT_DB
+    # Where the games are kept: sqlite:///FILE (from db_path unless set) or postgresql://...
+    database_url: str = ""
     guild_ids: tuple[int, ...] = ()  # sync commands to these guilds at once (development)
     images: bool = True
     router_budget: float = 2.0  # seconds the route optimizer may search for a proposal
     reminders: ReminderDefaults = field(default_factory=ReminderDefaults)
     token: str | None = field(default=None, repr=False)
+
+    @property
+    def store_url(self) -> str:
+        """The store to open: ``database_url``, else the SQLite file ``db_path``."""
+        return self.database_url or f"sqlite:///{self.db_path}"
 
 
 def _number(table: dict[str, Any], key: str, default: float, low: float = 0.0) -> float:
@@ -83,6 +90,16 @@ def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) 
     db_path = bot.get("db_path", DEFAULT_DB)
     if not isinstance(db_path, str) or not db_path:
         raise ConfigError("db_path must be a file path")
+    database_url = bot.get("database_url", "")
+    if "database_url" in bot and "db_path" in bot:
+        raise ConfigError("set either database_url or db_path, not both")
+    if not isinstance(database_url, str):
+        raise ConfigError("database_url must be text such as \"postgresql://bot@localhost/stationmaster\"")
+    if database_url:
+        try:
+            parse_database_url(database_url)
+        except StorageError as error:
+            raise ConfigError(f"database_url: {error}") from None
     images = bot.get("images", True)
     if not isinstance(images, bool):
         raise ConfigError("images must be true or false")
@@ -92,6 +109,7 @@ def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) 
     token = environ.get(TOKEN_ENV) or None
     return Settings(
         db_path=db_path,
+        database_url=database_url,
         guild_ids=tuple(guild_ids),
         images=images,
         router_budget=_number(bot, "router_budget", 2.0),

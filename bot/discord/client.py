@@ -16,7 +16,7 @@ from bot.discord.stock_cog import StockCog
 from bot.model import Command
 from bot.moderator import Moderator
 from bot.reminders import ReminderService
-from storage import SqliteGameRepository
+from storage import open_repository
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class StationmasterBot(commands.Bot):
 
 async def run_discord(settings: Settings) -> None:
     """Open the store, build the Moderator and run the bot until it is stopped."""
-    repo = await SqliteGameRepository.open(settings.db_path)
+    repo = await open_repository(settings.store_url)
     try:
         moderator = Moderator(repo, images=settings.images, router_budget=settings.router_budget,
                               reminders=settings.reminders)

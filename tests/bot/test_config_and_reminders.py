@@ -27,10 +27,20 @@ def test_example_config_loads_and_the_token_comes_from_the_environment() -> None
     ({"bot": {"guild_ids": ["1"]}}, "guild_ids"),
     ({"reminders": {"repeat_hours": 0}}, "repeat_hours"),
     ({"reminders": {"quiet_start_hour": 24}}, "quiet_start_hour"),
+    ({"bot": {"database_url": "mysql://x/y"}}, "unsupported database URL mysql://"),
+    ({"bot": {"database_url": "sqlite:///a.db", "db_path": "b.db"}}, "not both"),
+    ({"bot": {"database_url": 5}}, "database_url must be text"),
 ])
 def test_bad_settings_are_refused(data: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_settings(data, environ={})
+
+
+def test_the_store_is_chosen_by_database_url_else_db_path() -> None:
+    assert parse_settings({}, environ={}).store_url == "sqlite:///./stationmaster.db"
+    assert parse_settings({"bot": {"db_path": "/srv/g.db"}}, environ={}).store_url == "sqlite:////srv/g.db"
+    url = "postgresql://bot@db.example:5432/stationmaster"
+    assert parse_settings({"bot": {"database_url": url}}, environ={}).store_url == url
 
 
 def test_missing_config_file(tmp_path: Path) -> None:
