@@ -97,18 +97,26 @@ async def migrate(
     resulting version. The connection must be in autocommit mode (isolation_level=None)."""
     if migrations is None:
         migrations = load_migrations()
+    check_target(migrations, target)
+    for migration in pending(migrations, await schema_version(conn), target):
+        await _apply(conn, migration)
+    return await schema_version(conn)
+
+
+def check_target(migrations: list[Migration], target: int | None) -> None:
+    if target is not None and not 0 <= target <= len(migrations):
+        raise MigrationError(f"no migration {target}; latest is {len(migrations)}")
+
+
+def pending(migrations: list[Migration], current: int, target: int | None) -> list[Migration]:
+    """The migrations taking a database at version ``current`` to ``target`` (None: the
+    latest); refuses a database newer than this program."""
     latest = len(migrations)
-    target = latest if target is None else target
-    if not 0 <= target <= latest:
-        raise MigrationError(f"no migration {target}; latest is {latest}")
-    current = await schema_version(conn)
     if current > latest:
         raise MigrationError(
             f"database schema version {current} is newer than this program ({latest})"
         )
-    for migration in migrations[current:target]:
-        await _apply(conn, migration)
-    return await schema_version(conn)
+    return migrations[current : latest if target is None else target]
 
 
 async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncpg
 
 from storage.errors import MigrationError
-from storage.migrate import Migration, load_migrations
+from storage.migrate import Migration, check_target, load_migrations, pending
 
 PACKAGE = "storage.migrations_pg"
 # Advisory lock keys (two int4s) are shared by every client of the server: ours start here.
@@ -42,19 +42,11 @@ async def migrate(
     transaction; return the resulting version."""
     if migrations is None:
         migrations = load_migrations(package=PACKAGE)
-    latest = len(migrations)
-    target = latest if target is None else target
-    if not 0 <= target <= latest:
-        raise MigrationError(f"no migration {target}; latest is {latest}")
+    check_target(migrations, target)
     await conn.execute("SELECT pg_advisory_lock($1, $2)", LOCK_NAMESPACE, MIGRATION_LOCK)
     try:
         await conn.execute(_CREATE_TABLE)
-        current = await schema_version(conn)
-        if current > latest:
-            raise MigrationError(
-                f"database schema version {current} is newer than this program ({latest})"
-            )
-        for migration in migrations[current:target]:
+        for migration in pending(migrations, await schema_version(conn), target):
             await _apply(conn, migration)
         return await schema_version(conn)
     finally:
