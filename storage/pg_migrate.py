@@ -8,7 +8,7 @@ apply each migration once.
 
 from __future__ import annotations
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from storage.errors import MigrationError
 from storage.migrate import Migration, check_target, load_migrations, pending
