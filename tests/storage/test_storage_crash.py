@@ -58,7 +58,12 @@ def _run_and_kill(backend: Backend, rng: random.Random, remaining: int) -> list[
             lines.append(line.strip())
         time.sleep(rng.uniform(0.0, 0.003))  # land anywhere inside the next append
     child.send_signal(signal.SIGKILL)
-    out, _ = child.communicate(timeout=10)
+    # Read the rest through the same buffered reader: communicate() would read the raw pipe
+    # and drop the lines readline() had already buffered.
+    out = child.stdout.read()
+    child.wait(timeout=10)
+    assert child.stderr is not None
+    child.stderr.close()
     lines.extend(line.strip() for line in out.splitlines())
     return lines
 
