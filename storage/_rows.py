@@ -16,6 +16,7 @@ from storage.models import (
     GameRecord,
     GameSettings,
     GameStatus,
+    ReminderDue,
     ReminderState,
     SeatRecord,
     StoredAction,
@@ -106,6 +107,12 @@ def reminder(row: Row) -> ReminderState:
         player_id=row["player_id"],
         last_ping_at=row["last_ping_at"],
         ping_count=row["ping_count"],
+    )
+
+
+def reminder_due(row: Row) -> ReminderDue:
+    return ReminderDue(
+        game_id=row["game_id"],
         due_at=row["due_at"],
         claimed_by=row["claimed_by"],
         claim_until=row["claim_until"],

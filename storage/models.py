@@ -78,18 +78,20 @@ class StoredAction:
 
 @dataclass(frozen=True, slots=True)
 class ReminderState:
-    """Pings sent to a player who must act, and the next one due.
-
-    ``due_at`` is when the next ping is due (None: none planned). A process that takes a due
-    reminder holds it as ``claimed_by`` until ``claim_until`` (Unix seconds); a claim whose
-    time has passed may be taken by another process, so a reminder survives its claimer dying.
-    """
-
     game_id: int
     player_id: PlayerId
     last_ping_at: int | None
     ping_count: int
-    due_at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderDue:
+    """When a game's next reminder is due (Unix seconds). A process that takes the due
+    reminder holds it as ``claimed_by`` until ``claim_until``; a claim whose time has passed
+    may be taken by another process, so a reminder survives its claimer dying."""
+
+    game_id: int
+    due_at: int
     claimed_by: str | None = None
     claim_until: int | None = None
 
@@ -129,6 +131,7 @@ class GameDump:
     settings: GameSettings
     actions: list[StoredAction]
     reminders: list[ReminderState]
+    reminder_due: ReminderDue | None
     train_offer: TrainOffer | None
 
 

@@ -21,6 +21,7 @@ from storage.models import (
     NewGame,
     NewSeat,
     PlayerId,
+    ReminderDue,
     ReminderState,
     SeatRecord,
     StoredAction,
@@ -167,6 +168,11 @@ class GameRepository(ABC):
         enough to run before every command to tell whether a game held in memory is stale."""
 
     @abstractmethod
+    async def game_head(self, game_id: int) -> tuple[GameRecord, int]:
+        """The game row and its log's last seq, read together: a process that caches games
+        compares them with its copy to notice moves made by another process."""
+
+    @abstractmethod
     async def list_actions(self, game_id: int, *, after_seq: int = 0) -> list[StoredAction]: ...
 
     # -- settings and reminders -------------------------------------------------------
@@ -189,6 +195,14 @@ class GameRepository(ABC):
     @abstractmethod
     async def list_reminder_states(self, game_id: int | None = None) -> list[ReminderState]:
         """All reminder rows (of one game, or of every game to rebuild the scheduler)."""
+
+    @abstractmethod
+    async def set_reminder_due(self, game_id: int, due_at: int | None) -> None:
+        """Store when the game's next reminder is due (Unix seconds), or forget it (None)."""
+
+    @abstractmethod
+    async def list_reminder_dues(self) -> dict[int, int]:
+        """Every stored due time, by game id (the scheduler is rebuilt from these)."""
 
     # -- pending train offers (rule 12.6 consent) -------------------------------------
     @abstractmethod
@@ -217,34 +231,21 @@ class GameRepository(ABC):
         (``poll_interval``: seconds between looks, where the backend must poll)."""
 
     @abstractmethod
-    async def schedule_reminder(
-        self, game_id: int, player_id: PlayerId, due_at: int | None
-    ) -> ReminderState:
-        """Plan the player's next ping at ``due_at`` (None: none), keeping the pings counted so
-        far and dropping any claim on the old one."""
-
-    @abstractmethod
     async def claim_due_reminders(
         self, owner: str, *, lease_seconds: int = 300, limit: int = 100, now: int | None = None
-    ) -> list[ReminderState]:
-        """Take up to ``limit`` reminders due by ``now`` that nobody holds (or whose holder's
-        claim has run out) for ``owner`` until ``now + lease_seconds``. However many processes
-        call this at once, each reminder goes to exactly one of them."""
+    ) -> list[ReminderDue]:
+        """Take up to ``limit`` game reminders due by ``now`` that nobody holds (or whose
+        holder's claim has run out) for ``owner`` until ``now + lease_seconds``. However many
+        processes call this at once, each due reminder goes to exactly one of them.
+        (``set_reminder_due`` plans anew and drops any claim.)"""
 
     @abstractmethod
-    async def complete_reminder(
-        self,
-        game_id: int,
-        player_id: PlayerId,
-        owner: str,
-        *,
-        next_due_at: int | None,
-        pinged_at: int | None = None,
-    ) -> ReminderState | None:
-        """Record the ping of a reminder ``owner`` claimed (count + 1, last ping at
-        ``pinged_at`` or now), plan the next one and release the claim. Returns None, changing
-        nothing, if ``owner`` no longer holds it (another process took it over, or the player
-        acted): the caller then sends nothing."""
+    async def complete_reminder(self, game_id: int, owner: str, *, next_due_at: int | None) -> bool:
+        """Settle the game's due reminder that ``owner`` claimed: plan the next one (None:
+        none) and release the claim. False, changing nothing, if ``owner`` no longer holds it
+        (another process took it over, or it was planned anew): then send nothing. Settling
+        before sending, as the bot records a ping before it goes out, means a crash between
+        the two loses that ping rather than sending it twice."""
 
     # -- copying whole stores -------------------------------------------------------------
     @abstractmethod

@@ -26,6 +26,7 @@ from storage.models import (
     NewGame,
     NewSeat,
     PlayerId,
+    ReminderDue,
     ReminderState,
     SeatRecord,
     StoredAction,
@@ -86,8 +87,10 @@ _UPSERT_OFFER = (
     " RETURNING *"
 )
 _INSERT_REMINDER = (
-    "INSERT INTO reminder_state (game_id, player_id, last_ping_at, ping_count, due_at,"
-    " claimed_by, claim_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO reminder_state (game_id, player_id, last_ping_at, ping_count) VALUES (?, ?, ?, ?)"
+)
+_INSERT_REMINDER_DUE = (
+    "INSERT INTO reminder_due (game_id, due_at, claimed_by, claim_until) VALUES (?, ?, ?, ?)"
 )
 
 
@@ -328,6 +331,17 @@ class SqlGameRepository(GameRepository):
             raise GameNotFound(game_id)
         return int(row["last"])
 
+    async def game_head(self, game_id: int) -> tuple[GameRecord, int]:
+        async with self._query() as tx:
+            row = await tx.one(
+                "SELECT *, (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = games.id)"
+                " AS last_seq FROM games WHERE id = ?",
+                game_id,
+            )
+        if row is None:
+            raise GameNotFound(game_id)
+        return _rows.game(row), int(row["last_seq"])
+
     async def list_actions(self, game_id: int, *, after_seq: int = 0) -> list[StoredAction]:
         async with self._read() as tx:
             await self._game_row(tx, game_id)
@@ -383,53 +397,52 @@ class SqlGameRepository(GameRepository):
         )
         return _rows.reminder(row)
 
-    async def schedule_reminder(
-        self, game_id: int, player_id: PlayerId, due_at: int | None
-    ) -> ReminderState:
-        row = await self._reminder_write(
-            game_id, player_id,
-            "INSERT INTO reminder_state (game_id, player_id, ping_count, due_at)"
-            " VALUES (?, ?, 0, ?) ON CONFLICT (game_id, player_id) DO UPDATE SET"
-            " due_at = excluded.due_at, claimed_by = NULL, claim_until = NULL RETURNING *",
-            game_id, player_id, due_at,
-        )
-        return _rows.reminder(row)
+    async def set_reminder_due(self, game_id: int, due_at: int | None) -> None:
+        async with self._write() as tx:
+            if due_at is None:
+                await tx.execute("DELETE FROM reminder_due WHERE game_id = ?", game_id)
+                return
+            await self._game_row(tx, game_id)
+            await tx.execute(
+                "INSERT INTO reminder_due (game_id, due_at) VALUES (?, ?) ON CONFLICT (game_id)"
+                " DO UPDATE SET due_at = excluded.due_at, claimed_by = NULL, claim_until = NULL",
+                game_id, due_at,
+            )
+
+    async def list_reminder_dues(self) -> dict[int, int]:
+        async with self._query() as tx:
+            rows = await tx.all("SELECT game_id, due_at FROM reminder_due")
+        return {int(row["game_id"]): int(row["due_at"]) for row in rows}
 
     async def claim_due_reminders(
         self, owner: str, *, lease_seconds: int = 300, limit: int = 100, now: int | None = None
-    ) -> list[ReminderState]:
+    ) -> list[ReminderDue]:
         if not owner:
             raise StorageError("a reminder claim needs an owner name")
         at = self._clock() if now is None else now
         async with self._write() as tx:
             rows = await tx.all(
-                "UPDATE reminder_state SET claimed_by = ?, claim_until = ?"
-                " WHERE (game_id, player_id) IN (SELECT game_id, player_id FROM reminder_state"
+                "UPDATE reminder_due SET claimed_by = ?, claim_until = ?"
+                " WHERE game_id IN (SELECT game_id FROM reminder_due"
                 " WHERE due_at <= ? AND (claim_until IS NULL OR claim_until <= ?)"
                 f" ORDER BY due_at, game_id LIMIT ?{self.CLAIM_LOCK}) RETURNING *",
                 owner, at + lease_seconds, at, at, limit,
             )
-        claims = [_rows.reminder(r) for r in rows]
-        return sorted(claims, key=lambda c: (c.due_at or 0, c.game_id, str(c.player_id)))
+        return sorted((_rows.reminder_due(r) for r in rows), key=lambda d: (d.due_at, d.game_id))
 
-    async def complete_reminder(
-        self,
-        game_id: int,
-        player_id: PlayerId,
-        owner: str,
-        *,
-        next_due_at: int | None,
-        pinged_at: int | None = None,
-    ) -> ReminderState | None:
-        at = self._clock() if pinged_at is None else pinged_at
+    async def complete_reminder(self, game_id: int, owner: str, *, next_due_at: int | None) -> bool:
         async with self._write() as tx:
-            row = await tx.one(
-                "UPDATE reminder_state SET ping_count = ping_count + 1, last_ping_at = ?,"
-                " due_at = ?, claimed_by = NULL, claim_until = NULL"
-                " WHERE game_id = ? AND player_id = ? AND claimed_by = ? RETURNING *",
-                at, next_due_at, game_id, player_id, owner,
-            )
-        return None if row is None else _rows.reminder(row)
+            if next_due_at is None:
+                done = await tx.execute(
+                    "DELETE FROM reminder_due WHERE game_id = ? AND claimed_by = ?", game_id, owner
+                )
+            else:
+                done = await tx.execute(
+                    "UPDATE reminder_due SET due_at = ?, claimed_by = NULL, claim_until = NULL"
+                    " WHERE game_id = ? AND claimed_by = ?",
+                    next_due_at, game_id, owner,
+                )
+        return done == 1
 
     async def reset_reminder(self, game_id: int, player_id: PlayerId) -> None:
         async with self._write() as tx:
@@ -487,6 +500,7 @@ class SqlGameRepository(GameRepository):
             settings = await self._settings(tx, game_id)
             actions = await self._actions(tx, game_id, 0)
             reminders = await tx.all("SELECT * FROM reminder_state WHERE game_id = ?", game_id)
+            due = await tx.one("SELECT * FROM reminder_due WHERE game_id = ?", game_id)
             offer = await tx.one("SELECT * FROM train_offers WHERE game_id = ?", game_id)
         return GameDump(
             game=game,
@@ -497,6 +511,7 @@ class SqlGameRepository(GameRepository):
                 (_rows.reminder(r) for r in reminders),
                 key=lambda s: (isinstance(s.player_id, str), s.player_id),
             ),
+            reminder_due=None if due is None else _rows.reminder_due(due),
             train_offer=None if offer is None else _rows.train_offer(offer),
         )
 
@@ -526,10 +541,12 @@ class SqlGameRepository(GameRepository):
                     for a in dump.actions
                 ])
                 await tx.executemany(_INSERT_REMINDER, [
-                    (game.id, r.player_id, r.last_ping_at, r.ping_count, r.due_at, r.claimed_by,
-                     r.claim_until)
-                    for r in dump.reminders
+                    (game.id, r.player_id, r.last_ping_at, r.ping_count) for r in dump.reminders
                 ])
+                if (due := dump.reminder_due) is not None:
+                    await tx.execute(
+                        _INSERT_REMINDER_DUE, game.id, due.due_at, due.claimed_by, due.claim_until
+                    )
                 if (offer := dump.train_offer) is not None:
                     await tx.execute(
                         _UPSERT_OFFER, game.id, offer.seq, _rows.action_text(offer.action),

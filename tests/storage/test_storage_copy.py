@@ -45,9 +45,11 @@ async def _fill(repo: GameRepository) -> list[int]:
     await repo.replace_seat_user(game_id, 2, 13, "Bea")
     await repo.mark_seat_left(game_id, 3)
     await repo.record_reminder(game_id, 8923, at=1000)
-    await repo.schedule_reminder(game_id, "P2", due_at=2000)
-    await repo.schedule_reminder(game_id, "8923", due_at=1500)
-    await repo.claim_due_reminders("process-a", now=1600, lease_seconds=60)
+    await repo.record_reminder(game_id, "8923", at=1100)
+    await repo.record_reminder(game_id, "8923", at=1200)
+    await repo.set_reminder_due(game_id, 1500)
+    await repo.set_reminder_due(ids[1], 2500)
+    assert len(await repo.claim_due_reminders("process-a", now=1600, lease_seconds=60)) == 1
     await repo.put_train_offer(TrainOffer(game_id, 1, {"type": "buy_train", "price": 1}, 13, "P2"))
     await repo.set_status(ids[0], "paused")
     return [*ids, game_id]

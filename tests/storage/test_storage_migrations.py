@@ -46,9 +46,13 @@ ROWS_AT_VERSION: dict[int, list[tuple[str, dict[str, Any]]]] = {
                           "buyer_user_id": 11, "seller_player_id": "P2", "created_at": 180}),
     ],
     4: [
-        ("reminder_state", {"game_id": 7, "player_id": 8923, "last_ping_at": None,
-                            "ping_count": 0, "due_at": 400, "claimed_by": "proc-a",
-                            "claim_until": 700}),
+        ("reminder_due", {"game_id": 7, "due_at": 90000}),
+    ],
+    5: [
+        ("games", {"id": 8, "title": "18USA", "seed": 1, "created_at": 300, "updated_at": 300,
+                   "change_no": 9}),
+        ("reminder_due", {"game_id": 8, "due_at": 400, "claimed_by": "proc-a",
+                          "claim_until": 700}),
     ],
 }
 
@@ -116,6 +120,8 @@ async def test_upgrade_from_every_earlier_version_keeps_data(backend: Backend, s
             await repo.record_reminder(7, 8923, at=300)
             await repo.add_seat(7, NewSeat("P3", "Player 3"))
             assert await repo.last_seq(7) == 3
+        if start >= 4:
+            assert (await repo.list_reminder_dues())[7] == 90000
 
 
 async def test_new_games_after_an_upgrade_get_fresh_ids(backend: Backend) -> None:

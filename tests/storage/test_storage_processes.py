@@ -17,10 +17,13 @@ from storage_helpers import REPO_ROOT, minimal_game
 
 from storage import (
     GameChange,
+    GameNotFound,
     GameRepository,
     NewGame,
     NewSeat,
+    ReminderDue,
     SeqConflict,
+    StorageError,
     TrainOffer,
 )
 
@@ -238,61 +241,63 @@ async def test_postgres_feed_says_when_it_may_have_missed_changes(
 # -- reminders claimed once ----------------------------------------------------------------
 
 
+async def test_reminder_dues_are_stored_per_game(repo: GameRepository) -> None:
+    first, second = await _two_players(repo), await _two_players(repo)
+    await repo.set_reminder_due(first, 500)
+    await repo.set_reminder_due(second, 100)
+    await repo.set_reminder_due(first, 600)
+    assert await repo.list_reminder_dues() == {first: 600, second: 100}
+    await repo.set_reminder_due(second, None)
+    await repo.set_reminder_due(second, None)  # forgetting twice is fine
+    assert await repo.list_reminder_dues() == {first: 600}
+    with pytest.raises(GameNotFound):
+        await repo.set_reminder_due(999, 1)
+
+
 async def test_reminder_claim_and_completion(repo: GameRepository) -> None:
-    game_id = await _two_players(repo)
-    assert (await repo.schedule_reminder(game_id, "A", due_at=100)).due_at == 100
-    await repo.schedule_reminder(game_id, 2, due_at=50)
+    one, two = await _two_players(repo), await _two_players(repo)
+    await repo.set_reminder_due(one, 100)
+    await repo.set_reminder_due(two, 50)
     assert await repo.claim_due_reminders("p1", now=49) == []
     (first,) = await repo.claim_due_reminders("p1", now=60, lease_seconds=30)
-    assert (first.player_id, first.claimed_by, first.claim_until) == (2, "p1", 90)
+    assert first == ReminderDue(two, 50, "p1", 90)
     assert await repo.claim_due_reminders("p2", now=89) == []  # held by p1
-    # p1 died: its claim runs out and p2 takes the reminder over; p1 can no longer complete it.
+    # p1 died: its claim runs out and p2 takes the reminder over; p1 can no longer settle it.
     (taken,) = await repo.claim_due_reminders("p2", now=95, limit=1)
-    assert (taken.player_id, taken.claimed_by) == (2, "p2")
-    assert await repo.complete_reminder(game_id, 2, "p1", next_due_at=500) is None
-    done = await repo.complete_reminder(game_id, 2, "p2", next_due_at=500, pinged_at=96)
-    assert done is not None
-    assert (done.ping_count, done.last_ping_at, done.due_at, done.claimed_by) == (1, 96, 500, None)
-    (a,) = await repo.claim_due_reminders("p2", now=100)
-    assert a.player_id == "A"
-    # The player acted before the ping went out: the claim is void.
-    await repo.reset_reminder(game_id, "A")
-    assert await repo.complete_reminder(game_id, "A", "p2", next_due_at=None) is None
-    # A new plan drops an old claim.
-    await repo.schedule_reminder(game_id, "A", due_at=200)
-    (again,) = await repo.claim_due_reminders("p3", now=300, lease_seconds=1000)
-    await repo.schedule_reminder(game_id, "A", due_at=400)
-    assert await repo.complete_reminder(game_id, "A", "p3", next_due_at=None) is None
-    assert [(s.player_id, s.due_at, s.claimed_by) for s in await repo.list_reminder_states(game_id)] == [
-        (2, 500, None), ("A", 400, None)]
+    assert taken == ReminderDue(two, 50, "p2", 395)
+    assert await repo.complete_reminder(two, "p1", next_due_at=500) is False
+    assert await repo.complete_reminder(two, "p2", next_due_at=500) is True
+    assert await repo.complete_reminder(two, "p2", next_due_at=700) is False  # settled already
+    (due_one,) = await repo.claim_due_reminders("p2", now=100)
+    assert due_one.game_id == one
+    # Planned anew (the player moved) before p2 settled it: the claim is void.
+    await repo.set_reminder_due(one, 400)
+    assert await repo.complete_reminder(one, "p2", next_due_at=None) is False
+    (again,) = await repo.claim_due_reminders("p3", now=450)
+    assert await repo.complete_reminder(one, "p3", next_due_at=None) is True  # no next one
+    assert await repo.list_reminder_dues() == {two: 500}
+    assert await repo.claim_due_reminders("p3", now=499) == []
+    assert [d.game_id for d in await repo.claim_due_reminders("p3", now=500)] == [two]
 
 
-async def test_reminders_refuse_unknown_games_and_players(repo: GameRepository) -> None:
-    from storage import GameNotFound, StorageError
-
-    game_id = await _two_players(repo)
-    with pytest.raises(GameNotFound):
-        await repo.schedule_reminder(999, "A", due_at=1)
-    with pytest.raises(StorageError, match="no player 'Z'"):
-        await repo.schedule_reminder(game_id, "Z", due_at=1)
+async def test_a_claim_needs_an_owner(repo: GameRepository) -> None:
     with pytest.raises(StorageError, match="owner"):
         await repo.claim_due_reminders("", now=1)
 
 
 async def test_each_due_reminder_goes_to_exactly_one_of_many_claimers(backend: Backend) -> None:
     async with await backend.open() as setup:
-        games = [await _two_players(setup) for _ in range(10)]
+        games = [await _two_players(setup) for _ in range(30)]
         for number, game_id in enumerate(games):
-            await setup.schedule_reminder(game_id, "A", due_at=number)
-            await setup.schedule_reminder(game_id, 2, due_at=number)
+            await setup.set_reminder_due(game_id, number)
     claimers = [await backend.open() for _ in range(5)]
     start = asyncio.Event()
 
-    async def claim(repo: GameRepository, owner: str) -> list[tuple[int, object]]:
+    async def claim(repo: GameRepository, owner: str) -> list[int]:
         await start.wait()
         taken = []
         while batch := await repo.claim_due_reminders(owner, now=1000, limit=3):
-            taken += [(c.game_id, c.player_id) for c in batch]
+            taken += [due.game_id for due in batch]
             await asyncio.sleep(0)
         return taken
 
@@ -304,7 +309,16 @@ async def test_each_due_reminder_goes_to_exactly_one_of_many_claimers(backend: B
     finally:
         for repo in claimers:
             await repo.close()
-    everything = [item for result in results for item in result]
-    assert len(everything) == 20
-    assert sorted(everything, key=repr) == sorted(
-        [(g, p) for g in games for p in ("A", 2)], key=repr)
+    assert sorted(game_id for result in results for game_id in result) == games
+
+
+async def test_game_head_reads_the_row_and_the_seq_together(backend: Backend) -> None:
+    async with await backend.open() as mine, await backend.open() as theirs:
+        game_id = await mine.create_game(*minimal_game())
+        await theirs.append_action(game_id, 1, {"type": "pass"}, None)
+        await theirs.set_status(game_id, "paused")
+        record, seq = await mine.game_head(game_id)
+        assert (record.id, record.status, seq) == (game_id, "paused", 1)
+        assert record == await mine.get_game(game_id)
+        with pytest.raises(GameNotFound):
+            await mine.game_head(999)

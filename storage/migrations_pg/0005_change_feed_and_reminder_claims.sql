@@ -1,10 +1,10 @@
--- 0004: what several bot processes on one database need.
+-- 0005: what several bot processes on one database need.
 -- games.change_no: a store-wide number given to each change of a game (SQLite's change feed
 -- polls it; here it also gives every write one UPDATE of the game row to notify on).
 -- Every committed change of a game row is announced on the channel stationmaster_games with
 -- the game id as payload (NOTIFY is delivered at commit, once per game per transaction).
--- reminder_state.due_at / claimed_by / claim_until: the next ping's due time, and which
--- process has taken it until when, so each reminder is sent by one process only.
+-- reminder_due.claimed_by / claim_until: which process has taken a due reminder, until when,
+-- so each reminder is sent by one process only (and by another if that one dies).
 
 CREATE SEQUENCE games_change_no_seq AS BIGINT;
 ALTER TABLE games ADD COLUMN change_no BIGINT NOT NULL DEFAULT nextval('games_change_no_seq');
@@ -20,8 +20,7 @@ $$;
 CREATE TRIGGER games_notify_change AFTER INSERT OR UPDATE ON games
     FOR EACH ROW EXECUTE FUNCTION games_notify_change();
 
-ALTER TABLE reminder_state
-    ADD COLUMN due_at BIGINT,
+ALTER TABLE reminder_due
     ADD COLUMN claimed_by TEXT,
     ADD COLUMN claim_until BIGINT;
-CREATE INDEX reminders_by_due_at ON reminder_state (due_at) WHERE due_at IS NOT NULL;
+CREATE INDEX reminder_due_by_due_at ON reminder_due (due_at);
