@@ -32,8 +32,9 @@ from storage.errors import StorageError
 from storage.models import GameChange
 from storage.pg_migrate import GAME_LOCK_NAMESPACE, migrate
 from storage.repository import ChangeFeed
-from storage.sql_repository import Clock, Row, SqlGameRepository, Tx
-from storage.sql_repository import now as _now
+from storage.sql_base import Clock, Row, Tx
+from storage.sql_base import now as _now
+from storage.sql_repository import SqlGameRepository
 
 log = logging.getLogger(__name__)
 

@@ -29,8 +29,9 @@ from storage.errors import StorageError
 from storage.migrate import migrate
 from storage.models import GameChange
 from storage.repository import ChangeFeed
-from storage.sql_repository import Clock, Row, SqlGameRepository, Tx
-from storage.sql_repository import now as _now
+from storage.sql_base import Clock, Row, Tx
+from storage.sql_base import now as _now
+from storage.sql_repository import SqlGameRepository
 
 
 async def _enable_wal(conn: aiosqlite.Connection, timeout: float) -> None:

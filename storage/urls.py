@@ -9,7 +9,7 @@ from typing import Literal
 
 from storage.errors import StorageError
 from storage.repository import GameRepository
-from storage.sql_repository import Clock, now
+from storage.sql_base import Clock, now
 
 SQLITE_PREFIX = "sqlite:///"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
