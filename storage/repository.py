@@ -32,7 +32,22 @@ from storage.models import (
 ActionInput = Mapping[str, Any] | str
 
 
-class ChangeFeed(ABC):
+class _Closes(ABC):
+    """``async with`` closes it on the way out."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+class ChangeFeed(_Closes):
     """Committed changes to games, from the moment the feed is entered (``async with``).
 
     Iterate it (``async for change in feed``) or ``await feed.get()``. A process's own
@@ -46,9 +61,6 @@ class ChangeFeed(ABC):
     async def start(self) -> None:
         """Begin watching (called by ``__aenter__``)."""
 
-    @abstractmethod
-    async def close(self) -> None: ...
-
     async def get(self) -> GameChange:
         return await self._queue.get()
 
@@ -59,14 +71,6 @@ class ChangeFeed(ABC):
         await self.start()
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     def __aiter__(self) -> ChangeFeed:
         return self
 
@@ -74,26 +78,15 @@ class ChangeFeed(ABC):
         return await self.get()
 
 
-class GameRepository(ABC):
+class GameRepository(_Closes):
     """Games, seats, settings, reminder state and the append-only action log.
 
     Every write is one transaction. Nothing ever updates or deletes an action: undo and
     redo are appended as ``undo``/``redo`` actions like any other move.
     """
 
-    @abstractmethod
-    async def close(self) -> None: ...
-
     async def __aenter__(self) -> GameRepository:
         return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     # -- games ------------------------------------------------------------------------
     @abstractmethod

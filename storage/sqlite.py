@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -107,7 +108,7 @@ class SqliteGameRepository(SqlGameRepository):
         """Open (creating if needed) the database file and bring its schema up to date."""
         # isolation_level=None: no implicit transactions; we issue BEGIN/COMMIT ourselves.
         # timeout: how long a writer waits for another connection's write lock.
-        conn = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
+        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None, timeout=busy_timeout)
         try:
             conn.row_factory = sqlite3.Row
             await _enable_wal(conn, busy_timeout)
