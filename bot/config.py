@@ -7,20 +7,49 @@ kept out of ``repr`` so that logging the settings cannot leak it.
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from storage import GameSettings, StorageError, parse_database_url
 
 TOKEN_ENV = "DISCORD_TOKEN"
-DEFAULT_DB = "./stationmaster.db"
+from storage.cli import DEFAULT_DB  # noqa: E402  (one default for every command)
 
 
 class ConfigError(ValueError):
     """The configuration file is missing, unreadable or has a wrong value."""
+
+
+# Reminder intervals a game may have, in hours (from the config file or /game settings):
+# anything outside would either spam a thread or lie beyond what a date can hold.
+REMINDER_HOURS = {"first_after_hours": (0.25, 720.0), "repeat_hours": (1.0, 720.0)}
+MAX_ZONE_LENGTH = 64
+MAX_ROUTER_BUDGET = 30.0  # seconds; a move waits for the proposal, and Discord for the move
+
+
+def hours_problem(key: str, value: object) -> str | None:
+    """Why ``value`` cannot be the reminder setting ``key`` (None if it can)."""
+    low, high = REMINDER_HOURS[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+            or not low <= value <= high:
+        return f"{key} must be a number of hours from {low:g} to {high:g} ({high / 24:g} days), not {value!r}"
+    return None
+
+
+def zone_problem(name: object) -> str | None:
+    """Why ``name`` is not a time zone this machine knows (None if it is)."""
+    if not isinstance(name, str) or not name or len(name) > MAX_ZONE_LENGTH:
+        return "time_zone must be a name such as \"Europe/Berlin\""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, UnicodeError, OSError):
+        return f"unknown time zone {name[:MAX_ZONE_LENGTH]!r} (e.g. Europe/Berlin, America/Chicago or UTC)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -59,10 +88,11 @@ class Settings:
         return self.database_url or f"sqlite:///{self.db_path}"
 
 
-def _number(table: dict[str, Any], key: str, default: float, low: float = 0.0) -> float:
+def _number(table: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
     value = table.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= low:
-        raise ConfigError(f"{key} must be a number greater than {low:g}, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+            or not low < value <= high:
+        raise ConfigError(f"{key} must be a number greater than {low:g} and at most {high:g}, not {value!r}")
     return float(value)
 
 
@@ -104,18 +134,21 @@ def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) 
     if not isinstance(images, bool):
         raise ConfigError("images must be true or false")
     zone = reminders.get("time_zone", "UTC")
-    if not isinstance(zone, str):
-        raise ConfigError("time_zone must be a name such as \"Europe/Berlin\"")
+    if (problem := zone_problem(zone)) is not None:
+        raise ConfigError(problem)
+    for key, default in (("first_after_hours", 24.0), ("repeat_hours", 24.0)):
+        if (problem := hours_problem(key, reminders.get(key, default))) is not None:
+            raise ConfigError(problem)
     token = environ.get(TOKEN_ENV) or None
     return Settings(
         db_path=db_path,
         database_url=database_url,
         guild_ids=tuple(guild_ids),
         images=images,
-        router_budget=_number(bot, "router_budget", 2.0),
+        router_budget=_number(bot, "router_budget", 2.0, 0.0, MAX_ROUTER_BUDGET),
         reminders=ReminderDefaults(
-            first_after_hours=_number(reminders, "first_after_hours", 24.0),
-            repeat_hours=_number(reminders, "repeat_hours", 24.0),
+            first_after_hours=float(reminders.get("first_after_hours", 24.0)),
+            repeat_hours=float(reminders.get("repeat_hours", 24.0)),
             quiet_start_hour=_hour(reminders, "quiet_start_hour"),
             quiet_end_hour=_hour(reminders, "quiet_end_hour"),
             time_zone=zone,

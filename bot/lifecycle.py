@@ -12,8 +12,8 @@ import secrets
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.config import hours_problem, zone_problem
 from bot.model import Actor, Button, Reply
 from bot.sessions import resolved_options
 from engine import TITLES, GameError, new_game
@@ -184,27 +184,25 @@ def _changed_settings(current: GameSettings, changes: dict[str, Any]) -> GameSet
     values: dict[str, Any] = {}
     for key in ("first_after_hours", "repeat_hours"):
         if key in changes:
-            if changes[key] <= 0:
-                raise ValueError(f"{key} must be more than 0")
+            if (problem := hours_problem(key, changes[key])) is not None:
+                raise ValueError(problem)
             values[f"reminder_{key}"] = float(changes[key])
     if "quiet_start" in changes:
-        start = int(changes["quiet_start"])
-        if not -1 <= start <= 23:
-            raise ValueError("quiet_start is an hour from 0 to 23, or -1 for no quiet hours")
+        start = changes["quiet_start"]
+        if isinstance(start, bool) or not isinstance(start, int) or not -1 <= start <= 23:
+            raise ValueError(f"quiet_start is an hour from 0 to 23, or -1 for no quiet hours, not {start!r}")
         values["quiet_start_hour"] = None if start < 0 else start
         if start < 0:
             values["quiet_end_hour"] = None
     if "quiet_end" in changes:
-        end = int(changes["quiet_end"])
-        if not 0 <= end <= 23:
-            raise ValueError("quiet_end is an hour from 0 to 23")
+        end = changes["quiet_end"]
+        if isinstance(end, bool) or not isinstance(end, int) or not 0 <= end <= 23:
+            raise ValueError(f"quiet_end is an hour from 0 to 23, not {end!r}")
         values["quiet_end_hour"] = end
     if "time_zone" in changes:
-        try:
-            ZoneInfo(str(changes["time_zone"]))
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {changes['time_zone']!r} (e.g. Europe/Berlin)") from None
-        values["quiet_time_zone"] = str(changes["time_zone"])
+        if (problem := zone_problem(changes["time_zone"])) is not None:
+            raise ValueError(problem)
+        values["quiet_time_zone"] = changes["time_zone"]
     settings = replace(current, **values)
     if (settings.quiet_start_hour is None) != (settings.quiet_end_hour is None):
         raise ValueError("give both quiet_start and quiet_end")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -26,21 +25,19 @@ from bot.errors import CommandError, NotYourTurn
 from bot.info import InfoMixin
 from bot.lifecycle import LifecycleMixin
 from bot.model import Actor, Button, Command, Reply
+from bot.raw_action import acting_entity, parse_raw
 from bot.replies import acting_seats, describe_action, final_scores, new_log_lines, whose_turn
 from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
 from engine import GameError, effective_actions
 from engine.core.game import BaseGame
 from engine.legal import legal_moves
-from storage import GameRepository, SeatRecord, SeqConflict
+from storage import GameRepository, SeatRecord, SeqConflict, StorageError
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[int], Awaitable[None]]
 MAX_LOG_LINES = 12
-RAW_STRIPPED = ("id", "created_at", "user", "original_id", "extra_revenue")
-REFUSED_TYPES = {"undo": "use /game undo", "redo": "use /game undo to take moves back",
-                 "end_game": "use /game abandon"}
 
 
 def discord_mention(seat: SeatRecord) -> str:
@@ -159,35 +156,22 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
     async def raw_action(self, game_id: int, actor: Actor, text: str) -> Outcome:
         """`/action json:...`: one 18xx.games action for the actor's own seat or company."""
         try:
-            action = json.loads(text)
-        except json.JSONDecodeError as error:
-            return Outcome(Reply.error(f"That is not valid JSON ({error.msg} at column {error.colno}).", game_id))
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            return Outcome(Reply.error("An action is a JSON object with a \"type\", e.g. {\"type\": \"pass\"}.", game_id))
-        kind = action["type"]
-        if kind in REFUSED_TYPES:
-            return Outcome(Reply.error(f"{kind} is not taken as a raw action; {REFUSED_TYPES[kind]}.", game_id))
-        if kind.startswith("program_") or action.get("auto_actions"):
-            return Outcome(Reply.error("Programmed and automatic actions are not taken; each player sends "
-                                       "their own moves.", game_id))
+            action = parse_raw(text)
+        except CommandError as error:
+            return Outcome(Reply.error(str(error), game_id))
         async with self.sessions.lock(game_id):
             session, seat, refusal = await self._seated(game_id, actor)
             if refusal is not None:
                 return refusal
             assert session is not None and session.game is not None and seat is not None
             state = session.game.state
-            probe = {"entity": action.get("entity", seat.player_id), "entity_type": action.get("entity_type", "player")}
             try:
-                allowed = controls(state, seat.player_id, probe)
-            except KeyError:
-                return Outcome(Reply.error(f"There is no {probe['entity_type']} {probe['entity']!r} in this game.", game_id))
-            if not allowed:
+                probe = acting_entity(action, seat, session.seats, state)
+            except CommandError as error:
+                return Outcome(Reply.error(str(error), game_id))
+            if not controls(state, seat.player_id, probe):
                 return Outcome(Reply.error("You act only for your own seat and the companies you preside.", game_id))
-            # ids and times are the moderator's; extra_revenue is a figure 18xx.games computes
-            # itself, which our engine would take on trust, so a raw action may not carry it.
-            clean = {k: v for k, v in action.items() if k not in RAW_STRIPPED}
-            clean.update(probe)
-            return await self._commit(session, actor, clean)
+            return await self._commit(session, actor, {**action, **probe})
 
     async def undo(self, game_id: int, actor: Actor, steps: int = 1) -> Outcome:
         """Take back moves: your own last move until the next player moves; more needs an admin."""
@@ -258,8 +242,11 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
             turn, _ = self.turn_text(session, session.game.state, ping=False)
             return Outcome(Reply.error(f"Someone moved first, so your move was not made. Here is the new state:\n{turn}",
                                        game_id))
-        except BaseException:
+        except StorageError as error:  # refused by the database (e.g. a value it cannot hold)
             self.sessions.forget(game_id)  # the position in memory is ahead of the log now
+            return Outcome(Reply.error(f"That move could not be stored, so it was not made: {error}.", game_id))
+        except BaseException:
+            self.sessions.forget(game_id)
             raise
         session.game = game
         session.actions.append(stored)

@@ -1,8 +1,8 @@
 """Games in memory: the stored game, its engine position, and one lock per game.
 
 The database is the truth. A session is a cache of it (rebuilt by replaying the log) that
-is thrown away whenever it may be stale: after a failed append, a seq conflict, or any
-change of seats. Every command on a game runs under that game's lock, so within this
+is thrown away whenever it may be stale: after a failed append, a seq conflict, any change
+of seats, or when the stored log or status no longer matches it (another process moved). Every command on a game runs under that game's lock, so within this
 process two commands never interleave their load, process and append.
 """
 
@@ -111,6 +111,9 @@ class Sessions:
     async def get(self, game_id: int) -> Session:
         """The cached session, or a fresh one from the database (raises GameNotFound)."""
         session = self._cache.get(game_id)
+        if session is not None and not await self._current(session):
+            self.forget(game_id)  # another process moved (or paused...) this game meanwhile
+            session = None
         if session is not None:
             self._cache.move_to_end(game_id)
         else:
@@ -124,6 +127,12 @@ class Sessions:
             while len(self._cache) > self.size:
                 self._cache.popitem(last=False)
         return session
+
+    async def _current(self, session: Session) -> bool:
+        """Whether the cached copy still matches the database: the bot shares its database with
+        `stationmaster play` and `import`, whose writes it would not otherwise see."""
+        record, last_seq = await self.repo.game_head(session.game_id)
+        return last_seq == session.seq and record.status == session.loaded.game.status
 
     async def reload(self, game_id: int) -> Session:
         self.forget(game_id)

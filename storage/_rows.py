@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Protocol, cast
 
+from storage import safe_json
 from storage.errors import StorageError
 from storage.models import (
     GAME_STATUSES,
@@ -27,13 +28,14 @@ from storage.models import (
 def action_text(action: Mapping[str, Any] | str) -> str:
     """Canonical JSON text of one action object; refuses anything that is not an object
     with a ``type`` so a bad caller cannot poison the log."""
-    if isinstance(action, str):
-        try:
-            value = json.loads(action)
-        except json.JSONDecodeError as exc:
-            raise StorageError(f"action is not valid JSON: {exc}") from exc
-    else:
-        value = dict(action)
+    try:
+        if isinstance(action, str):
+            value = safe_json.loads(action)
+        else:
+            value = dict(action)
+            safe_json.check_value(value)
+    except safe_json.UnsafeJSON as exc:
+        raise StorageError(f"action refused: {exc}") from None
     if not isinstance(value, dict) or not isinstance(value.get("type"), str):
         raise StorageError("an action must be a JSON object with a string 'type'")
     # allow_nan=False: SQLite's json_valid rejects NaN, and so does every other JSON reader.

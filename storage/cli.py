@@ -27,6 +27,8 @@ from storage.errors import ImportRefused, StorageError
 from storage.transfer import DEFAULT_MAX_IMPORT_BYTES, export_document, import_document
 from storage.urls import open_repository, parse_database_url
 
+DEFAULT_DB = "./stationmaster.db"  # the same file `stationmaster play` and `bot` use
+
 
 def import_game(
     path: str | os.PathLike[str],
@@ -91,17 +93,17 @@ def add_subcommands(subparsers: Any) -> None:
     """Register ``import`` and ``export`` on an ``ArgumentParser.add_subparsers()`` result."""
     importer = subparsers.add_parser("import", help="import an 18xx.games JSON game file")
     importer.add_argument("file", help="the game file (JSON)")
-    importer.add_argument("--db", required=True, help="database: SQLite file or URL")
+    importer.add_argument("--db", default=DEFAULT_DB, help=f"database: SQLite file or URL (default {DEFAULT_DB})")
     importer.add_argument(
         "--max-bytes",
         type=int,
         default=DEFAULT_MAX_IMPORT_BYTES,
-        help="refuse files larger than this (default 20 MB)",
+        help=f"refuse files larger than this (default {DEFAULT_MAX_IMPORT_BYTES // (1024 * 1024)} MB)",
     )
     importer.set_defaults(func=_run_import)
     exporter = subparsers.add_parser("export", help="write a game as 18xx.games JSON")
     exporter.add_argument("game_id", type=int, help="the game's id")
-    exporter.add_argument("--db", required=True, help="database: SQLite file or URL")
+    exporter.add_argument("--db", default=DEFAULT_DB, help=f"database: SQLite file or URL (default {DEFAULT_DB})")
     exporter.set_defaults(func=_run_export)
     add_migrate_subcommand(subparsers)
 

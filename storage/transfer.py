@@ -8,16 +8,17 @@ through the engine) and writes nothing until every check passed; the write is th
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from typing import Any
 
+from storage import safe_json
 from storage.errors import ImportRefused
-from storage.models import LoadedGame, NewGame, NewSeat
+from storage.limits import MAX_ACTIONS, MAX_IMPORT_BYTES, LimitError, check_names, in_int64
+from storage.models import GameSettings, LoadedGame, NewGame, NewSeat
 from storage.replay import Engine, default_engine, engine_document
 from storage.repository import GameRepository
 
-DEFAULT_MAX_IMPORT_BYTES = 20 * 1024 * 1024
+DEFAULT_MAX_IMPORT_BYTES = MAX_IMPORT_BYTES
 _ENGINE_ACTION_ERROR = re.compile(r"^action -?\d+ \(id (?P<id>[^,)]+)(?P<rest>.*)$", re.S)
 
 
@@ -45,9 +46,9 @@ def parse_document(raw: bytes | str, max_bytes: int = DEFAULT_MAX_IMPORT_BYTES) 
     if size > max_bytes:
         raise ImportRefused(f"file is {size} bytes; the limit is {max_bytes} bytes")
     try:
-        document = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ImportRefused(f"not valid JSON: {exc}") from exc
+        document = safe_json.loads(raw)
+    except safe_json.UnsafeJSON as exc:
+        raise ImportRefused(str(exc)) from None
     if not isinstance(document, dict):
         raise ImportRefused("the document must be a JSON object")
     return document
@@ -74,21 +75,31 @@ def check_shape(document: dict[str, Any]) -> None:
         player_id = player.get("id", player["name"])
         if isinstance(player_id, bool) or not isinstance(player_id, int | str):
             raise ImportRefused(f"player {number} has an id that is neither integer nor text")
+        if isinstance(player_id, int) and not in_int64(player_id):
+            raise ImportRefused(f"player {number} has an id too large to store")
         if player_id in seen:
             raise ImportRefused(f"player {number} repeats the id {player_id!r}")
         seen.add(player_id)
+    try:
+        check_names(player["name"] for player in players)
+    except LimitError as exc:
+        raise ImportRefused(str(exc)) from None
     settings = document.get("settings") or {}
     if not isinstance(settings, dict):
         raise ImportRefused("'settings' must be an object")
     seed = settings.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int | str | None):
         raise ImportRefused("'settings.seed' must be an integer")
+    if isinstance(seed, int) and not in_int64(seed):
+        raise ImportRefused("'settings.seed' is too large to store")
     rules = settings.get("optional_rules") or []
     if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
         raise ImportRefused("'settings.optional_rules' must be a list of names")
     actions = document.get("actions")
     if not isinstance(actions, list):
         raise ImportRefused("'actions' must be a list")
+    if len(actions) > MAX_ACTIONS:
+        raise ImportRefused(f"the log has {len(actions)} actions; a game may have at most {MAX_ACTIONS}")
     for position, action in enumerate(actions, start=1):
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ImportRefused(f"action {position} must be an object with a string 'type'")
@@ -101,9 +112,11 @@ def document_seed(document: dict[str, Any]) -> int:
     seed = (document.get("settings") or {}).get("seed")
     if isinstance(seed, int):
         return seed
-    if isinstance(seed, str) and seed.strip().lstrip("-").isdigit():
-        return int(seed)
-    match = re.search(r"\d+", str(document.get("id") or ""))
+    if isinstance(seed, str) and seed.strip().lstrip("-").isdigit() and len(seed.strip()) <= 19:
+        value = int(seed)
+        if in_int64(value):
+            return value
+    match = re.search(r"\d{1,18}", str(document.get("id") or ""))
     return int(match.group()) if match else 0
 
 
@@ -128,8 +141,13 @@ async def import_document(
     *,
     engine: Engine | None = None,
     max_bytes: int = DEFAULT_MAX_IMPORT_BYTES,
+    settings: GameSettings | None = None,
+    creator_user_id: int | None = None,
 ) -> int:
-    """Validate and replay a game document, then store it; return the new game id."""
+    """Validate and replay a game document, then store it; return the new game id.
+
+    ``settings`` are the new game's reminder settings (the bot's configured defaults);
+    ``creator_user_id`` is who imported it, who may then hand out its seats."""
     document = parse_document(raw, max_bytes)
     check_shape(document)
     engine = engine or default_engine()
@@ -163,7 +181,9 @@ async def import_document(
             seed=seed,
             options=tuple(options),
             status="finished" if game.finished else "active",
+            creator_user_id=creator_user_id,
         ),
         seats=[NewSeat(player_id=p["id"], display_name=p["name"]) for p in players],
+        settings=settings,
         actions=[(action, None) for action in document["actions"]],
     )

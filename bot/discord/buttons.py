@@ -7,10 +7,13 @@ Moderator instead of being applied to a game that has moved on. Views hold no ru
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 import discord
+
+log = logging.getLogger(__name__)
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -37,5 +40,11 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]), int(match["seq"]), match["verb"], item.label, item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.discord.respond import report_failure  # respond imports this module
+
         client = interaction.client
-        await client.click(interaction, self.game_id, self.seq, self.verb)  # type: ignore[attr-defined]
+        try:
+            await client.click(interaction, self.game_id, self.seq, self.verb)  # type: ignore[attr-defined]
+        except Exception:
+            log.exception("button %s failed", self.custom_id)
+            await report_failure(interaction)

@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.discord.buttons import MoveButton
 from bot.discord.game_cog import GameCog
 from bot.discord.operating_cog import OperatingCog
-from bot.discord.respond import actor_of, answer, answer_move, refuse
+from bot.discord.respond import actor_of, answer, answer_move, refuse, report_failure
 from bot.discord.stock_cog import StockCog
 from bot.model import Command
 from bot.moderator import Moderator
@@ -36,6 +36,14 @@ class StationmasterBot(commands.Bot):
         self.moderator = moderator
         self.reminders = ReminderService(moderator, self.send_reminder)
         moderator.listeners.append(self.reminders.schedule)
+        self.tree.error(self.on_command_failure)
+
+    async def on_command_failure(self, interaction: discord.Interaction,
+                                 error: discord.app_commands.AppCommandError) -> None:
+        """A command raised: log it and answer the user, who would otherwise wait forever."""
+        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        if interaction.type is discord.InteractionType.application_command:
+            await report_failure(interaction)
 
     async def setup_hook(self) -> None:
         await self.add_cog(GameCog(self))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,8 @@ from bot.model import Actor, Reply
 
 if TYPE_CHECKING:
     from bot.moderator import Moderator, Outcome
+
+log = logging.getLogger(__name__)
 
 FAST = 1.5  # seconds: work done by then is answered at once; slower work is deferred first
 LIMIT = 2000  # characters in a Discord message
@@ -54,6 +57,18 @@ def message_kwargs(reply: Reply, *, with_view: bool = True) -> dict[str, Any]:
     return kwargs
 
 
+FAILED = ("That command failed inside the bot (the error is logged for its operator). Nothing you "
+          "typed can harm the game; /game status shows where it stands.")
+
+
+async def report_failure(interaction: discord.Interaction) -> None:
+    """Answer an interaction whose command raised, so nobody is left on "thinking" forever."""
+    try:
+        await refuse(interaction, FAILED)
+    except discord.HTTPException:
+        log.exception("could not tell the user that their command failed")
+
+
 async def refuse(interaction: discord.Interaction, text: str) -> None:
     if interaction.response.is_done():
         await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
@@ -75,7 +90,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply]) -> Re
         reply = await task
         await interaction.followup.send(**message_kwargs(reply))
         return reply
-    reply = task.result()
+    reply = task.result()  # a failure propagates to the command tree's error handler
     if not reply.ok:
         await refuse(interaction, reply.text)
     else:

@@ -1,0 +1,90 @@
+"""`/action json:...`: one raw 18xx.games action typed by a player, checked before the engine.
+
+The JSON is parsed as hostile input (``storage.safe_json``); fields the engine does not read
+are refused rather than stored, and so is ``extra_revenue`` (a figure 18xx.games computes
+itself, which our engine would take on trust). The acting entity may be named as hotseat logs
+name it (``"entity": "Player 1"``, a seat's name), or left out for one's own seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.errors import CommandError
+from engine.core.game import BaseGame
+from storage import SeatRecord
+from storage.safe_json import UnsafeJSON, loads
+
+MAX_RAW_CHARS = 2_000
+MAX_MESSAGE_CHARS = 500
+# The moderator numbers and times actions itself.
+MODERATOR_FIELDS = ("id", "created_at", "user", "original_id")
+# The top-level fields of an 18xx.games action that the engine reads.
+ACTION_FIELDS = frozenset({
+    "type", "entity", "entity_type", "action_id", "city", "company", "corporation", "hex", "kind",
+    "percent", "price", "rotation", "routes", "share_price", "shares", "slot", "tile", "tokener",
+    "train", "message",
+})
+REFUSED_TYPES = {"undo": "use /game undo", "redo": "use /game undo to take moves back",
+                 "end_game": "use /game end"}
+
+
+def parse_raw(text: str) -> dict[str, Any]:
+    """The action object, or CommandError saying what is wrong with the text."""
+    if len(text) > MAX_RAW_CHARS:
+        raise CommandError(f"That action is {len(text)} characters long; a raw action has at most {MAX_RAW_CHARS}.")
+    try:
+        action = loads(text)
+    except UnsafeJSON as error:
+        raise CommandError(f"That action cannot be taken: {error}.") from None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise CommandError("An action is a JSON object with a \"type\", e.g. {\"type\": \"pass\"}.")
+    kind = action["type"]
+    if kind in REFUSED_TYPES:
+        raise CommandError(f"{kind} is not taken as a raw action; {REFUSED_TYPES[kind]}.")
+    if kind.startswith("program_") or action.get("auto_actions"):
+        raise CommandError("Programmed and automatic actions are not taken; each player sends their own moves.")
+    if "extra_revenue" in action:
+        raise CommandError("extra_revenue is not taken: the engine works out every run's revenue itself; "
+                           "send the action without it.")
+    unknown = sorted(k for k in action if k not in ACTION_FIELDS and k not in MODERATOR_FIELDS)
+    if unknown:
+        raise CommandError(f"Unknown field(s) {', '.join(repr(k[:40]) for k in unknown[:5])}; an action may have "
+                           f"{', '.join(sorted(ACTION_FIELDS))}.")
+    if kind == "message":
+        message = action.get("message")
+        if not isinstance(message, str) or not message.strip():
+            raise CommandError("A message action needs \"message\": the text to say.")
+        if len(message) > MAX_MESSAGE_CHARS:
+            raise CommandError(f"A message has at most {MAX_MESSAGE_CHARS} characters.")
+    return {k: v for k, v in action.items() if k not in MODERATOR_FIELDS}
+
+
+def acting_entity(action: dict[str, Any], seat: SeatRecord, seats: list[SeatRecord],
+                  state: BaseGame) -> dict[str, Any]:
+    """``entity`` and ``entity_type`` for the raw action: a seat named by player id or name
+    (as hotseat logs do), a company or private by id, or the sender's own seat if none is
+    named. A message always speaks for the sender's own seat."""
+    entity, kind = action.get("entity"), action.get("entity_type")
+    if action["type"] == "message" or (entity is None and kind in (None, "player")):
+        return {"entity": seat.player_id, "entity_type": "player"}
+    if entity is None:
+        raise CommandError(f"Name the {kind} that acts in \"entity\".")
+    if not isinstance(entity, str | int) or isinstance(entity, bool):
+        raise CommandError("\"entity\" is a player, company or private company id.")
+    if kind not in (None, "player", "corporation", "company"):
+        raise CommandError("\"entity_type\" is player, corporation or company.")
+    by_name = {s.display_name.casefold(): s for s in seats}
+    by_id = {str(s.player_id): s for s in seats}
+    if kind in (None, "player"):
+        named = by_id.get(str(entity)) or by_name.get(str(entity).casefold())
+        if named is not None:
+            return {"entity": named.player_id, "entity_type": "player"}
+        if kind == "player":
+            raise CommandError(f"There is no player {str(entity)[:40]!r} in this game.")
+    key = str(entity).upper()
+    if kind in (None, "corporation") and key in state.corporations:
+        return {"entity": key, "entity_type": "corporation"}
+    if kind in (None, "company") and key in state.companies:
+        return {"entity": key, "entity_type": "company"}
+    raise CommandError(f"There is no {kind or 'player, company or private'} {str(entity)[:40]!r} in this game.")
