@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
+import logging
 import sys
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,6 +26,7 @@ from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator, plain_mention
 from storage import GameNotFound, SqliteGameRepository
 
+log = logging.getLogger(__name__)
 TABLE = Actor(user_id=None, name="", manager=True)  # lines without @name: the person at the terminal
 
 
@@ -61,11 +66,17 @@ class Console:
         if parsed is None:
             return True
         name, command = parsed
+        command = replace(command, sent_at=time.time())  # typed after the previous reply was shown
         if command.name == "help":
             print(HELP, file=self.output)
             return True
         actor = TABLE if name is None else Actor(user_id=None, name=name, manager=True)
-        reply = await handle(self.moderator, self.game_id, actor, command, shuffle=False)
+        try:
+            reply = await handle(self.moderator, self.game_id, actor, command, shuffle=False)
+        except Exception as error:  # a bug must not end the session: the log is safe on disk
+            log.exception("command %r failed", text)
+            reply = Reply.error(f"That command failed inside Stationmaster ({type(error).__name__}); the game "
+                                "is as it was before the last reply. /game status shows where it stands.")
         self.show(reply)
         if not reply.ok:
             self.errors += 1
@@ -124,6 +135,9 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # Bytes that are not UTF-8 become U+FFFD instead of ending the session with a traceback.
+        sys.stdin.reconfigure(errors="replace")
     try:
         return asyncio.run(play(args))
     except KeyboardInterrupt:

@@ -6,7 +6,6 @@ A mixin of the Moderator (it uses its repository, sessions, clock and listeners)
 from __future__ import annotations
 
 import copy
-import json
 import random
 import secrets
 from dataclasses import replace
@@ -18,7 +17,9 @@ from bot.model import Actor, Button, Reply
 from bot.sessions import resolved_options
 from engine import TITLES, GameError, new_game
 from engine.log import title_class
-from storage import GameSettings, ImportRefused, NewGame, NewSeat, StorageError, import_document
+from storage import GameSettings, NewGame, NewSeat, StorageError, import_document
+from storage.limits import MAX_OPEN_GAMES_PER_USER, LimitError, check_names, name_problem
+from storage.safe_json import INT_MAX
 from storage.transfer import check_shape, parse_document
 
 if TYPE_CHECKING:
@@ -37,14 +38,26 @@ class LifecycleMixin:
                           thread_id: int | None = None) -> Reply:
         """A new game waiting for players; ``players`` (the terminal) seats them in that order."""
         if title not in TITLES:
-            return Reply.error(f"Unknown title {title!r}; playable titles: {', '.join(sorted(TITLES))}.")
+            return Reply.error(f"Unknown title {title[:40]!r}; playable titles: {', '.join(sorted(TITLES))}.")
         names = [n.strip() for n in players or [] if n.strip()]
-        if len({n.casefold() for n in names}) != len(names):
-            return Reply.error("Every player needs a different name.")
+        try:
+            check_names(names or ([actor.name] if join else []))
+        except LimitError as error:
+            return Reply.error(f"{str(error)[:1].upper()}{str(error)[1:]}; nothing was created.")
         seats = [NewSeat(number, name) for number, name in enumerate(names, 1)]
         if not names and join:
             seats = [NewSeat(1, actor.name, actor.user_id)]
         seed = secrets.randbelow(1_000_000) if seed is None else seed
+        if not 0 <= seed <= INT_MAX:
+            return Reply.error(f"The seed is a whole number from 0 to {INT_MAX}; nothing was created.")
+        if names:  # seated at once (the terminal): the engine must take this many players
+            try:
+                new_game(title, [{"id": n, "name": name} for n, name in enumerate(names, 1)], seed,
+                         list(resolved_options(title, site_rules)))
+            except GameError as error:
+                return Reply.error(f"The game cannot start: {error}; nothing was created.")
+        if (refusal := await self._too_many_games(actor)) is not None:
+            return refusal
         record = NewGame(title=title, seed=seed, options=resolved_options(title, site_rules), status="setup",
                          guild_id=guild_id, channel_id=channel_id, thread_id=thread_id,
                          creator_user_id=actor.user_id)
@@ -70,6 +83,8 @@ class LifecycleMixin:
             mine = session.seat_of(actor)
             if mine is not None:
                 return Reply.error(f"You already have seat {mine.seat}.", game_id)
+            if (problem := name_problem(actor.name)) is not None:
+                return Reply.error(f"Your display name cannot be a player's name: {problem}.", game_id)
             if any(s.display_name.casefold() == actor.name.casefold() for s in session.seats):
                 return Reply.error(f"A player called {actor.name} is already seated; set another "
                                    "display name first.", game_id)
@@ -163,21 +178,39 @@ class LifecycleMixin:
 
     async def import_game(self: Moderator, actor: Actor, raw: bytes | str, *, guild_id: int | None = None,
                           channel_id: int | None = None, thread_id: int | None = None) -> Reply:
-        """Import an 18xx.games document as a new game (storage stores its rule options spelt out)."""
+        """Import an 18xx.games document as a new game (storage stores its rule options spelt out).
+        The importer is its creator: they hand out the seats; it gets the configured reminders."""
+        if (refusal := await self._too_many_games(actor)) is not None:
+            return refusal
         try:
             document = parse_document(raw)
             check_shape(document)
             title = document["title"]
             title_class(title)
-            game_id = await import_document(self.repo, json.dumps(document))
-        except (ImportRefused, GameError) as error:
-            return Reply.error(f"Import refused: {error}")
+            game_id = await import_document(self.repo, raw, settings=self.reminder_defaults.game_settings(),
+                                            creator_user_id=actor.user_id)
+        except (StorageError, GameError) as error:
+            return Reply.error(f"Import refused: {error}. Nothing was stored.")
         await self.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
         session = await self.sessions.get(game_id)
         names = ", ".join(s.display_name for s in session.seats)
+        who = "You (the importer) or a server manager" if actor.user_id is not None else "A server manager"
         return Reply(f"Imported {title} as game #{game_id} ({len(session.actions)} actions, "
-                     f"{session.loaded.game.status}). Players: {names}. A server manager gives the seats to "
+                     f"{session.loaded.game.status}). Players: {names}. {who} give the seats to "
                      "Discord users with /game replace.", game_id=game_id, seq=session.seq)
+
+    async def _too_many_games(self: Moderator, actor: Actor) -> Reply | None:
+        """A Discord user may have only so many unfinished games they created or imported."""
+        if actor.user_id is None or actor.manager:
+            return None
+        mine = [g for g in await self.repo.list_games(statuses=["setup", "active", "paused"])
+                if g.creator_user_id == actor.user_id]
+        if len(mine) < MAX_OPEN_GAMES_PER_USER:
+            return None
+        numbers = ", ".join(f"#{g.id}" for g in mine[:MAX_OPEN_GAMES_PER_USER])
+        return Reply.error(f"You already have {len(mine)} unfinished games that you created or imported "
+                           f"({numbers}); the limit is {MAX_OPEN_GAMES_PER_USER}. Finish or abandon one first "
+                           "(/game abandon in its thread).")
 
 
 def _changed_settings(current: GameSettings, changes: dict[str, Any]) -> GameSettings:

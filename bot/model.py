@@ -30,6 +30,10 @@ class Command:
 
     name: str
     options: dict[str, Any] = field(default_factory=dict)
+    # When the player sent it (Unix seconds; Discord's interaction time, the terminal's read
+    # time): a command sent before the same player's identical move was committed is that
+    # move sent twice, not a second one.
+    sent_at: float | None = field(default=None, compare=False)
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self.options.get(key, default)

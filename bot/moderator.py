@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[int], Awaitable[None]]
 MAX_LOG_LINES = 12
+DUPLICATE_WINDOW = 10.0  # seconds after a move in which the same command sent earlier is a repeat
 
 
 def discord_mention(seat: SeatRecord) -> str:
@@ -72,6 +73,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
         self.reminder_defaults = reminders or ReminderDefaults()
         self.mention = mention
         self.listeners: list[Listener] = []
+        # game id -> (who and what, commit time, seq) of its last move made by a command
+        self._last_move: dict[int, tuple[tuple[Any, ...], float, int]] = {}
 
     def now(self) -> int:
         return int(self.clock())
@@ -127,13 +130,15 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
 
         ``expected_seq`` (from a button) refuses the move if the game has moved on since."""
         if command.name == "action":
-            return await self.raw_action(game_id, actor, str(command.get("json", "")))
+            return await self.raw_action(game_id, actor, str(command.get("json", "")), command.sent_at)
         async with self.sessions.lock(game_id):
             session, seat, refusal = await self._seated(game_id, actor)
             if refusal is not None:
                 return refusal
             assert session is not None and session.game is not None and seat is not None
             state = session.game.state
+            if (repeat := self._repeat(session, actor, command)) is not None:
+                return repeat
             if expected_seq is not None and expected_seq != session.seq:
                 turn, _ = self.turn_text(session, state, ping=False)
                 return Outcome(Reply.error(f"That button is from an earlier position (move {expected_seq}); "
@@ -151,10 +156,32 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
             except CommandError as error:
                 turn, _ = self.turn_text(session, state, ping=False)
                 return Outcome(Reply.error(f"{error}.\nNow: {turn}", game_id))
-            return await self._commit(session, actor, action)
+            return self._remember(session, actor, command, await self._commit(session, actor, action))
 
-    async def raw_action(self, game_id: int, actor: Actor, text: str) -> Outcome:
+    def _repeat(self, session: Session, actor: Actor, command: Command) -> Outcome | None:
+        """"Already done" for a command sent before the same player's identical move was
+        committed: a double-sent slash command (Discord delivers both) is made once."""
+        last = self._last_move.get(session.game_id)
+        if last is None or command.sent_at is None:
+            return None
+        key, committed_at, seq = last
+        if key != _move_key(actor, command) or not committed_at - DUPLICATE_WINDOW < command.sent_at < committed_at:
+            return None
+        assert session.game is not None
+        turn, _ = self.turn_text(session, session.game.state, ping=False)
+        return Outcome(Reply.error(
+            f"Already done: your /{command.name} was made as move {seq} just before this copy of it arrived "
+            f"(sent twice?), so it was not made again. To make it again, send it once more.\nNow: {turn}",
+            session.game_id))
+
+    def _remember(self, session: Session, actor: Actor, command: Command, outcome: Outcome) -> Outcome:
+        if outcome.committed:
+            self._last_move[session.game_id] = (_move_key(actor, command), self.clock(), session.seq)
+        return outcome
+
+    async def raw_action(self, game_id: int, actor: Actor, text: str, sent_at: float | None = None) -> Outcome:
         """`/action json:...`: one 18xx.games action for the actor's own seat or company."""
+        command = Command("action", {"json": text}, sent_at)
         try:
             action = parse_raw(text)
         except CommandError as error:
@@ -171,7 +198,9 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
                 return Outcome(Reply.error(str(error), game_id))
             if not controls(state, seat.player_id, probe):
                 return Outcome(Reply.error("You act only for your own seat and the companies you preside.", game_id))
-            return await self._commit(session, actor, {**action, **probe})
+            if (repeat := self._repeat(session, actor, command)) is not None:
+                return repeat
+            return self._remember(session, actor, command, await self._commit(session, actor, {**action, **probe}))
 
     async def undo(self, game_id: int, actor: Actor, steps: int = 1) -> Outcome:
         """Take back moves: your own last move until the next player moves; more needs an admin."""
@@ -341,6 +370,11 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
 
 def _table_key(table: Any) -> tuple[Any, ...]:
     return (table.players, table.corporations, table.bank_cash, table.depot, table.phase)
+
+
+def _move_key(actor: Actor, command: Command) -> tuple[Any, ...]:
+    who = actor.user_id if actor.user_id is not None else actor.name.casefold()
+    return who, command.name, repr(sorted(command.options.items()))
 
 
 def _complete_runs(state: BaseGame, action: dict[str, Any]) -> None:

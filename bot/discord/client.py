@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import discord
 from discord.ext import commands
@@ -80,6 +81,7 @@ class StationmasterBot(commands.Bot):
         if game_id is None:
             await refuse(interaction, "Use this in a game's thread (create one with /game new).")
             return
+        command = replace(command, sent_at=interaction.created_at.timestamp())
         await answer_move(interaction, self.moderator, self.moderator.act(game_id, actor_of(interaction), command))
 
     async def click(self, interaction: discord.Interaction, game_id: int, seq: int, verb: str) -> None:

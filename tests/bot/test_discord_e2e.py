@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import io
 import json
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -34,9 +35,13 @@ WAIT = 20.0
 
 
 @contextlib.asynccontextmanager
-async def stationmaster(fake: FakeDiscord, db: Path, **moderator_options: Any) -> AsyncIterator[StationmasterBot]:
-    """The bot as `stationmaster bot` builds it, on a real SQLite file, synced to the guild."""
-    repo = await SqliteGameRepository.open(db)
+async def stationmaster(fake: FakeDiscord, db: Path, hours_ago: float = 0.0,
+                        **moderator_options: Any) -> AsyncIterator[StationmasterBot]:
+    """The bot as `stationmaster bot` builds it, on a real SQLite file, synced to the guild.
+
+    ``hours_ago`` dates every stored change that long before now, as if the players had
+    been thinking for that long (reminders cannot be set shorter than a quarter hour)."""
+    repo = await SqliteGameRepository.open(db, clock=lambda: int(time.time() - hours_ago * 3600))
     try:
         moderator = Moderator(repo, router_budget=0.5, **moderator_options)
         bot = StationmasterBot(Settings(db_path=str(db), guild_ids=(fake.guild.id,)), moderator)
@@ -241,7 +246,7 @@ async def test_reminder_fires_once_and_not_again_after_a_restart(fake_discord: F
     def reminders() -> list[StoredMessage]:
         return [m for m in table.public() if m.content.startswith("Reminder: ")]
 
-    async with stationmaster(fake, db, images=False) as bot:
+    async with stationmaster(fake, db, hours_ago=0.25, images=False) as bot:
         table.bot = bot
         await (await fake.invoke_slash(table.users["alice"], "game", "new",
                                        options={"title": "18Texas", "seed": 6})).wait_message()
@@ -250,18 +255,19 @@ async def test_reminder_fires_once_and_not_again_after_a_restart(fake_discord: F
             await table.slash(table.users[name], "game", "join")
         await table.slash(table.users["alice"], "game", "start")
         waiting = table.users[table.state().acting_players()[0].name]
-        shown = await table.slash(table.users["bob"], "game", "settings", first_after_hours=0.0004)
+        shown = await table.slash(table.users["bob"], "game", "settings", first_after_hours=0.25)
         assert shown.ephemeral and "creator" in shown.content
-        changed = await table.slash(table.users["alice"], "game", "settings", first_after_hours=0.0004,
+        assert not reminders()
+        changed = await table.slash(table.users["alice"], "game", "settings", first_after_hours=0.25,
                                     repeat_hours=1.0)
-        assert "first after 0.0004 h, then every 1 h" in changed.content
+        assert "first after 0.25 h, then every 1 h" in changed.content
         (reminder,) = await fake.wait_for(reminders, timeout=10, what="a reminder")
         assert waiting.mention in reminder.content and "bid on a private company" in reminder.content
         assert pinged(reminder) == [waiting.id]
 
-    async with stationmaster(fake, db, images=False) as bot:
+    async with stationmaster(fake, db, hours_ago=0.25, images=False) as bot:
         table.bot = bot
-        await asyncio.sleep(3)  # longer than the first delay: a rebuilt schedule would have fired
+        await asyncio.sleep(3)  # a rebuilt schedule that forgot the ping would have fired by now
         assert len(reminders()) == 1
         (state,) = await bot.moderator.repo.list_reminder_states(1)
         assert state.ping_count == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bot_helpers import PLAYERS, USERS, actor, open_moderator, play_opening, started_game
@@ -181,25 +182,58 @@ async def test_undo_policy(setup) -> None:
     assert not by_manager.ok and "nothing to undo" in by_manager.text
 
 
-async def test_someone_moved_first(setup, tmp_path: Path) -> None:
+async def _bid_from_another_process(db: Path, game_id: int, player_id: Any) -> None:
+    other = await SqliteGameRepository.open(db)  # another process: its own connection
+    try:
+        await other.append_action(game_id, 1, {"type": "bid", "entity": player_id, "entity_type": "player",
+                                               "company": "GRRRC", "price": 80, "id": 1, "created_at": 1}, None)
+    finally:
+        await other.close()
+
+
+async def test_a_move_made_by_another_process_is_seen_before_the_next_command(setup, tmp_path: Path) -> None:
+    """Issue 9 item 3: `stationmaster play --game 1` moves on the bot's database; the bot's
+    cached copy must not answer from the old position."""
     repo, moderator = setup
     game_id = await started_game(moderator)
     first = acting_name(moderator, game_id)
     session = await moderator.sessions.get(game_id)
     seat = next(s for s in session.seats if s.display_name == first)
-    # Another bot process (same database, its own connection) moves first.
-    other = await SqliteGameRepository.open(tmp_path / "games.db")
-    try:
-        await other.append_action(game_id, 1, {"type": "bid", "entity": seat.player_id, "entity_type": "player",
-                                               "company": "GRRRC", "price": 80, "id": 1, "created_at": 1}, None)
-    finally:
-        await other.close()
+    await _bid_from_another_process(tmp_path / "games.db", game_id, seat.player_id)
+    now = next(p.name for p in (await moderator.sessions.get(game_id)).game.state.acting_players())
+    assert now != first
+    # The first player is told it is no longer theirs, with the position after the other move.
     stale = await moderator.perform(game_id, actor(first), Command("bid", {"company": "JG", "price": 200}))
+    assert not stale.ok and f"Now: @{now}" in stale.text
+    assert [a.action["company"] for a in await repo.list_actions(game_id)] == ["GRRRC"]
+    # The next player is not refused as if it were still the first player's turn.
+    assert (await moderator.perform(game_id, actor(now), Command("bid", {"company": "JG", "price": 200}))).ok
+    assert len(await repo.list_actions(game_id)) == 2
+
+
+async def test_someone_moved_first_between_the_check_and_the_write(setup, tmp_path: Path) -> None:
+    """The other process's append lands after the bot checked its copy but before its own
+    append: the seq check in the write refuses the bot's move and nothing is lost."""
+    repo, moderator = setup
+    game_id = await started_game(moderator)
+    first = acting_name(moderator, game_id)
+    session = await moderator.sessions.get(game_id)
+    seat = next(s for s in session.seats if s.display_name == first)
+    append = repo.append_action
+
+    async def raced(*args: Any, **kwargs: Any) -> Any:
+        await _bid_from_another_process(tmp_path / "games.db", game_id, seat.player_id)
+        return await append(*args, **kwargs)
+
+    repo.append_action = raced  # type: ignore[method-assign]
+    try:
+        stale = await moderator.perform(game_id, actor(first), Command("bid", {"company": "JG", "price": 200}))
+    finally:
+        repo.append_action = append  # type: ignore[method-assign]
     assert not stale.ok and "Someone moved first" in stale.text
     assert f"@{first}" not in stale.text.split("new state:")[1], "the position shown is the new one"
     actions = await repo.list_actions(game_id)
     assert [a.action["company"] for a in actions] == ["GRRRC"]
-    # The moderator reloaded: the next player's move goes through.
     now = acting_name(moderator, game_id)
     assert now != first
     assert (await moderator.perform(game_id, actor(now), Command("bid", {"company": "JG", "price": 200}))).ok

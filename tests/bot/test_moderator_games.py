@@ -150,15 +150,21 @@ async def test_pictures_are_png_and_market_only_when_it_moved(tmp_path: Path) ->
 
 
 async def test_a_raw_action_cannot_declare_extra_revenue(tmp_path: Path) -> None:
+    """Issue 9 item 5: refused with a reason, not silently dropped; without it the run is made."""
     repo, moderator = await open_moderator(tmp_path / "games.db")
     try:
         imported = await moderator.import_game(Actor(None, "table", True), json.dumps(fixture(45)))
         run = {"type": "run_routes", "entity": "SP", "entity_type": "corporation", "extra_revenue": 5000,
                "routes": [{"train": "2-2", "connections": [["I14", "I12", "I10", "I8", "J7", "J5"]]}]}
+        before = len(await repo.list_actions(imported.game_id))
+        refused = await moderator.perform(imported.game_id, Actor(None, "Player 3"),
+                                          Command("action", {"json": json.dumps(run)}))
+        assert not refused.ok and "extra_revenue is not taken" in refused.text
+        assert len(await repo.list_actions(imported.game_id)) == before
+        del run["extra_revenue"]
         reply = await moderator.perform(imported.game_id, Actor(None, "Player 3"),
                                         Command("action", {"json": json.dumps(run)}))
         assert reply.ok and "SP runs for $60" in reply.text
-        assert "extra_revenue" not in (await repo.list_actions(imported.game_id))[-1].action
     finally:
         await repo.close()
 

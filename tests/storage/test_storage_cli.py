@@ -35,7 +35,9 @@ def test_subcommands_plug_into_another_parser(tmp_path: Path) -> None:
     args = parser.parse_args(["export", "3", "--db", str(tmp_path / "x.db")])
     assert (args.command, args.game_id, callable(args.func)) == ("export", 3, True)
     args = parser.parse_args(["import", "game.json", "--db", "x.db"])
-    assert (args.file, args.max_bytes) == ("game.json", 20 * 1024 * 1024)
+    assert (args.file, args.max_bytes) == ("game.json", 4 * 1024 * 1024)
+    # Both default to the database `stationmaster play` and `bot` use.
+    assert parser.parse_args(["export", "3"]).db == parser.parse_args(["import", "g.json"]).db == "./stationmaster.db"
 
 
 def test_export_an_unfinished_game(tmp_path: Path, fixture_doc: dict, capsys) -> None:
