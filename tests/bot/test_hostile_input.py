@@ -1,0 +1,224 @@
+"""Issue 9 items 1, 2, 4 and 5: nothing typed may crash the process or change the database.
+
+Each hostile input goes through the Moderator (as Discord's cogs call it), through the
+terminal (a real `stationmaster play` process reading them from its standard input) and
+through `stationmaster import`; each is refused with words that say what was wrong, the
+database rows are exactly as before, and the process goes on answering.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bot_helpers import actor, open_moderator, started_game
+from hostile_inputs import HOSTILE_SETTINGS, database_rows, hostile_documents, hostile_raw_actions
+
+from bot.model import Actor, Command
+from storage.limits import MAX_ACTIONS, MAX_OPEN_GAMES_PER_USER
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
+
+
+def run_cli(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("DISCORD_TOKEN", None)
+    return subprocess.run(STATIONMASTER + list(args), input=stdin, capture_output=True, timeout=120,
+                          cwd=cwd or ROOT, env=env)
+
+
+@pytest.mark.parametrize("name", list(hostile_documents()))
+async def test_a_hostile_import_is_refused_and_stores_nothing(tmp_path: Path, name: str) -> None:
+    raw, words = hostile_documents()[name]
+    db = tmp_path / "games.db"
+    repo, moderator = await open_moderator(db)
+    try:
+        game_id = await started_game(moderator)
+        before = database_rows(db)
+        reply = await moderator.import_game(actor("Bob"), raw)
+        assert not reply.ok and reply.text.startswith("Import refused") and words in reply.text, reply.text
+        assert database_rows(db) == before
+        assert (await moderator.status(game_id)).ok  # and the moderator goes on
+    finally:
+        await repo.close()
+
+
+@pytest.mark.parametrize("name", list(hostile_raw_actions()))
+async def test_a_hostile_raw_action_is_refused_and_stores_nothing(tmp_path: Path, name: str) -> None:
+    text, words = hostile_raw_actions()[name]
+    db = tmp_path / "games.db"
+    repo, moderator = await open_moderator(db)
+    try:
+        game_id = await started_game(moderator)
+        session = await moderator.sessions.get(game_id)
+        player = session.game.state.acting_players()[0].name
+        before = database_rows(db)
+        reply = await moderator.perform(game_id, actor(player), Command("action", {"json": text}))
+        assert not reply.ok and words in reply.text, reply.text
+        assert database_rows(db) == before
+        passed = await moderator.perform(game_id, actor(player), Command("action", {"json": '{"type": "message", '
+                                                                                   '"message": "still here"}'}))
+        assert passed.ok, passed.text
+    finally:
+        await repo.close()
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_SETTINGS))
+async def test_out_of_range_settings_are_refused(tmp_path: Path, name: str) -> None:
+    db = tmp_path / "games.db"
+    repo, moderator = await open_moderator(db)
+    try:
+        game_id = await started_game(moderator)
+        before = database_rows(db)
+        reply = await moderator.settings(game_id, actor("Alice"), dict(HOSTILE_SETTINGS[name]))
+        assert not reply.ok and "must be a number of hours from" in reply.text, reply.text
+        assert database_rows(db) == before
+    finally:
+        await repo.close()
+
+
+async def test_settings_at_the_edges_of_the_ranges_are_taken(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator)
+        reply = await moderator.settings(game_id, actor("Alice"), {"first_after_hours": 0.25, "repeat_hours": 720})
+        assert reply.ok and "first after 0.25 h, then every 720 h" in reply.text
+        zone = await moderator.settings(game_id, actor("Alice"), {"time_zone": "../../etc/passwd"})
+        assert not zone.ok and "unknown time zone" in zone.text
+    finally:
+        await repo.close()
+
+
+def test_the_terminal_refuses_every_hostile_line_and_keeps_going(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    created = run_cli("play", "--players", "Alice,Bob,Carol", "--seed", "7", "--db", str(db), "--images", "none")
+    assert created.returncode == 0, created.stderr.decode()
+    before = database_rows(db)
+    files, lines, expected = [], [], []
+    for number, (raw, words) in enumerate(hostile_documents().values()):
+        path = tmp_path / f"hostile{number}.json"
+        path.write_bytes(raw)
+        files.append(path)
+        lines.append(f"/game import file:{path}".encode())
+        expected.append(words)
+    for text, words in hostile_raw_actions().values():
+        lines.append(b"@Alice /action json:" + text.encode("utf-8"))
+        expected.append(words)
+    for values in HOSTILE_SETTINGS.values():
+        (key, value), = values.items()
+        lines.append(f"/game settings {key}:{value!r}".encode())
+        expected.append("must be a number of hours from")
+    lines.append(b"@Al\xff\xfece /pass")  # not UTF-8 at all
+    lines.append(b"/game status")
+    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none", stdin=b"\n".join(lines) + b"\n")
+    out = played.stdout.decode("utf-8")
+    assert played.returncode == 0, played.stderr.decode()
+    assert "Traceback" not in played.stderr.decode()
+    for words in expected:
+        assert words in out, words
+    assert out.count("error: ") >= len(expected) + 1
+    assert "18Texas game #1 (active)" in out.split("error: ")[-1], "the status after all of them"
+    assert database_rows(db) == before
+
+
+@pytest.mark.parametrize("name", ["nesting 5000 deep", "integer of 5000 digits", "NaN in an unknown field",
+                                  "lone surrogate in a player name", "seed of 2^63", "player id of 2^63",
+                                  "action id of 2^63"])
+def test_the_import_command_refuses_hostile_files(tmp_path: Path, name: str) -> None:
+    raw, words = hostile_documents()[name]
+    db = tmp_path / "games.db"
+    good = run_cli("import", str(ROOT / "tests/data/fixtures/18Texas/65394.json"), "--db", str(db))
+    assert good.returncode == 0 and good.stdout.strip() == b"1", good.stderr.decode()
+    before = database_rows(db)
+    (tmp_path / "hostile.json").write_bytes(raw)
+    refused = run_cli("import", str(tmp_path / "hostile.json"), "--db", str(db))
+    assert refused.returncode == 1
+    assert refused.stderr.decode().startswith("stationmaster import: refused: ") and words in refused.stderr.decode()
+    assert "Traceback" not in refused.stderr.decode()
+    assert database_rows(db) == before
+
+
+async def test_a_log_over_the_action_limit_is_refused(tmp_path: Path) -> None:
+    document = json.loads(hostile_documents.__globals__["FIXTURE"].read_text())
+    document["actions"] = [{"type": "message", "entity": document["players"][0]["id"], "message": "x"}] * (MAX_ACTIONS + 1)
+    db = tmp_path / "games.db"
+    repo, moderator = await open_moderator(db)
+    try:
+        reply = await moderator.import_game(actor("Bob"), json.dumps(document))
+        assert not reply.ok and f"at most {MAX_ACTIONS}" in reply.text
+        assert await repo.list_games() == []
+    finally:
+        await repo.close()
+
+
+async def test_imports_per_user_are_limited_and_the_importer_hands_out_seats(tmp_path: Path) -> None:
+    document = json.loads(hostile_documents.__globals__["FIXTURE"].read_text())
+    document["actions"] = document["actions"][:10]
+    raw = json.dumps(document)
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        for _ in range(MAX_OPEN_GAMES_PER_USER):
+            assert (await moderator.import_game(actor("Bob"), raw)).ok
+        refused = await moderator.import_game(actor("Bob"), raw)
+        assert not refused.ok and f"the limit is {MAX_OPEN_GAMES_PER_USER}" in refused.text
+        assert len(await repo.list_games()) == MAX_OPEN_GAMES_PER_USER
+        assert (await moderator.import_game(actor("Carol"), raw)).ok  # another member is not held back
+        # Bob imported game 1, so Bob gives its seats; Carol may not.
+        assert not (await moderator.replace(1, actor("Carol"), "1", 1003, "Carol")).ok
+        assert (await moderator.replace(1, actor("Bob"), "1", 1003, "Carol")).ok
+        # and it has the configured reminder defaults
+        assert (await repo.get_settings(1)) == moderator.reminder_defaults.game_settings()
+    finally:
+        await repo.close()
+
+
+async def test_a_raw_action_may_name_its_seat_as_hotseat_logs_do(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator)
+        session = await moderator.sessions.get(game_id)
+        player = session.game.state.acting_players()[0].name
+        other = next(s.display_name for s in session.seats if s.display_name != player)
+        named = await moderator.perform(game_id, actor(player), Command("action", {"json": json.dumps(
+            {"type": "message", "entity": other, "message": "hello"})}))
+        assert named.ok  # a message always speaks for the sender's own seat
+        assert (await repo.list_actions(game_id))[-1].action["entity"] == session.seats[
+            [s.display_name for s in session.seats].index(player)].player_id
+        # A seat by its player's name, in any case, as hotseat logs name it ("Player 1").
+        bid = {"type": "bid", "entity": player.upper(), "company": "GRRRC", "price": 85}
+        by_name = await moderator.perform(game_id, actor(player), Command("action", {"json": json.dumps(bid)}))
+        assert by_name.ok and f"{player} bids $85 for GRRRC" in by_name.text, by_name.text
+        # No entity: the sender's own seat (so the engine refuses it for not being their turn).
+        now = next(p.name for p in (await moderator.sessions.get(game_id)).game.state.acting_players())
+        idle = next(s.display_name for s in session.seats if s.display_name != now)
+        own = await moderator.perform(game_id, actor(idle), Command("action", {"json": '{"type": "pass"}'}))
+        assert not own.ok and f"it is {now}'s turn" in own.text, own.text
+        for entity in (now, "SP"):
+            not_theirs = await moderator.perform(game_id, actor(idle), Command("action", {"json": json.dumps(
+                {"type": "pass", "entity": entity})}))
+            assert not not_theirs.ok and "your own seat" in not_theirs.text
+    finally:
+        await repo.close()
+
+
+async def test_names_with_control_characters_or_duplicates_create_nothing(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        table = Actor(None, "", True)
+        for players, words in ((["Alice", "alice", "Bob"], "two players are called"),
+                               (["Al\x00ice", "Bob", "Carol"], "control character"),
+                               (["A" * 40, "Bob", "Carol"], "at most 32"),
+                               (["Alice"], "nothing was created"),
+                               (["Alice", "Bob", "Carol", "Dana", "Eve", "Fay", "Gus"], "nothing was created")):
+            reply = await moderator.create_game(table, "18Texas", seed=1, players=players)
+            assert not reply.ok and words in reply.text.lower(), reply.text
+        huge = await moderator.create_game(table, "18Texas", seed=2**70, players=["A", "B", "C"])
+        assert not huge.ok and "seed" in huge.text
+        assert await repo.list_games() == []
+    finally:
+        await repo.close()
