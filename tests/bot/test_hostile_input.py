@@ -222,3 +222,48 @@ async def test_names_with_control_characters_or_duplicates_create_nothing(tmp_pa
         assert await repo.list_games() == []
     finally:
         await repo.close()
+
+
+async def test_a_command_sent_before_its_twin_was_made_is_answered_already_done(tmp_path: Path) -> None:
+    """Issue 9 item 7 in the Moderator: the copy sent at the same moment is not made again; the
+    same command sent after the answer is a new move."""
+    import time
+
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator)
+        session = await moderator.sessions.get(game_id)
+        player = session.game.state.acting_players()[0].name
+        sent = time.time()
+        bid = {"company": "GRRRC", "price": 85}
+        first = await moderator.perform(game_id, actor(player), Command("bid", bid, sent_at=sent))
+        twin = await moderator.perform(game_id, actor(player), Command("bid", bid, sent_at=sent + 0.01))
+        assert first.ok and not twin.ok and twin.text.startswith("Already done: your /bid was made as move 1")
+        assert len(await repo.list_actions(game_id)) == 1
+        later = await moderator.perform(game_id, actor(player), Command("bid", bid, sent_at=time.time()))
+        assert not later.ok and "Already done" not in later.text  # the engine's own answer
+    finally:
+        await repo.close()
+
+
+async def test_the_terminal_stamps_each_line_when_it_is_read(tmp_path: Path) -> None:
+    """Terminal lines are read one after the other, each after the previous answer, so the
+    same line twice is two moves: the second is judged by the rules, not taken as a repeat."""
+    import io
+
+    from bot.console import Console
+
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator)
+        session = await moderator.sessions.get(game_id)
+        player = session.game.state.acting_players()[0].name
+        out = io.StringIO()
+        console = Console(moderator, game_id, None, out)
+        for _ in range(2):
+            await console.line(f"@{player} /bid company:GRRRC price:85")
+        assert f"{player} bids $85 for GRRRC" in out.getvalue()
+        assert "Already done" not in out.getvalue() and "error: /bid is not yours to make now" in out.getvalue()
+        assert len(await repo.list_actions(game_id)) == 1
+    finally:
+        await repo.close()
