@@ -7,22 +7,32 @@ import importlib
 import os
 import sys
 
-# Modules that provide `add_subcommands(subparsers)`; each owns its subcommands.
-SUBCOMMAND_MODULES = ("engine.cli", "storage.cli")
-OPTIONAL_MODULES = ("engine.router_cli", "render.cli", "bot.console", "bot.discord_app")
+# Each subcommand and the module that registers it (``add_subcommands(subparsers)``). Only
+# the module of the command being run is imported, so `stationmaster replay` loads neither
+# discord.py nor CairoSVG; `stationmaster --help` imports them all to list them.
+COMMANDS = {
+    "replay": "engine.cli",
+    "routes": "engine.router_cli",
+    "import": "storage.cli",
+    "export": "storage.cli",
+    "render": "render.cli",
+    "play": "bot.console",
+    "bot": "bot.discord_app",
+}
+REQUIRED_MODULES = ("engine.cli", "storage.cli")  # the others may be left out of an install
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser for ``command`` alone, or for every subcommand when it is not known."""
     parser = argparse.ArgumentParser(prog="stationmaster",
                                      description="Moderator for 18Texas and 18USA games")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).add_subcommands(subparsers)
-    for name in OPTIONAL_MODULES:
+    modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as error:
-            if error.name != name:
+            if error.name != name or name in REQUIRED_MODULES:
                 raise
             continue
         module.add_subcommands(subparsers)
@@ -34,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:
         # A bare `stationmaster` runs the bot: Discord with a token, else the terminal moderator.
         argv = ["bot"]
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv[0]).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

@@ -10,11 +10,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from fakediscord import FakeDiscord
 from hostile_inputs import database_rows, hostile_raw_actions
 from offer_helpers import stored_game
 from test_discord_e2e import Table, last_seq, stationmaster
 
-from fakediscord import FakeDiscord
 from storage import SqliteGameRepository
 
 
