@@ -15,6 +15,7 @@ from bot.model import Command
 from bot.routes_text import parse_routes
 from bot.vocabulary import DIVIDEND_WORDS, SOURCE_WORDS
 from engine.core.game import BaseGame
+from engine.describe import rotation_words
 
 Move = dict[str, Any]
 
@@ -199,8 +200,9 @@ def _lay(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
             if wanted_tile not in (tile["tile"], tile_name(tile["tile"])):
                 continue
             if rotation not in tile["rotations"]:
-                raise CommandError(f"tile {tile_name(tile['tile'])} fits on {coord} with rotation "
-                                   f"{', '.join(map(str, tile['rotations']))}, not {rotation}")
+                name = tile_name(tile["tile"])
+                fits = "; ".join(rotation_words(state, coord, name, r) for r in tile["rotations"])
+                raise CommandError(f"tile {name} fits on {coord} only as {fits}; not rotation {rotation}")
             return {**base(move), "hex": coord, "tile": tile["tile"], "rotation": rotation}
     raise CommandError(f"tile {wanted_tile or '?'} cannot be laid on {coord}; tiles that fit: "
                        f"{', '.join(dict.fromkeys(names))}")

@@ -13,6 +13,7 @@ from bot.commands import TYPES, candidate_moves, tile_name
 from bot.errors import CommandError
 from bot.routes_text import format_routes
 from engine.core.game import BaseGame
+from engine.describe import rotation_words
 
 Choice = tuple[str, Any]  # (label shown, value sent)
 LIMIT = 25
@@ -123,7 +124,8 @@ def _rotations(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str,
         if _same(filled.get("hex"), c["hex"]):
             for tile in c["tiles"]:
                 if _same(filled.get("tile"), tile_name(tile["tile"])) or _same(filled.get("tile"), tile["tile"]):
-                    return [(f"rotation {r}", r) for r in tile["rotations"]]
+                    name = tile_name(tile["tile"])
+                    return [(rotation_words(state, c["hex"], name, r), r) for r in tile["rotations"]]
     return []
 
 

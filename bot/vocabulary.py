@@ -53,7 +53,8 @@ MOVES: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("lay", "Lay or upgrade a tile", (
         _o("hex", str, "Where, e.g. E11", True, True),
         _o("tile", str, "Which tile, e.g. 57", True, True),
-        _o("rotation", int, "Rotation 0-5", True, True),
+        _o("rotation", int, "Rotation 0-5 (60° steps); the choices say which hexes its track leads to",
+           True, True),
         _PRIVATE)),
     Spec("token", "Place a station token", (
         _o("city", str, "The city: a hex such as D9, or a city id", True, True),
