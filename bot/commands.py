@@ -114,7 +114,7 @@ def _par(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     price = command.get("price")
     chosen = next((c for c in options if price in (c["price"], c["share_price"])), None)
     if chosen is None:
-        prices = ", ".join(f"${c['price']}" for c in options)
+        prices = ", ".join(f"${c['price']}" for c in sorted(options, key=lambda c: c["price"]))
         raise CommandError(f"{options[0]['corporation']} can start at {prices}, not {price}")
     return {**base(move), "corporation": chosen["corporation"], "share_price": chosen["share_price"]}
 

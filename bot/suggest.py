@@ -83,8 +83,15 @@ def _corporations(state: BaseGame, choices: list[dict[str, Any]], filled: dict[s
 
 def _par_price(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
     picked = [c for c in choices if _same(filled.get("corporation"), c["corporation"])] or choices
-    return [(f"${c['price']} (costs ${c.get('cost', c['price'] * 2)})", c["price"])
-            for c in sorted(picked, key=lambda c: c["price"])]
+    return [(f"${c['price']}{_par_cost(c)}", c["price"]) for c in sorted(picked, key=lambda c: c["price"])]
+
+
+def _par_cost(choice: dict[str, Any]) -> str:
+    """What starting the company costs the player, as the engine says."""
+    cost = choice.get("cost")
+    if cost is None:
+        return ""
+    return " (free president's certificate)" if cost == 0 else f" (costs ${cost})"
 
 
 def _buy_from(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:

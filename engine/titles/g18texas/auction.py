@@ -122,7 +122,7 @@ class PrivateAuction(Round):
         owner = game.pending_jay_gould_par()
         if owner is not None:
             choices = [{"corporation": game.jay_gould_corporation, "share_price": cell.engine_id,
-                        "price": cell.price} for cell in game.market.par_cells()]
+                        "price": cell.price, "cost": 0} for cell in game.market.par_cells()]  # certificate is free
             return [{"type": "par", "entity": owner.id, "choices": choices}]
         player = self.current(game)
         choices = []
