@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.config import DEFAULT_DB
+from bot.console_hints import choices_text, lay_text
 from bot.console_parse import HELP, ParseError, parse_line
 from bot.dispatch import handle
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator, plain_mention
+from bot.vocabulary import MOVES
 from storage import GameNotFound, SqliteGameRepository
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,7 @@ class Console:
         self.output = output
         self.strict = strict
         self.errors = 0
+        self.hints = False  # list the choices after each move (an interactive terminal)
 
     def show(self, reply: Reply) -> None:
         prefix = "" if reply.ok else "error: "
@@ -55,14 +58,25 @@ class Console:
             print("pictures: " + ", ".join(str(self.out / p.name) for p in pngs), file=self.output)
         self.output.flush()
 
+    def refuse(self, text: str) -> bool:
+        self.show(Reply.error(text))
+        self.errors += 1
+        return not self.strict
+
     async def line(self, text: str) -> bool:
         """Handle one input line; False when the caller should stop (strict mode error)."""
+        if text.strip().split("/", 1)[-1].strip() == "moves":  # "/moves" or "@Alice /moves"
+            print(await choices_text(self.moderator, self.game_id, limit=25) or "Nobody can move now.",
+                  file=self.output)
+            return True
         try:
             parsed = parse_line(text)
         except ParseError as error:
-            self.show(Reply.error(str(error)))
-            self.errors += 1
-            return not self.strict
+            listed = await self._lay_choices(text)
+            if listed is not None:
+                print(listed, file=self.output)
+                return True
+            return self.refuse(str(error))
         if parsed is None:
             return True
         name, command = parsed
@@ -70,6 +84,11 @@ class Console:
         if command.name == "help":
             print(HELP, file=self.output)
             return True
+        if name is None and command.name in MOVES:
+            seats = (await self.moderator.sessions.get(self.game_id)).seats
+            names = ", ".join(f"@{s.display_name}" for s in seats)
+            return self.refuse(f"Start a move with the name of the player making it, e.g. @{seats[0].display_name} "
+                               f"/{command.name} … (players: {names}).")
         actor = TABLE if name is None else Actor(user_id=None, name=name, manager=True)
         try:
             reply = await handle(self.moderator, self.game_id, actor, command, shuffle=False)
@@ -81,10 +100,28 @@ class Console:
         if not reply.ok:
             self.errors += 1
             return not self.strict
+        if self.hints and command.name in MOVES:
+            hints = await choices_text(self.moderator, self.game_id)
+            if hints:
+                print("Choices (/moves lists them all):\n" + hints, file=self.output)
         return True
+
+    async def _lay_choices(self, text: str) -> str | None:
+        """`@Alice /lay hex:J5` without tile and rotation: what fits there."""
+        try:
+            parsed = parse_line(text, require=False)
+        except ParseError:
+            return None
+        if parsed is None or parsed[0] is None or parsed[1].name != "lay" or not parsed[1].get("hex"):
+            return None
+        if parsed[1].get("tile") is not None and parsed[1].get("rotation") is not None:
+            return None
+        actor = Actor(user_id=None, name=parsed[0], manager=True)
+        return await lay_text(self.moderator, self.game_id, actor, str(parsed[1].get("hex")))
 
     async def run(self, source: TextIO) -> None:
         interactive = source.isatty()
+        self.hints = self.hints or interactive
         while True:
             if interactive:
                 print("> ", end="", file=self.output, flush=True)
@@ -124,14 +161,33 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
             if not started.ok:
                 return 2
         if source.isatty():
-            print("Type @<player> /<command> option:value …  (/help lists the commands; Ctrl-D ends)", file=output)
+            print("Type @<player> /<command> option:value …  (/moves lists your choices, /help the commands; "
+                  "Ctrl-D ends)", file=output)
+            print(await choices_text(moderator, game_id), file=output)
         await console.run(source)
+        if source.isatty():
+            print(f"\nGame #{game_id} is saved in {args.db}. Resume it with: stationmaster play --game {game_id}"
+                  + ("" if args.db == DEFAULT_DB else f" --db {args.db}"), file=output)
         if args.images == "end":
             moderator.images = True
             console.show(await moderator.pictures(game_id, ("map", "market", "table")))
         return 1 if args.strict and console.errors else 0
     finally:
         await repo.close()
+
+
+def last_terminal_game(db: str) -> int | None:
+    """The newest unfinished game played in the terminal (one with no Discord thread), so a
+    bare `stationmaster` goes on with it instead of starting another."""
+    if not Path(db).exists():
+        return None
+
+    async def find() -> int | None:
+        async with await SqliteGameRepository.open(db) as repo:
+            games = await repo.list_games(statuses=["active", "paused"])
+        return max((g.id for g in games if g.thread_id is None and g.guild_id is None), default=None)
+
+    return asyncio.run(find())
 
 
 def run_play(args: argparse.Namespace) -> int:

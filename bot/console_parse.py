@@ -22,6 +22,14 @@ def _help() -> str:
     for spec in list(MOVES.values()) + list(GAME.values()):
         options = " ".join(f"{o.name}:…" if o.required else f"[{o.name}:…]" for o in spec.options)
         lines.append(f"  /{spec.name} {options}".rstrip() + f" — {spec.description}")
+    lines += [
+        "In the terminal:",
+        "  /moves — the choices of every player who must act now",
+        "  @<player> /lay hex:J5 — the tiles that fit on J5, each rotation and the hexes its track leads to",
+        "  Rotations 0-5 turn a tile in 60° steps; the lists name the neighbouring hexes its track reaches.",
+        "  Everyone shares this keyboard, so /game undo takes back the last move whoever made it",
+        "  (/game undo steps:N takes back N); on Discord players undo only their own last move.",
+    ]
     return "\n".join(lines)
 
 
@@ -53,7 +61,7 @@ def _convert(spec: Spec, name: str, raw: str) -> Any:
     return value
 
 
-def parse_options(spec: Spec, text: str) -> dict[str, Any]:
+def parse_options(spec: Spec, text: str, require: bool = True) -> dict[str, Any]:
     text = text.strip()
     if not text:
         return {}
@@ -70,13 +78,14 @@ def parse_options(spec: Spec, text: str) -> dict[str, Any]:
             raise ParseError(f"{name}: is given twice")
         options[name] = _convert(spec, name, raw)
     missing = [o.name for o in spec.options if o.required and o.name not in options]
-    if missing:
+    if missing and require:
         raise ParseError(f"/{spec.name} needs {', '.join(m + ':' for m in missing)}")
     return options
 
 
-def parse_line(line: str) -> tuple[str | None, Command] | None:
-    """(player name or None, command), or None for a blank or comment line."""
+def parse_line(line: str, require: bool = True) -> tuple[str | None, Command] | None:
+    """(player name or None, command), or None for a blank or comment line; ``require=False``
+    accepts a command without its required options (to list the choices for them)."""
     text = line.strip()
     if not text or text.startswith("#"):
         return None
@@ -84,10 +93,11 @@ def parse_line(line: str) -> tuple[str | None, Command] | None:
     if text.startswith("@"):
         player, sep, rest = text[1:].partition(" /")
         if not sep or not player.strip():
-            raise ParseError("write @<player> /<command> option:value …")
+            raise ParseError("write @<player> /<command> option:value …, e.g. @Alice /pass")
         name, text = player.strip(), "/" + rest
     if not text.startswith("/"):
-        raise ParseError("a command starts with / (e.g. @Alice /pass, /game status, /help)")
+        raise ParseError("start a move with the player's name and a command, e.g. @Alice /pass; "
+                         "game commands start with / (/game status, /moves, /help)")
     words = text[1:].split(None, 2)
     if not words:
         raise ParseError("a command word follows the /")
@@ -103,4 +113,4 @@ def parse_line(line: str) -> tuple[str | None, Command] | None:
     spec = ALL.get(word)
     if spec is None:
         raise ParseError(f"unknown command /{word}; /help lists the commands")
-    return name, Command(word, parse_options(spec, rest))
+    return name, Command(word, parse_options(spec, rest, require))

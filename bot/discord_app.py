@@ -37,14 +37,21 @@ def run_bot(args: argparse.Namespace) -> int:
 
 
 def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.console import run_play
+    from bot.console import last_terminal_game, run_play
 
-    print(f"{TOKEN_ENV} is not set, so Stationmaster starts in the terminal: a 3-player 18Texas game "
-          "for Alice, Bob and Carol.\nType moves as @Alice /bid company:GRRRC price:80 (/help lists the "
-          f"commands); pictures go to {args.out}. For Discord, set {TOKEN_ENV} (see the README).")
+    resume = last_terminal_game(settings.db_path)
+    if resume is not None:
+        print(f"{TOKEN_ENV} is not set, so Stationmaster runs in the terminal, resuming game #{resume} from "
+              f"{settings.db_path} (`stationmaster play` starts a new one). /moves lists the choices, /help the "
+              f"commands; pictures go to {args.out}.")
+    else:
+        print(f"{TOKEN_ENV} is not set, so Stationmaster starts in the terminal: a 3-player 18Texas game "
+              "for Alice, Bob and Carol.\nType moves as @Alice /bid company:GRRRC price:80 (/moves lists the "
+              f"choices, /help the commands); pictures go to {args.out}. For Discord, set {TOKEN_ENV} (see the "
+              "README).")
     play_args = argparse.Namespace(
         title="18Texas", players=args.players, seed=None, site_rules=False, db=settings.db_path,
-        out=args.out, images="each", game=None, strict=False, router_budget=settings.router_budget)
+        out=args.out, images="each", game=resume, strict=False, router_budget=settings.router_budget)
     return run_play(play_args)
 
 

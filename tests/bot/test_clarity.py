@@ -44,3 +44,45 @@ def _par(moderator, game_id: int, price: int):
     session = moderator.sessions._cache[game_id]
     corp = next(m for m in legal_moves(session.game.state) if m["type"] == "par")["choices"][0]["corporation"]
     return Command("par", {"corporation": corp, "price": price})
+
+
+async def test_the_terminal_lists_choices_and_what_fits_on_a_hex(tmp_path: Path) -> None:
+    import io
+
+    from bot_helpers import play_opening
+
+    from bot.console import Console
+
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator)
+        out = io.StringIO()
+        console = Console(moderator, game_id, None, out)
+        await console.line("/moves")
+        session = await moderator.sessions.get(game_id)
+        player = session.game.state.acting_players()[0].name
+        assert f"@{player} /bid company: " in out.getvalue()
+        # A move without @Name says to start with one, and nothing is done.
+        await console.line("/bid company:GRRRC price:80")
+        assert "error: Start a move with the name of the player making it, e.g. @" in out.getvalue()
+        assert await repo.last_seq(game_id) == 0
+        await play_opening(moderator, game_id)
+        president = next(p.name for p in (await moderator.sessions.get(game_id)).game.state.acting_players())
+        lay = next(m for m in (await moderator.sessions.get(game_id)).game.legal_moves() if m["type"] == "lay_tile")
+        coord = lay["choices"][0]["hex"]
+        out.seek(0)
+        out.truncate(0)
+        await console.line(f"@{president} /lay hex:{coord}")
+        listed = out.getvalue()
+        assert listed.startswith(f"Tiles that fit on {coord}:") and "rotation" in listed and "track to" in listed
+        assert "error" not in listed
+        # After a move, an interactive terminal shows the next choices.
+        console.hints = True
+        out.seek(0)
+        out.truncate(0)
+        tile = lay["choices"][0]["tiles"][0]
+        await console.line(f"@{president} /lay hex:{coord} tile:{tile['tile'].split('-')[0]} "
+                           f"rotation:{tile['rotations'][0]}")
+        assert "Choices (/moves lists them all):" in out.getvalue()
+    finally:
+        await repo.close()

@@ -267,3 +267,21 @@ async def test_the_terminal_stamps_each_line_when_it_is_read(tmp_path: Path) -> 
         assert len(await repo.list_actions(game_id)) == 1
     finally:
         await repo.close()
+
+
+def test_a_bare_stationmaster_resumes_the_last_terminal_game(tmp_path: Path) -> None:
+    first = run_cli(stdin=b"@Alice /game status\n", cwd=tmp_path)
+    assert first.returncode == 0 and b"a 3-player 18Texas game" in first.stdout
+    second = run_cli(stdin=b"/game status\n", cwd=tmp_path)
+    assert second.returncode == 0 and b"resuming game #1" in second.stdout, second.stdout.decode()
+    assert database_rows(tmp_path / "stationmaster.db")["games"][0][0] == 1
+    assert len(database_rows(tmp_path / "stationmaster.db")["games"]) == 1
+
+
+def test_invalid_players_create_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    for players, words in (("Alice", b"nothing was created"), ("A,B,C,D,E,F,G", b"nothing was created"),
+                           ("Alice,alice,Bob", b"every player needs a different name")):
+        refused = run_cli("play", "--players", players, "--db", str(db), "--images", "none")
+        assert refused.returncode == 2 and words in refused.stdout, refused.stdout
+    assert not db.exists() or database_rows(db).get("games") == []
