@@ -37,6 +37,8 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return await moderator.log_lines(game_id, int(command.get("lines", 15)))
     if name == "game undo":
         return await moderator.finish(await moderator.undo(game_id, actor, int(command.get("steps", 1))))
+    if name == "game end":
+        return await moderator.finish(await moderator.end_game(game_id, actor))
     if name == "game accept":
         return await moderator.finish(await moderator.accept(game_id, actor))
     if name == "game decline":

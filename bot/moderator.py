@@ -21,6 +21,7 @@ from bot import pictures as pics
 from bot.commands import build_action, controls
 from bot.config import ReminderDefaults
 from bot.consent import ConsentMixin, waiting_line
+from bot.ending import EndingMixin
 from bot.errors import CommandError, NotYourTurn
 from bot.info import InfoMixin
 from bot.lifecycle import LifecycleMixin
@@ -60,7 +61,7 @@ class Outcome:
     lines: tuple[str, ...] = ()
 
 
-class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
+class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
     def __init__(self, repo: GameRepository, *, clock: Callable[[], float] = time.time,
                  images: bool = True, router_budget: float = 2.0,
                  reminders: ReminderDefaults | None = None,
@@ -75,6 +76,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
         self.listeners: list[Listener] = []
         # game id -> (who and what, commit time, seq) of its last move made by a command
         self._last_move: dict[int, tuple[tuple[Any, ...], float, int]] = {}
+        self._end_votes: dict[int, tuple[int, set[str]]] = {}  # game -> (seq, players agreeing to end)
 
     def now(self) -> int:
         return int(self.clock())
@@ -186,6 +188,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin):
             action = parse_raw(text)
         except CommandError as error:
             return Outcome(Reply.error(str(error), game_id))
+        if action["type"] == "end_game":  # 18xx.games' end_game is our /game end
+            return await self.end_game(game_id, actor)
         async with self.sessions.lock(game_id):
             session, seat, refusal = await self._seated(game_id, actor)
             if refusal is not None:

@@ -25,8 +25,7 @@ ACTION_FIELDS = frozenset({
     "percent", "price", "rotation", "routes", "share_price", "shares", "slot", "tile", "tokener",
     "train", "message",
 })
-REFUSED_TYPES = {"undo": "use /game undo", "redo": "use /game undo to take moves back",
-                 "end_game": "use /game end"}
+REFUSED_TYPES = {"undo": "use /game undo", "redo": "use /game undo to take moves back"}
 
 
 def parse_raw(text: str) -> dict[str, Any]:

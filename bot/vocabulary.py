@@ -111,6 +111,7 @@ GAME: dict[str, Spec] = {spec.name: spec for spec in (
         _o("user", str, "Who takes it over", True))),
     Spec("game pause", "Pause the game: no moves, no reminders"),
     Spec("game resume", "Resume a paused game"),
+    Spec("game end", "End the game now and score it (creator or manager, or every player agreeing)"),
     Spec("game abandon", "End the game without a result (creator or manager)"),
 )}
 

@@ -174,6 +174,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._status(interaction, "active")
 
+    @app_commands.command(name="end", description=_d("end"))
+    async def end(self, interaction: discord.Interaction) -> None:
+        if (game_id := await self._game(interaction)) is not None:
+            moderator = self.bot.moderator
+            await answer_move(interaction, moderator, moderator.end_game(game_id, actor_of(interaction)))
+
     @app_commands.command(name="abandon", description=_d("abandon"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         await self._status(interaction, "abandoned")

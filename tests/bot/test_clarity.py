@@ -86,3 +86,45 @@ async def test_the_terminal_lists_choices_and_what_fits_on_a_hex(tmp_path: Path)
         assert "Choices (/moves lists them all):" in out.getvalue()
     finally:
         await repo.close()
+
+
+async def test_game_end_by_the_creator_scores_the_game(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator)
+        refused = await moderator.finish(await moderator.end_game(game_id, actor("Dana")))
+        assert not refused.ok and "Only the game's creator" in refused.text
+        ended = await moderator.finish(await moderator.end_game(game_id, actor("Alice")))
+        assert ended.ok and "The game is over (manually ended). Final scores:" in ended.text
+        assert (await repo.get_game(game_id)).status == "finished"
+        assert (await repo.list_actions(game_id))[-1].action["type"] == "end_game"
+        exported = await moderator.export(game_id)
+        assert set(exported.document["result"]) == {str(s.player_id) for s in
+                                                    (await moderator.sessions.get(game_id)).seats}
+    finally:
+        await repo.close()
+
+
+async def test_game_end_by_every_player_agreeing_and_a_move_cancels_it(tmp_path: Path) -> None:
+    from bot.model import Command
+
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator, creator="Dana")  # Dana created it but does not play
+        first = await moderator.finish(await moderator.end_game(game_id, actor("Bob")))
+        assert first.ok and "Bob agrees to end game" in first.text and "still" in first.text
+        assert await repo.last_seq(game_id) == 0
+        session = await moderator.sessions.get(game_id)
+        player = session.game.state.acting_players()[0].name
+        bid = next(m for m in legal_moves(session.game.state) if m["type"] == "bid")["choices"][0]
+        assert (await moderator.perform(game_id, actor(player), Command("bid", {"company": bid["company"],
+                                                                                 "price": bid["min"]}))).ok
+        for name in ("Alice", "Bob"):
+            waiting = await moderator.finish(await moderator.end_game(game_id, actor(name)))
+            assert waiting.ok and "still" in waiting.text, "the move cancelled Bob's first agreement"
+        # The raw 18xx.games end_game action is the same command.
+        last = await moderator.perform(game_id, actor("Carol"), Command("action", {"json": '{"type": "end_game"}'}))
+        assert last.ok and "Final scores" in last.text
+        assert (await repo.get_game(game_id)).status == "finished"
+    finally:
+        await repo.close()
