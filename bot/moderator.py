@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -32,6 +33,7 @@ from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
 from engine import GameError, effective_actions
 from engine.core.game import BaseGame
+from engine.describe import dividend_account
 from engine.legal import legal_moves
 from storage import GameRepository, SeatRecord, SeqConflict, StorageError
 
@@ -39,6 +41,7 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[int], Awaitable[None]]
 MAX_LOG_LINES = 12
+_PAYS_LINE = re.compile(r"^\S+ pays \$\d+ and keeps \$\d+$")  # the account goes after it
 DUPLICATE_WINDOW = 10.0  # seconds after a move in which the same command sent earlier is a repeat
 
 
@@ -256,6 +259,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         action = {**action, "id": session.max_action_id + 1, "created_at": self.now()}
         before_log = list(game.state.log)
         acting_before = acting_seats(game.state, session.seats)
+        # A dividend's account compares the positions around it (who received what).
+        before_dividend = copy.deepcopy(game.state) if action["type"] == "dividend" else None
         try:
             if action["type"] == "undo":
                 # The position after an undo is what replaying the log gives, exactly as after
@@ -290,6 +295,11 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
             await self.repo.reset_reminder(game_id, seat.player_id)
         await self.changed(game_id)
         lines = new_log_lines(before_log, game.state.log)
+        if before_dividend is not None:
+            account = dividend_account(before_dividend, game.state, str(action.get("entity")))
+            if account is not None:
+                at = next((i + 1 for i, line in enumerate(lines) if _PAYS_LINE.match(line)), len(lines))
+                lines = lines[:at] + [account] + lines[at:]
         if note is None and (not lines or action["type"] == "pass"):  # the engine does not log passes
             lines = [describe_action(action, {str(s.player_id): s.display_name for s in session.seats})] + lines
         if len(lines) > MAX_LOG_LINES:

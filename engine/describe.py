@@ -6,6 +6,8 @@ is ``engine.legal``'s job); they say what a legal choice would do, in the map's 
 
 from __future__ import annotations
 
+import re
+
 from engine.core.game import BaseGame
 
 OFF_MAP = "the map edge"
@@ -26,3 +28,32 @@ def rotation_words(state: BaseGame, coord: str, tile: str, rotation: int) -> str
         return f"rotation {rotation}: no track"
     joined = ends[0] if len(ends) == 1 else ", ".join(ends[:-1]) + " and " + ends[-1]
     return f"rotation {rotation}: track to {joined}"
+
+
+_PAYS = re.compile(r"^(?P<corp>\S+) pays \$(?P<paid>\d+) and keeps \$(?P<kept>\d+)$")
+
+
+def dividend_account(before: BaseGame, after: BaseGame, corporation: str) -> str | None:
+    """What a dividend just did, from the positions before and after it: the amount per
+    share, what each holder and the company's treasury received, and the share price move.
+    None if the last log line of ``after`` is not ``corporation``'s dividend."""
+    line = next((entry for entry in reversed(after.log) if entry.startswith(f"{corporation} pays $")), None)
+    match = _PAYS.match(line or "")
+    if match is None:
+        return None
+    paid, kept = int(match["paid"]), int(match["kept"])
+    corp_before, corp_after = before.corporations[corporation], after.corporations[corporation]
+    price_before, price_after = before.share_price(corp_before), after.share_price(corp_after)
+    move = (f"share price ${price_before} → ${price_after}" if price_after != price_before
+            else f"share price stays ${price_after}")
+    if not paid:
+        return f"{corporation} keeps ${kept} in its treasury; {move}."
+    per_share = paid / after.total_shares(corp_after)
+    cash_before = {player.key: player.cash for player in before.players}
+    received = [f"{player.name} ${player.cash - cash_before[player.key]}" for player in after.players
+                if player.cash != cash_before.get(player.key, player.cash)]
+    treasury = corp_after.cash - corp_before.cash - kept
+    if treasury:
+        received.append(f"the {corporation} treasury ${treasury}")
+    return (f"{corporation} pays ${per_share:g} a share: {', '.join(received) or 'nobody holds a share'}; "
+            f"{move}.")

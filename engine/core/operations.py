@@ -261,6 +261,7 @@ class OperationsMixin:
             if company.closed or company.owner is None or not company.revenue:
                 continue
             self.transfer(self.bank, company.owner, company.revenue)
+            self.log.append(f"{company.owner.name} collects ${company.revenue} from {company.id}")
 
     def end_of_operating_round(self: BaseGame) -> None:
         """Title hook run when an operating round ends."""

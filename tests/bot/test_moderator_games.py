@@ -103,6 +103,9 @@ async def test_the_run_step_gets_a_proposal_and_run_confirms_it(tmp_path: Path) 
         assert stored["routes"][0]["revenue"] == 60 and stored["routes"][0]["hexes"] == ["I14", "J5"]
         typed = await moderator.perform(game_id, president, Command("dividend", {"kind": "payout"}))
         assert typed.ok and "SP pays $60" in typed.text
+        # What each holder and the treasury received, and the share price (issue 9, dividends).
+        assert "SP pays $6 a share: Player 3 $24, Player 4 $6, the SP treasury $30; share price stays $75." \
+            in typed.text
     finally:
         await repo.close()
 
