@@ -204,7 +204,7 @@ def _lay(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
                 fits = "; ".join(rotation_words(state, coord, name, r) for r in tile["rotations"])
                 raise CommandError(f"tile {name} fits on {coord} only as {fits}; not rotation {rotation}")
             return {**base(move), "hex": coord, "tile": tile["tile"], "rotation": rotation}
-    raise CommandError(f"tile {wanted_tile or '?'} cannot be laid on {coord}; tiles that fit: "
+    raise CommandError(f"{('tile ' + wanted_tile) if wanted_tile else 'that tile'} cannot be laid on {coord}; tiles that fit: "
                        f"{', '.join(dict.fromkeys(names))}")
 
 
@@ -271,7 +271,8 @@ def _train(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any
     if chosen is None:
         offers = [f"{c['train']} from {c['from']}" + (f" (${c['price']})" if "price" in c else "")
                   for c in choices]
-        raise CommandError(f"train {wanted or '?'} cannot be bought now; trains for sale: {_listing(offers)}")
+        raise CommandError(f"{('train ' + wanted) if wanted else 'that train'} cannot be bought now; trains for sale: "
+                           f"{_listing(offers)}")
     if "price" in chosen:
         price = chosen["price"] if price is None else price
     elif price is None:

@@ -46,10 +46,9 @@ def _seat(session: Session, player_id: Any) -> SeatRecord | None:
 def offer_words(state: BaseGame, action: dict[str, Any]) -> str:
     """"T&P asks to buy your 3-train (3-1) from MP for $200"."""
     train = next((t for t in state.all_trains() if t.id == action.get("train")), None)
-    name = train.name if train is not None else "?"
-    seller = train.owner.id if train is not None and isinstance(train.owner, Corporation) else "?"
-    return (f"{action.get('entity')} asks to buy your {name}-train ({action.get('train')}) from {seller} "
-            f"for ${action.get('price')}")
+    what = f"{train.name}-train ({action.get('train')})" if train is not None else f"train {action.get('train')}"
+    seller = f" from {train.owner.id}" if train is not None and isinstance(train.owner, Corporation) else ""
+    return f"{action.get('entity')} asks to buy your {what}{seller} for ${action.get('price')}"
 
 
 def waiting_line(session: Session, state: BaseGame, mention: Any) -> tuple[str, SeatRecord | None] | None:

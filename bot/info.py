@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 
 
+MAX_LOG_LINES = 60  # /game log lines: more would not fit a Discord message
+
+
 class InfoMixin:
     async def status(self: Moderator, game_id: int) -> Reply:
         async with self.sessions.lock(game_id):
@@ -31,6 +34,8 @@ class InfoMixin:
             names = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats) or "nobody yet"
             head = f"{record.title} game #{game_id} ({record.status}). Players: {names}."
             if session.game is None:
+                if record.status != "setup":  # abandoned before it started: nothing to join
+                    return Reply(f"{head}\nIt never started.", game_id=game_id, seq=0)
                 return Reply(f"{head}\nWaiting for players; the creator starts it with /game start.",
                              game_id=game_id, seq=0, buttons=lobby_buttons())
             state = session.game.state
@@ -58,8 +63,13 @@ class InfoMixin:
             session = await self.sessions.get(game_id)
             if session.game is None:
                 return Reply.error("The game has not started yet.", game_id)
-            shown = session.game.state.log[-max(1, min(lines, 60)):]
-        return Reply("\n".join(shown) or "The log is empty.", game_id=game_id)
+            log = session.game.state.log
+            shown = log[-max(1, min(lines, MAX_LOG_LINES)):]
+        note = ""
+        if lines > MAX_LOG_LINES and len(log) > MAX_LOG_LINES:
+            note = (f"(The last {MAX_LOG_LINES} of {len(log)} lines: at most {MAX_LOG_LINES} are shown. "
+                    "/game export gives the whole game as a file.)\n")
+        return Reply(note + ("\n".join(shown) or "The log is empty."), game_id=game_id)
 
     async def export(self: Moderator, game_id: int) -> Reply:
         """The game as an 18xx.games document (``result`` once finished)."""

@@ -372,8 +372,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         views = pics.views_of(state, proposal)
         if views is None:
             return []
-        which = ["map"]
         old = session.views
+        which = ["map"] if old is None or old.map != views.map else []
         if old is None or old.market.cells != views.market.cells:
             which.append("market")
         if old is None or _table_key(old.table) != _table_key(views.table):

@@ -141,7 +141,15 @@ def summary(state: BaseGame, seats: list[SeatRecord]) -> str:
     """Round, phase, bank, and each player's cash: the status line under the turn text."""
     names = {str(s.player_id): s.display_name for s in seats}
     cash = ", ".join(f"{names.get(str(p.id), p.name)} ${p.cash}" for p in state.players)
-    return f"{round_title(state)} · phase {state.phase.name} · bank ${state.bank.cash}\nCash: {cash}"
+    bank = "broken" if state.bank.cash < 0 or (state.finished and state.bank.cash <= 0) else f"${state.bank.cash}"
+    return f"{round_title(state)} · phase {state.phase.name} · bank {bank}\nCash: {cash}"
+
+
+def _corporation_of(action: dict[str, Any]) -> str:
+    """"SP" for shares "SP_4", "SP_5" (18xx.games names a share by company and number)."""
+    shares = action.get("shares") or []
+    names = dict.fromkeys(str(share).rsplit("_", 1)[0] for share in shares)
+    return ", ".join(names) or str(action.get("corporation") or "a company")
 
 
 def describe_action(action: dict[str, Any], names: dict[str, str] | None = None) -> str:
@@ -152,8 +160,12 @@ def describe_action(action: dict[str, Any], names: dict[str, str] | None = None)
     details = {
         "bid": lambda: f"bids ${action.get('price')} on {action.get('company')}",
         "par": lambda: f"starts {action.get('corporation')} at {action.get('share_price')}",
-        "buy_shares": lambda: f"buys {', '.join(action.get('shares') or [])}",
-        "sell_shares": lambda: f"sells {action.get('percent')}% ({', '.join(action.get('shares') or [])})",
+        "buy_shares": lambda: (f"redeems {len(action.get('shares') or [])} share(s)"
+                               if action.get("entity_type") == "corporation"
+                               else f"buys a share of {_corporation_of(action)}"),
+        "sell_shares": lambda: (f"issues {len(action.get('shares') or [])} share(s)"
+                                if action.get("entity_type") == "corporation"
+                                else f"sells {action.get('percent')}% of {_corporation_of(action)}"),
         "lay_tile": lambda: f"lays {action.get('tile')} on {action.get('hex')} (rotation {action.get('rotation')})",
         "place_token": lambda: f"places a station in {action.get('city')}",
         "run_routes": lambda: "runs trains",

@@ -21,6 +21,22 @@ from storage import open_repository
 
 log = logging.getLogger(__name__)
 
+
+async def disable_buttons(message: discord.Message | None) -> None:
+    """Grey out a message's buttons once one of them was used: that position is gone."""
+    if message is None or not message.components:
+        return
+    view = discord.ui.View(timeout=None)
+    for row in message.components:
+        for item in getattr(row, "children", []):
+            if isinstance(item, discord.Button) and item.custom_id is not None:
+                view.add_item(discord.ui.Button(label=item.label, style=item.style, custom_id=item.custom_id,
+                                                disabled=True))
+    try:
+        await message.edit(view=view)
+    except discord.HTTPException:
+        log.warning("could not disable the buttons of message %s", message.id)
+
 CLICKS = {"pass": Command("pass"), "run": Command("run")}
 
 
@@ -87,22 +103,33 @@ class StationmasterBot(commands.Bot):
     async def click(self, interaction: discord.Interaction, game_id: int, seq: int, verb: str) -> None:
         actor = actor_of(interaction)
         if verb == "join":
-            await answer(interaction, self.moderator.join(game_id, actor))
+            if (await answer(interaction, self.moderator.join(game_id, actor))).ok:
+                await self.add_to_thread(interaction)
             return
         if verb == "start":
-            await answer_move(interaction, self.moderator, self.moderator.start(game_id, actor))
-            return
-        if verb in ("accept", "decline"):  # a train offer (rule 12.6): the seq refuses a stale one
+            reply = await answer_move(interaction, self.moderator, self.moderator.start(game_id, actor))
+        elif verb in ("accept", "decline"):  # a train offer (rule 12.6): the seq refuses a stale one
             answer_offer = self.moderator.accept if verb == "accept" else self.moderator.decline
-            await answer_move(interaction, self.moderator, answer_offer(game_id, actor, expected_seq=seq))
-            return
-        command = CLICKS.get(verb)
-        if verb.startswith("dividend:"):
-            command = Command("dividend", {"kind": verb.split(":", 1)[1]})
-        if command is None:
-            await refuse(interaction, "This button is not known to this version of the bot.")
-            return
-        await answer_move(interaction, self.moderator, self.moderator.act(game_id, actor, command, expected_seq=seq))
+            reply = await answer_move(interaction, self.moderator, answer_offer(game_id, actor, expected_seq=seq))
+        else:
+            command = CLICKS.get(verb)
+            if verb.startswith("dividend:"):
+                command = Command("dividend", {"kind": verb.split(":", 1)[1]})
+            if command is None:
+                await refuse(interaction, "This button is not known to this version of the bot.")
+                return
+            reply = await answer_move(interaction, self.moderator,
+                                      self.moderator.act(game_id, actor, command, expected_seq=seq))
+        if reply.ok and not reply.private:
+            await disable_buttons(interaction.message)
+
+    async def add_to_thread(self, interaction: discord.Interaction) -> None:
+        """A player who joined follows the game's thread (its pings and pictures)."""
+        if isinstance(interaction.channel, discord.Thread):
+            try:
+                await interaction.channel.add_user(interaction.user)
+            except discord.HTTPException:
+                log.warning("could not add %s to thread %s", interaction.user.id, interaction.channel.id)
 
     async def send_reminder(self, game_id: int, text: str, users: tuple[int, ...]) -> None:
         record = await self.moderator.repo.get_game(game_id)

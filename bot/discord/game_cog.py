@@ -68,7 +68,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.command(name="join", description=_d("join"))
     async def join(self, interaction: discord.Interaction) -> None:
         if (game_id := await self._game(interaction)) is not None:
-            await answer(interaction, self.bot.moderator.join(game_id, actor_of(interaction)))
+            if (await answer(interaction, self.bot.moderator.join(game_id, actor_of(interaction)))).ok:
+                await self.bot.add_to_thread(interaction)
 
     @app_commands.command(name="start", description=_d("start"))
     async def start(self, interaction: discord.Interaction) -> None:

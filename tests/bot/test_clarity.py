@@ -128,3 +128,56 @@ async def test_game_end_by_every_player_agreeing_and_a_move_cancels_it(tmp_path:
         assert (await repo.get_game(game_id)).status == "finished"
     finally:
         await repo.close()
+
+
+async def test_no_internal_words_reach_players(tmp_path: Path) -> None:
+    from bot.replies import describe_action
+
+    issued = {"type": "sell_shares", "entity": "SP", "entity_type": "corporation", "shares": ["SP_4", "SP_5"],
+              "percent": 20}
+    sold = {"type": "sell_shares", "entity": 7, "shares": ["SP_4", "SP_5"], "percent": 20}
+    assert describe_action(issued) == "SP issues 2 share(s)"
+    assert describe_action(sold, {"7": "Alice"}) == "Alice sells 20% of SP"
+    assert describe_action({"type": "buy_shares", "entity": 7, "shares": ["MP_2"]}, {"7": "Alice"}) == \
+        "Alice buys a share of MP"
+
+
+async def test_a_game_abandoned_before_it_started_offers_no_join(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        created = await moderator.create_game(actor("Alice"), "18Texas", seed=3)
+        assert created.buttons
+        assert (await moderator.set_game_status(created.game_id, actor("Alice"), "abandoned")).ok
+        status = await moderator.status(created.game_id)
+        assert "(abandoned)" in status.text and "never started" in status.text and status.buttons == []
+    finally:
+        await repo.close()
+
+
+async def test_game_log_over_the_maximum_says_so(tmp_path: Path) -> None:
+    from bot.model import Actor
+
+    fixture = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = (await moderator.import_game(Actor(None, "table", True), fixture.read_bytes())).game_id
+        few = await moderator.log_lines(game_id, 5)
+        assert few.ok and len(few.text.splitlines()) == 5 and "/game export" not in few.text
+        many = await moderator.log_lines(game_id, 500)
+        assert many.text.startswith("(The last 60 of ") and "/game export gives the whole game" in many.text
+        assert len(many.text.splitlines()) == 61
+    finally:
+        await repo.close()
+
+
+def test_a_broken_bank_is_shown_as_broken() -> None:
+    import json as _json
+
+    from bot.replies import summary
+    from engine import load_game
+
+    document = _json.loads((Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" /
+                            "65394.json").read_text())
+    state = load_game(document).state
+    assert state.finished and state.bank.cash <= 0
+    assert "bank broken" in summary(state, [])
