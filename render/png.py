@@ -12,9 +12,13 @@ import re
 import struct
 import zlib
 
-from cairosvg.parser import Tree
-from cairosvg.surface import PNGSurface
-from PIL import Image
+from render import fonts
+
+fonts.configure()  # before Cairo first asks fontconfig for a font
+
+from cairosvg.parser import Tree  # noqa: E402
+from cairosvg.surface import PNGSurface  # noqa: E402
+from PIL import Image  # noqa: E402
 
 MAX_WIDTH_PX = 2400
 MIN_FONT_PX = 12.0

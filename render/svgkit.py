@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from xml.sax.saxutils import escape
 
+from render.fonts import svg_text
 from render.geometry import FONT_FAMILY, fmt
 
 
@@ -58,8 +59,8 @@ def text(
     if halo:
         # A white outline under the letters keeps a name legible where it must cross track.
         return (f'<text {a} stroke="#ffffff" stroke-width="{fmt(size * 0.3)}" stroke-opacity="0.8" '
-                f'stroke-linejoin="round">{esc(content)}</text><text {a}>{esc(content)}</text>')
-    return f"<text {a}>{esc(content)}</text>"
+                f'stroke-linejoin="round">{svg_text(content)}</text><text {a}>{svg_text(content)}</text>')
+    return f"<text {a}>{svg_text(content)}</text>"
 
 
 def document(width: float, height: float, body: list[str], background: str = "#ffffff") -> str:
