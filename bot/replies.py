@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.core.game import BaseGame
 from engine.core.operating_round import OperatingRound
+from engine.describe import idle_step
 from storage import SeatRecord
 
 Move = dict[str, Any]
@@ -110,6 +111,9 @@ def whose_turn(state: BaseGame, moves: list[Move], seats: list[SeatRecord],
             if move["type"] == "par" and state.round.name != "Stock Round":
                 words = "set the par price"
             parts.append(f"{words}{_details(state, move)} (/{command})")
+        idle = idle_step(state, moves) if [m["type"] for m in group] == ["pass"] else None
+        if idle is not None and idle[0] == entity:  # say why there is nothing else to do
+            parts = [f"pass (/pass): there is no legal way to {idle[1]} now"]
         head = "" if group[0].get("entity_type", "player") == "player" else f"{entity}: "
         lines.append(f"{who} — {head}{_join(parts)}")
     if not lines:

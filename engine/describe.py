@@ -7,6 +7,7 @@ is ``engine.legal``'s job); they say what a legal choice would do, in the map's 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engine.core.game import BaseGame
 
@@ -57,3 +58,19 @@ def dividend_account(before: BaseGame, after: BaseGame, corporation: str) -> str
         received.append(f"the {corporation} treasury ${treasury}")
     return (f"{corporation} pays ${per_share:g} a share: {', '.join(received) or 'nobody holds a share'}; "
             f"{move}.")
+
+
+def idle_step(state: BaseGame, moves: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """(company, step label) when the operating company's only legal move in its current step
+    is to pass, e.g. ("T&P", "lay track"); a private company's power may still offer a move
+    of its own. None otherwise."""
+    current = getattr(state.round, "current_step", None)
+    step = current(state) if callable(current) else None
+    entity = getattr(state.round, "acting_entity", None)
+    corporation = entity(state) if callable(entity) else None
+    if step is None or corporation is None:
+        return None
+    own = [m for m in moves if str(m.get("entity")) == corporation.id]
+    if not own or any(m["type"] != "pass" for m in own):
+        return None
+    return corporation.id, step.label

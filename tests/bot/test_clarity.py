@@ -181,3 +181,18 @@ def test_a_broken_bank_is_shown_as_broken() -> None:
     state = load_game(document).state
     assert state.finished and state.bank.cash <= 0
     assert "bank broken" in summary(state, [])
+
+
+def test_a_step_where_only_pass_is_possible_says_why() -> None:
+    import json as _json
+
+    from bot.replies import whose_turn
+    from engine import load_game
+
+    document = _json.loads((Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" /
+                            "65394.json").read_text())
+    document["actions"] = document["actions"][:87]  # T&P to lay track, with no legal tile of its own
+    state = load_game(document).state
+    text, _ = whose_turn(state, legal_moves(state), [], lambda seat: "@x")
+    assert "T&P: pass (/pass): there is no legal way to lay track now" in text
+    assert "IGN: lay track (/lay)" in text  # the private's power still can
