@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from bot import pictures as pics
 from bot.lifecycle import lobby_buttons
 from bot.model import Picture, Reply
-from bot.replies import summary
+from bot.replies import describe_action, summary
+from engine.describe import log_by_action
 from storage.transfer import export_document as stored_export
 
 if TYPE_CHECKING:
@@ -59,12 +60,22 @@ class InfoMixin:
                      pictures=drawn)
 
     async def log_lines(self: Moderator, game_id: int, lines: int = 15) -> Reply:
+        """The latest log lines, passes included as the live replies name them."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
             if session.game is None:
                 return Reply.error("The game has not started yet.", game_id)
-            log = session.game.state.log
-            shown = log[-max(1, min(lines, MAX_LOG_LINES)):]
+            loaded = session.loaded
+            stored = [a.action for a in session.actions]
+        names = {str(s.player_id): s.display_name for s in loaded.seats}
+        setup, by_action = await asyncio.to_thread(
+            log_by_action, loaded.game.title, loaded.players(), loaded.game.seed, list(loaded.game.options), stored)
+        log = list(setup)
+        for action, added in by_action:
+            if not added or action.get("type") == "pass":
+                log.append(describe_action(action, names))
+            log += added
+        shown = log[-max(1, min(lines, MAX_LOG_LINES)):]
         note = ""
         if lines > MAX_LOG_LINES and len(log) > MAX_LOG_LINES:
             note = (f"(The last {MAX_LOG_LINES} of {len(log)} lines: at most {MAX_LOG_LINES} are shown. "

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from engine.core.game import BaseGame
+from engine.log import effective_actions
 
 OFF_MAP = "the map edge"
 
@@ -74,3 +75,22 @@ def idle_step(state: BaseGame, moves: list[dict[str, Any]]) -> tuple[str, str] |
     if not own or any(m["type"] != "pass" for m in own):
         return None
     return corporation.id, step.label
+
+
+def log_by_action(title: str, players: list[dict[str, Any]], seed: int, options: list[str],
+                  actions: list[dict[str, Any]]) -> tuple[list[str], list[tuple[dict[str, Any], list[str]]]]:
+    """Replay a stored game as ``load_game`` does and return the log lines written at setup,
+    then each effective action with the lines it added (a pass adds none: the engine does not
+    log passes, so a front end can name them in its own words). CPU work: run it in a thread."""
+    from engine.log import new_game
+
+    game = new_game(title, players, seed, options)
+    state = game.state
+    state.importing = True
+    setup = list(state.log)
+    out = []
+    for action in effective_actions(actions):
+        before = len(state.log)
+        state.apply(action)
+        out.append((action, state.log[before:]))
+    return setup, out

@@ -196,3 +196,22 @@ def test_a_step_where_only_pass_is_possible_says_why() -> None:
     text, _ = whose_turn(state, legal_moves(state), [], lambda seat: "@x")
     assert "T&P: pass (/pass): there is no legal way to lay track now" in text
     assert "IGN: lay track (/lay)" in text  # the private's power still can
+
+
+async def test_game_log_names_passes_as_the_live_replies_do(tmp_path: Path) -> None:
+    from bot_helpers import play_opening
+
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await started_game(moderator)
+        await play_opening(moderator, game_id)
+        passes = [a for a in await repo.list_actions(game_id) if a.action["type"] == "pass"]
+        assert passes
+        log = (await moderator.log_lines(game_id, 60)).text
+        session = await moderator.sessions.get(game_id)
+        names = {str(s.player_id): s.display_name for s in session.seats}
+        last = names[str(passes[-1].action["entity"])]
+        assert f"{last} passes" in log
+        assert log.count(" passes") >= min(len(passes), 5)
+    finally:
+        await repo.close()
