@@ -25,6 +25,13 @@ ACTION_FIELDS = frozenset({
     "percent", "price", "rotation", "routes", "share_price", "shares", "slot", "tile", "tokener",
     "train", "message",
 })
+# The fields each kind of 18xx.games action must carry (the action format, not a rule).
+NEEDED_FIELDS = {
+    "bid": ("company", "price"), "par": ("corporation", "share_price"), "buy_shares": ("shares",),
+    "sell_shares": ("shares",), "lay_tile": ("hex", "tile", "rotation"), "place_token": ("city",),
+    "run_routes": ("routes",), "dividend": ("kind",), "buy_train": ("train", "price"),
+    "discard_train": ("train",),
+}
 REFUSED_TYPES = {"undo": "use /game undo", "redo": "use /game undo to take moves back"}
 
 
@@ -50,6 +57,9 @@ def parse_raw(text: str) -> dict[str, Any]:
     if unknown:
         raise CommandError(f"Unknown field(s) {', '.join(repr(k[:40]) for k in unknown[:5])}; an action may have "
                            f"{', '.join(sorted(ACTION_FIELDS))}.")
+    missing = [f'"{name}"' for name in NEEDED_FIELDS.get(kind, ()) if action.get(name) is None]
+    if missing:
+        raise CommandError(f"A {kind} action needs {' and '.join(missing)}.")
     if kind == "message":
         message = action.get("message")
         if not isinstance(message, str) or not message.strip():
