@@ -26,7 +26,7 @@ def table_svg(view: TableView) -> str:
     """Render the game summary as SVG text."""
     body: list[str] = []
     y = MARGIN
-    head = f"{view.title} \u2014 {view.round_name} \u2014 Phase {view.phase} \u2014 Bank {money(view.bank_cash) if view.bank_cash >= 0 else 'broken'}"
+    head = f"{view.title} \u2014 {view.round_name} \u2014 Phase {view.phase} \u2014 Bank {money(view.bank_cash)}"
     body.append(text(MARGIN, y + FONT_TITLE / 2, head, FONT_TITLE, anchor="start", bold=True, cls="title"))
     y += FONT_TITLE + 12
     widths: list[float] = []

@@ -132,7 +132,7 @@ async def test_runs_typed_by_hand_are_checked_by_the_engine(tmp_path: Path) -> N
         await repo.close()
 
 
-async def test_pictures_are_png_and_market_only_when_it_moved(tmp_path: Path) -> None:
+async def test_pictures_are_png_and_map_and_market_only_when_they_changed(tmp_path: Path) -> None:
     pytest.importorskip("render.from_engine")
     repo = await SqliteGameRepository.open(tmp_path / "games.db")
     moderator = Moderator(repo, images=True, router_budget=0.5)
@@ -145,7 +145,7 @@ async def test_pictures_are_png_and_market_only_when_it_moved(tmp_path: Path) ->
         assert all(p.data.startswith(PNG) for p in first.pictures)
         player = session.game.state.acting_players()[0].name
         second = await moderator.perform(game_id, actor(player), Command("bid", {"company": "JG", "price": 200}))
-        assert [p.name for p in second.pictures] == ["map.png", "table.png"]
+        assert [p.name for p in second.pictures] == ["table.png"]  # a bid moves neither map nor market
         shown = await moderator.pictures(game_id, ("market",))
         assert [p.name for p in shown.pictures] == ["market.png"] and shown.pictures[0].data.startswith(PNG)
     finally:
