@@ -8,10 +8,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord
-from hostile_inputs import database_rows, hostile_raw_actions
+from hostile_inputs import database_rows, hostile_documents, hostile_raw_actions
 from offer_helpers import stored_game
 from test_discord_e2e import Table, last_seq, stationmaster
 
@@ -115,3 +116,60 @@ async def test_a_slash_command_sent_twice_at_once_is_made_once(fake_discord: Fak
         # Sent again after the answer, it is a new move (refused or made by the rules alone).
         again = await table.slash(alice, "pass")
         assert "Already done" not in again.content
+
+
+async def _import_by_slash(fake: FakeDiscord, user: Any, raw: bytes) -> Any:
+    """`/game import file:` with an attachment. tests/fakediscord builds no attachment options
+    yet, so the interaction is put together here from its parts: the file is a real upload
+    the bot downloads from the fake's CDN, as from Discord's."""
+    from fakediscord.bodies import UploadedFile
+    from fakediscord.interactions import _record
+
+    upload = await fake.create_message(fake.channel, user, {"content": ""},
+                                       [UploadedFile(0, "game.json", "application/json", raw)])
+    (attachment,) = upload.attachments
+    command = fake.commands.find("game", fake.guild.id)
+    data = {
+        "id": command["id"], "name": "game", "type": 1, "guild_id": str(fake.guild.id),
+        "options": [{"type": 1, "name": "import", "options": [{"type": 11, "name": "file",
+                                                                "value": str(attachment.id)}]}],
+        "resolved": {"attachments": {str(attachment.id): {
+            "id": str(attachment.id), "filename": attachment.filename, "size": attachment.size,
+            "url": attachment.url, "proxy_url": attachment.url, "content_type": "application/json"}}},
+    }
+    return await fake._send_interaction(_record(fake, 2, user, fake.channel, data))
+
+
+@pytest.mark.parametrize("name", list(hostile_documents()))
+async def test_hostile_imports_are_answered_and_store_nothing(fake_discord: FakeDiscord, tmp_path: Path,
+                                                             name: str) -> None:
+    raw, words = hostile_documents()[name]
+    fake, db = fake_discord, tmp_path / "bot.db"
+    table = Table(fake)
+    async with await SqliteGameRepository.open(db) as repo:
+        await stored_game(repo, "consent", thread_id=fake.channel.id, users=users_of(table))
+    table.thread = fake.channel
+    before = database_rows(db)
+    async with stationmaster(fake, db, images=False) as bot:
+        table.bot = bot
+        handle = await _import_by_slash(fake, table.users["bob"], raw)
+        answer = await handle.wait_message(timeout=20)
+        assert answer.ephemeral and answer.content.startswith("Import refused") and words in answer.content
+        assert database_rows(db) == before
+        assert fake.threads(fake.channel) == []
+        status = await table.slash(table.users["bob"], "game", "status")
+        assert not status.ephemeral and "18Texas game #1 (active)" in status.content
+
+
+async def test_a_good_import_by_slash_opens_a_thread(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake, db = fake_discord, tmp_path / "bot.db"
+    table = Table(fake)
+    raw = (Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json").read_bytes()
+    async with stationmaster(fake, db, images=False) as bot:
+        table.bot = bot
+        handle = await _import_by_slash(fake, table.users["bob"], raw)
+        answer = await handle.wait_message(timeout=20)
+        assert answer.ephemeral and answer.content.startswith("Imported as game #1")
+        (thread,) = fake.threads(fake.channel)
+        record = await bot.moderator.repo.get_game(1)
+        assert record.thread_id == thread.id and record.creator_user_id == table.users["bob"].id
