@@ -16,9 +16,9 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from storage import GameSettings, StorageError, parse_database_url
+from storage.cli import DEFAULT_DB  # one default database for every command
 
 TOKEN_ENV = "DISCORD_TOKEN"
-from storage.cli import DEFAULT_DB  # noqa: E402  (one default for every command)
 
 
 class ConfigError(ValueError):
