@@ -27,7 +27,6 @@ FIXTURE = ROOT / "tests" / "data" / "fixtures" / "18Texas" / "65394.json"
 
 from fakediscord import FakeDiscord, pointed_at, running_bot  # noqa: E402
 
-from engine import document_options  # noqa: E402
 from storage import NewGame, NewSeat, SqliteGameRepository  # noqa: E402
 
 
@@ -40,6 +39,8 @@ def rss_mb() -> float:
 
 
 async def fill(db: Path, games: int) -> None:
+    from engine import document_options
+
     document = json.loads(FIXTURE.read_text(encoding="utf-8"))
     options = tuple(document_options(document))
     seats = [NewSeat(p["id"], p["name"]) for p in document["players"]]
@@ -51,9 +52,12 @@ async def fill(db: Path, games: int) -> None:
 
 
 async def run(games: int, touch: int) -> None:
+    before = time.perf_counter()
     from bot.config import Settings
     from bot.discord.client import StationmasterBot
     from bot.moderator import Moderator
+
+    print(f"importing the bot (discord.py, engine, render views): {time.perf_counter() - before:.2f} s")
 
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "games.db"

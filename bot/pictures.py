@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import importlib.util
 import logging
 import multiprocessing
 import pickle
@@ -23,11 +24,13 @@ from engine.core.game import BaseGame
 log = logging.getLogger(__name__)
 
 try:
-    from render import png as _png
     from render.from_engine import map_view, market_view, table_view
     from render.map_svg import map_svg
     from render.market_svg import market_svg
     from render.table_svg import table_svg
+
+    if importlib.util.find_spec("cairosvg") is None:  # loaded at the first picture (draw)
+        raise ImportError("cairosvg is not installed")
 except ImportError as error:  # render is optional: the game is playable without pictures
     log.warning("render is not available (%s); replies will have no images", error)
     RENDER = False
@@ -128,6 +131,8 @@ def views_of(state: BaseGame, proposal: Proposal | None = None) -> Views | None:
 
 def draw(views: Views, which: tuple[str, ...]) -> list[Picture]:
     """PNG pictures for the named views ("map", "market", "table"), in that order."""
+    from render import png as _png  # CairoSVG: loaded with the first picture, not at start-up
+
     pictures = []
     if "map" in which:
         pictures.append(Picture("map.png", _png.map_png(map_svg(views.map))))
