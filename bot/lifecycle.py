@@ -77,6 +77,9 @@ class LifecycleMixin:
     async def join(self: Moderator, game_id: int, actor: Actor) -> Reply:
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
+            if session.loaded.game.status == "abandoned":
+                return Reply.error("This game was abandoned before it started; create a new one with /game new.",
+                                   game_id)
             if session.loaded.game.status != "setup":
                 return Reply.error("The game has already started; ask its creator to give you a seat "
                                    "with /game replace.", game_id)

@@ -285,3 +285,29 @@ def test_invalid_players_create_nothing(tmp_path: Path) -> None:
         refused = run_cli("play", "--players", players, "--db", str(db), "--images", "none")
         assert refused.returncode == 2 and words in refused.stdout, refused.stdout
     assert not db.exists() or database_rows(db).get("games") == []
+
+
+async def test_reminders_follow_a_move_made_by_another_process(tmp_path: Path) -> None:
+    """Issue 9 item 3: the reminder goes to whoever must act now, not to the player the bot's
+    cached copy still waits for."""
+    from bot.reminders import ReminderService
+    from storage import SqliteGameRepository
+
+    db = tmp_path / "games.db"
+    repo, moderator = await open_moderator(db)
+    try:
+        game_id = await started_game(moderator)
+        reminders = ReminderService(moderator, send=lambda *args: None)  # type: ignore[arg-type, return-value]
+        (_, first), = await reminders.due(game_id)
+        other = await SqliteGameRepository.open(db)
+        try:
+            await other.append_action(game_id, 1, {"type": "bid", "entity": first.player_id, "company": "GRRRC",
+                                                   "price": 80}, None)
+        finally:
+            await other.close()
+        (_, now), = await reminders.due(game_id)
+        assert now.player_id != first.player_id
+        assert (await moderator.set_game_status(game_id, actor("Alice"), "abandoned")).ok
+        assert await reminders.due(game_id) == []
+    finally:
+        await repo.close()
