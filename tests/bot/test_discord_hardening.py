@@ -173,3 +173,27 @@ async def test_a_good_import_by_slash_opens_a_thread(fake_discord: FakeDiscord, 
         (thread,) = fake.threads(fake.channel)
         record = await bot.moderator.repo.get_game(1)
         assert record.thread_id == thread.id and record.creator_user_id == table.users["bob"].id
+
+
+async def test_a_command_that_fails_inside_the_bot_is_still_answered(fake_discord: FakeDiscord,
+                                                                     tmp_path: Path) -> None:
+    """A bug must not leave a player on "thinking" forever: the command tree's error handler
+    answers, and the bot goes on serving."""
+    fake, db = fake_discord, tmp_path / "bot.db"
+    table = Table(fake)
+    async with await SqliteGameRepository.open(db) as repo:
+        await stored_game(repo, "consent", thread_id=fake.channel.id, users=users_of(table))
+    table.thread = fake.channel
+    async with stationmaster(fake, db, images=False) as bot:
+        table.bot = bot
+        real = bot.moderator.status
+
+        async def broken(game_id: int) -> Any:
+            raise RuntimeError("a bug")
+
+        bot.moderator.status = broken  # type: ignore[method-assign]
+        failed = await table.slash(table.users["bob"], "game", "status")
+        assert failed.ephemeral and failed.content.startswith("That command failed inside the bot")
+        bot.moderator.status = real  # type: ignore[method-assign]
+        status = await table.slash(table.users["bob"], "game", "status")
+        assert not status.ephemeral and "(active)" in status.content
