@@ -115,8 +115,9 @@ def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) 
     if not isinstance(bot, dict) or not isinstance(reminders, dict):
         raise ConfigError("[bot] and [reminders] must be tables")
     guild_ids = bot.get("guild_ids", [])
-    if not isinstance(guild_ids, list) or not all(isinstance(g, int) and not isinstance(g, bool) for g in guild_ids):
-        raise ConfigError("guild_ids must be a list of guild ids (integers)")
+    if not isinstance(guild_ids, list) or not all(isinstance(g, int) and not isinstance(g, bool)
+                                                  and 0 < g < 2**63 for g in guild_ids):
+        raise ConfigError("guild_ids must be a list of guild ids (positive integers, as Discord shows them)")
     db_path = bot.get("db_path", DEFAULT_DB)
     if not isinstance(db_path, str) or not db_path:
         raise ConfigError("db_path must be a file path")

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.config import DEFAULT_DB
+from bot.config import DEFAULT_DB, MAX_ROUTER_BUDGET
 from bot.console_hints import choices_text, lay_text
 from bot.console_parse import HELP, ParseError, parse_line
 from bot.dispatch import handle
@@ -200,6 +200,16 @@ def run_play(args: argparse.Namespace) -> int:
         return 130
 
 
+def _budget(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= MAX_ROUTER_BUDGET:  # (NaN fails this too)
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_ROUTER_BUDGET:g} seconds")
+    return value
+
+
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
     parser.add_argument("--site-rules", action="store_true",
@@ -210,7 +220,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write pictures after each move (default), only at the end, or never")
     parser.add_argument("--game", type=int, default=None, help="continue a stored game instead of a new one")
     parser.add_argument("--strict", action="store_true", help="stop at the first refused command (exit 1)")
-    parser.add_argument("--router-budget", type=float, default=2.0, help="seconds for the route optimizer")
+    parser.add_argument("--router-budget", type=_budget, default=2.0,
+                        help=f"seconds for the route optimizer (more than 0, at most {MAX_ROUTER_BUDGET:g})")
 
 
 def add_subcommands(subparsers: Any) -> None:

@@ -311,3 +311,23 @@ async def test_reminders_follow_a_move_made_by_another_process(tmp_path: Path) -
         assert await reminders.due(game_id) == []
     finally:
         await repo.close()
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"reminders": {"first_after_hours": 100_000_000}}, "first_after_hours must be a number of hours from 0.25"),
+    ({"reminders": {"repeat_hours": float("inf")}}, "repeat_hours must be a number of hours from 1"),
+    ({"reminders": {"time_zone": "Mars/Base"}}, "unknown time zone"),
+    ({"bot": {"router_budget": float("nan")}}, "router_budget must be a number greater than 0"),
+    ({"bot": {"guild_ids": [2**64]}}, "guild_ids must be a list of guild ids"),
+])
+def test_out_of_range_config_values_are_refused(data: dict, words: str) -> None:
+    from bot.config import ConfigError, parse_settings
+
+    with pytest.raises(ConfigError, match=words):
+        parse_settings(data, environ={})
+
+
+def test_the_play_command_refuses_an_unbounded_router_budget(tmp_path: Path) -> None:
+    refused = run_cli("play", "--router-budget", "inf", "--db", str(tmp_path / "g.db"), "--images", "none")
+    assert refused.returncode == 2 and b"--router-budget: must be more than 0" in refused.stderr
+    assert not (tmp_path / "g.db").exists()
