@@ -23,15 +23,21 @@ def users_of(table: Table) -> dict[str, int]:
     return {name.title(): user.id for name, user in table.users.items()}
 
 
+async def consent_game(fake: FakeDiscord, db: Path) -> Table:
+    """The three players and a stored game in the channel, stopped in an operating round."""
+    table = Table(fake)
+    async with await SqliteGameRepository.open(db) as repo:
+        await stored_game(repo, "consent", thread_id=fake.channel.id, users=users_of(table))
+    table.thread = fake.channel
+    return table
+
+
 @pytest.mark.parametrize("name", list(hostile_raw_actions()))
 async def test_hostile_raw_actions_are_answered_and_change_nothing(fake_discord: FakeDiscord, tmp_path: Path,
                                                                    name: str) -> None:
     text, words = hostile_raw_actions()[name]
     fake, db = fake_discord, tmp_path / "bot.db"
-    table = Table(fake)
-    async with await SqliteGameRepository.open(db) as repo:
-        await stored_game(repo, "consent", thread_id=fake.channel.id, users=users_of(table))
-    table.thread = fake.channel
+    table = await consent_game(fake, db)
     before = database_rows(db)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
@@ -44,10 +50,7 @@ async def test_hostile_raw_actions_are_answered_and_change_nothing(fake_discord:
 
 async def test_hostile_settings_are_refused_in_discord(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake, db = fake_discord, tmp_path / "bot.db"
-    table = Table(fake)
-    async with await SqliteGameRepository.open(db) as repo:
-        await stored_game(repo, "consent", thread_id=fake.channel.id, users=users_of(table))
-    table.thread = fake.channel
+    table = await consent_game(fake, db)
     before = database_rows(db)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
@@ -97,10 +100,7 @@ async def test_a_game_with_out_of_range_stored_settings_does_not_stop_the_bot(fa
 async def test_a_slash_command_sent_twice_at_once_is_made_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """Issue 9 item 7: two /pass delivered together (a double click, a flaky connection)."""
     fake, db = fake_discord, tmp_path / "bot.db"
-    table = Table(fake)
-    async with await SqliteGameRepository.open(db) as repo:
-        await stored_game(repo, "consent", thread_id=fake.channel.id, users=users_of(table))
-    table.thread = fake.channel
+    table = await consent_game(fake, db)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
         seq = await last_seq(db)
@@ -145,10 +145,7 @@ async def test_hostile_imports_are_answered_and_store_nothing(fake_discord: Fake
                                                              name: str) -> None:
     raw, words = hostile_documents()[name]
     fake, db = fake_discord, tmp_path / "bot.db"
-    table = Table(fake)
-    async with await SqliteGameRepository.open(db) as repo:
-        await stored_game(repo, "consent", thread_id=fake.channel.id, users=users_of(table))
-    table.thread = fake.channel
+    table = await consent_game(fake, db)
     before = database_rows(db)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
@@ -180,10 +177,7 @@ async def test_a_command_that_fails_inside_the_bot_is_still_answered(fake_discor
     """A bug must not leave a player on "thinking" forever: the command tree's error handler
     answers, and the bot goes on serving."""
     fake, db = fake_discord, tmp_path / "bot.db"
-    table = Table(fake)
-    async with await SqliteGameRepository.open(db) as repo:
-        await stored_game(repo, "consent", thread_id=fake.channel.id, users=users_of(table))
-    table.thread = fake.channel
+    table = await consent_game(fake, db)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
         real = bot.moderator.status
