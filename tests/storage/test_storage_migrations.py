@@ -54,7 +54,6 @@ ROWS_AT_VERSION: dict[int, list[tuple[str, dict[str, Any]]]] = {
         ("reminder_due", {"game_id": 8, "due_at": 400, "claimed_by": "proc-a",
                           "claim_until": 700}),
     ],
-    4: ["INSERT INTO reminder_due (game_id, due_at) VALUES (7, 90000)"],
 }
 
 
