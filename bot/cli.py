@@ -15,6 +15,7 @@ COMMANDS = {
     "routes": "engine.router_cli",
     "import": "storage.cli",
     "export": "storage.cli",
+    "migrate": "storage.cli",
     "render": "render.cli",
     "play": "bot.console",
     "bot": "bot.discord_app",
