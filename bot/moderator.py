@@ -28,6 +28,7 @@ from bot.info import InfoMixin
 from bot.lifecycle import LifecycleMixin
 from bot.model import Actor, Button, Command, Reply
 from bot.raw_action import acting_entity, parse_raw
+from bot.repeats import Repeats
 from bot.replies import acting_seats, describe_action, final_scores, new_log_lines, whose_turn
 from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
@@ -42,7 +43,6 @@ log = logging.getLogger(__name__)
 Listener = Callable[[int], Awaitable[None]]
 MAX_LOG_LINES = 12
 _PAYS_LINE = re.compile(r"^\S+ pays \$\d+ and keeps \$\d+$")  # the account goes after it
-DUPLICATE_WINDOW = 10.0  # seconds after a move in which the same command sent earlier is a repeat
 
 
 def discord_mention(seat: SeatRecord) -> str:
@@ -78,7 +78,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         self.mention = mention
         self.listeners: list[Listener] = []
         # game id -> (who and what, commit time, seq) of its last move made by a command
-        self._last_move: dict[int, tuple[tuple[Any, ...], float, int]] = {}
+        self.repeats = Repeats(self.clock)
         self._end_votes: dict[int, tuple[int, set[str]]] = {}  # game -> (seq, players agreeing to end)
 
     def now(self) -> int:
@@ -164,13 +164,9 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
             return self._remember(session, actor, command, await self._commit(session, actor, action))
 
     def _repeat(self, session: Session, actor: Actor, command: Command) -> Outcome | None:
-        """"Already done" for a command sent before the same player's identical move was
-        committed: a double-sent slash command (Discord delivers both) is made once."""
-        last = self._last_move.get(session.game_id)
-        if last is None or command.sent_at is None:
-            return None
-        key, committed_at, seq = last
-        if key != _move_key(actor, command) or not committed_at - DUPLICATE_WINDOW < command.sent_at < committed_at:
+        """"Already done" for a copy of a move that was just made (bot.repeats)."""
+        seq = self.repeats.made_as(session.game_id, actor, command)
+        if seq is None:
             return None
         assert session.game is not None
         turn, _ = self.turn_text(session, session.game.state, ping=False)
@@ -181,7 +177,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
 
     def _remember(self, session: Session, actor: Actor, command: Command, outcome: Outcome) -> Outcome:
         if outcome.committed:
-            self._last_move[session.game_id] = (_move_key(actor, command), self.clock(), session.seq)
+            self.repeats.remember(session.game_id, actor, command, session.seq)
         return outcome
 
     async def raw_action(self, game_id: int, actor: Actor, text: str, sent_at: float | None = None) -> Outcome:
@@ -384,11 +380,6 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
 
 def _table_key(table: Any) -> tuple[Any, ...]:
     return (table.players, table.corporations, table.bank_cash, table.depot, table.phase)
-
-
-def _move_key(actor: Actor, command: Command) -> tuple[Any, ...]:
-    who = actor.user_id if actor.user_id is not None else actor.name.casefold()
-    return who, command.name, repr(sorted(command.options.items()))
 
 
 def _complete_runs(state: BaseGame, action: dict[str, Any]) -> None:
