@@ -31,8 +31,9 @@ def name_problem(name: str) -> str | None:
     for char in name:
         category = unicodedata.category(char)
         if category in ("Cc", "Cs", "Zl", "Zp"):  # control, lone surrogate, line/paragraph breaks
-            return (f"the name {name.encode('utf-8', 'backslashreplace').decode()!r} holds a control "
-                    f"character (U+{ord(char):04X}); names are printable text")
+            what = "a lone surrogate" if category == "Cs" else "a control character"
+            return (f"the name {name.encode('utf-8', 'backslashreplace').decode()!r} holds {what} "
+                    f"(U+{ord(char):04X}); names are printable text")
     if name != name.strip():
         return f"the name {name!r} starts or ends with spaces"
     return None

@@ -331,3 +331,15 @@ def test_the_play_command_refuses_an_unbounded_router_budget(tmp_path: Path) -> 
     refused = run_cli("play", "--router-budget", "inf", "--db", str(tmp_path / "g.db"), "--images", "none")
     assert refused.returncode == 2 and b"--router-budget: must be more than 0" in refused.stderr
     assert not (tmp_path / "g.db").exists()
+
+
+def test_a_player_name_that_is_not_utf8_on_the_command_line_creates_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("DISCORD_TOKEN", None)
+    done = subprocess.run(STATIONMASTER + [b"play", b"--players", b"Al\xffce,Bob,Carol", b"--db", str(db).encode(),
+                                           b"--images", b"none"], capture_output=True, timeout=120, cwd=ROOT,
+                          env=env)
+    assert done.returncode == 2 and b"holds a lone surrogate (U+DCFF)" in done.stdout, done.stdout
+    assert b"Traceback" not in done.stderr
+    assert not db.exists() or database_rows(db).get("games") == []
