@@ -309,15 +309,15 @@ def _hand_out(board: Any, attachments: Sequence[Attachment], runs: list[PlannedR
 # --- the model search --------------------------------------------------------------------------
 def _model(problem: RouteProblem, trains: list[Train], attachments: tuple[Attachment, ...],
            deadline: float) -> RouteResult:
-    from engine.core.router_model import solve
     from engine.core.router_modelinput import model_input
+    from engine.core.router_modelsearch import search_model
     from engine.core.router_track import OutOfTime
 
     try:
         prepared = model_input(problem, trains, attachments, deadline)
     except OutOfTime:
         return RouteResult(problem.corporation, (), 0, False, 0.0, method="model")
-    outcome = solve(prepared, deadline - time.perf_counter())
+    outcome = search_model(prepared, deadline)
     board = problem.board
     by_id = {attachment.id: attachment for attachment in attachments}
     bare: list[PlannedRun] = []

@@ -19,13 +19,18 @@ Its memory is capped by `max_memory_in_mb`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
 from engine.core.graph import Node
 from engine.core.route_hooks import Attachment, EndLimit
 from engine.core.router_track import PathKey, TrackGraph
+
+if TYPE_CHECKING:
+    from engine.core.router_heuristic import Plan
 
 MEMORY_MB = 1024  # the cap CP-SAT is given for one search
 # Two workers: measured on the dense position, one worker often found no answer at all in 2 s.
@@ -73,9 +78,22 @@ class ModelOutcome:
     found: bool  # False when no answer was found in time
 
 
-def solve(problem: ModelInput, seconds: float, workers: int = 2) -> ModelOutcome:
-    """The best runs, proven if CP-SAT finishes within `seconds`."""
+def solve(problem: ModelInput, seconds: float, workers: int = 2, plans: Sequence[Plan] = (),
+          holders: Mapping[int, int] | None = None, caps: Mapping[int, int] | None = None,
+          total_cap: int | None = None) -> ModelOutcome:
+    """The best runs, proven if CP-SAT finishes within `seconds`.
+
+    `plans` (with attachment k on train `holders[k]`) is a first solution to start from. `caps`
+    (train -> most it can earn) and `total_cap` are upper bounds proven elsewhere: they cut the
+    search without changing the answer.
+    """
     built = _Builder(problem)
+    for t, most in (caps or {}).items():
+        built.model.Add(built.worth[t] <= most)
+    if total_cap is not None:
+        built.model.Add(sum(built.worth) <= total_cap)
+    if plans:
+        built.hint(plans, holders or {})
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(seconds, 0.001)
     solver.parameters.num_workers = workers
@@ -110,6 +128,9 @@ class _Builder:
         self.skip: list[dict[int, cp_model.IntVar]] = []
         self.assigned: list[dict[int, cp_model.IntVar]] = []
         self.worth: list[cp_model.LinearExpr] = []
+        self.idle: list[cp_model.IntVar] = []
+        # Variables that follow from the others, with the rule that gives their value in a run.
+        self.derived: list[tuple[cp_model.IntVar, Callable[[Callable[[cp_model.IntVar], int]], int]]] = []
         for index in range(len(problem.trains)):
             self._train(index)
         self._shared()
@@ -189,10 +210,18 @@ class _Builder:
             touching = [e for e, edge in enumerate(graph.edges) if coord in edge.hexes]
             if bonus and touching:
                 got = model.NewBoolVar(f"r{t}_{coord}")
-                model.Add(got <= sum(forward[e] + backward[e] for e in touching))
+                hub = graph.junction_of(coord)
+                if hub is not None and all(hub in (graph.edges[e].a, graph.edges[e].b) for e in touching):
+                    # All track of the hex meets at its junction: a tighter bound for the LP.
+                    model.Add(got <= visit[hub])
+                else:
+                    model.Add(got <= sum(forward[e] + backward[e] for e in touching))
+                arcs_here = [var for e in touching for var in (forward[e], backward[e])]
+                self.derived.append((got, lambda value, arcs=arcs_here: int(any(value(a) for a in arcs))))
                 worth.append(bonus * got)
         for k, var in assigned.items():
             worth.extend(self._attachment_worth(t, k, var, visit, skip))
+        self.idle.append(idle)
         self.forward.append(forward)
         self.backward.append(backward)
         self.visit.append(visit)
@@ -216,18 +245,31 @@ class _Builder:
                 model.AddImplication(got, assigned)
                 if v in skip:
                     model.AddImplication(got, ~skip[v])
+                self.derived.append((got, lambda value, seen=visit[v]: value(seen) * value(assigned)))
                 worth.append(attachment.stop_bonus * got)
         if attachment.run_bonuses:
             options = []
+            needs: list[list[list[cp_model.IntVar]]] = []
             for o, (hexes, amount) in enumerate(attachment.run_bonuses):
                 got = model.NewBoolVar(f"q{t}_{k}_{o}")
                 model.AddImplication(got, assigned)
+                needs.append([])
                 for coord in hexes:
                     there = [visit[v] for v in self.stops if graph.stop_of[v][0] == coord]
                     model.Add(got <= sum(there))
+                    needs[-1].append(there)
                 options.append(got)
                 worth.append(amount * got)
             model.Add(sum(options) <= 1)
+            amounts = [amount for _, amount in attachment.run_bonuses]
+
+            def best_option(value: Callable[[cp_model.IntVar], int]) -> int:
+                met = [o for o, need in enumerate(needs)
+                       if value(assigned) and all(any(value(var) for var in there) for there in need)]
+                return max(met, key=lambda o: amounts[o], default=-1)
+
+            for o, got in enumerate(options):
+                self.derived.append((got, lambda value, o=o: int(best_option(value) == o)))
         return worth
 
     # --- across trains ----------------------------------------------------------------------
@@ -251,6 +293,7 @@ class _Builder:
                     ending = model.NewBoolVar(f"g{t}_{len(counted)}")
                     for var in ends:
                         model.AddImplication(var, ending)
+                    self.derived.append((ending, lambda value, ends=ends: int(any(value(v) for v in ends))))
                     counted.append(ending)
             if len(counted) > most:
                 model.Add(sum(counted) <= most)
@@ -268,37 +311,83 @@ class _Builder:
         return all(attachment.trains is None or (a.id in attachment.trains) == (b.id in attachment.trains)
                    for attachment in self.problem.attachments)
 
+    # --- a first solution -------------------------------------------------------------------
+    def hint(self, plans: Sequence[Plan], holders: Mapping[int, int]) -> None:
+        """Start the search from these runs (router_heuristic) with attachment k on train holders[k]."""
+        graph = self.problem.graph
+        values: dict[int, int] = {}
+        by_train = {plan.train: plan for plan in plans}
+        for t in range(len(self.problem.trains)):
+            plan = by_train.get(t)
+            ahead: set[int] = set()
+            behind: set[int] = set()
+            if plan is not None:
+                for position, e in enumerate(plan.edges):
+                    (ahead if graph.edges[e].a == plan.vertices[position] else behind).add(e)
+            on = set(plan.vertices) if plan is not None else set()
+            for e in range(len(graph.edges)):
+                values[self.forward[t][e].Index()] = int(e in ahead)
+                values[self.backward[t][e].Index()] = int(e in behind)
+            for v in range(self.count):
+                values[self.visit[t][v].Index()] = int(v in on)
+            values[self.idle[t].Index()] = int(plan is None)
+            for v, var in self.start[t].items():
+                values[var.Index()] = int(plan is not None and plan.vertices[0] == v)
+            for v, var in self.finish[t].items():
+                values[var.Index()] = int(plan is not None and plan.vertices[-1] == v)
+            for var in self.skip[t].values():
+                values[var.Index()] = 0
+            for k, var in self.assigned[t].items():
+                values[var.Index()] = int(holders.get(k) == t and plan is not None)
+
+        def value(var: cp_model.IntVar) -> int:
+            return values[var.Index()]
+
+        for var, rule in self.derived:
+            values[var.Index()] = rule(value)
+        for index, amount in values.items():
+            self.model.Proto().solution_hint.vars.append(index)
+            self.model.Proto().solution_hint.values.append(amount)
+
     # --- back to runs -----------------------------------------------------------------------
     def extract(self, solver: cp_model.CpSolver, t: int) -> ModelRun | None:
         graph = self.problem.graph
         first = next((v for v, var in self.start[t].items() if solver.Value(var)), None)
         if first is None:
             return None
-        out_arc: dict[int, tuple[int, int, bool]] = {}
+        out_arc: dict[int, tuple[int, int]] = {}
         for e, edge in enumerate(graph.edges):
             if solver.Value(self.forward[t][e]):
-                out_arc[edge.a] = (edge.b, e, True)
+                out_arc[edge.a] = (edge.b, e)
             if solver.Value(self.backward[t][e]):
-                out_arc[edge.b] = (edge.a, e, False)
-        stops: list[Node] = [graph.stop_of[first]]
-        paths: list[PathKey] = []
-        connections: list[tuple[str, ...]] = []
-        chain: list[str] = [graph.stop_of[first][0]]
-        at = first
-        while at in out_arc:
-            nxt, e, ahead = out_arc[at]
-            edge = graph.edges[e]
-            paths.extend(edge.paths if ahead else reversed(edge.paths))
-            for coord in (edge.hexes if ahead else reversed(edge.hexes)):
-                if chain[-1] != coord:
-                    chain.append(coord)
-            if graph.kind[nxt] == "stop":
-                node = graph.stop_of[nxt]
-                stops.append(node)
-                connections.append(tuple(chain))
-                chain = [node[0]]
-            at = nxt
+                out_arc[edge.b] = (edge.a, e)
+        vertices, edges = [first], []
+        while vertices[-1] in out_arc:
+            nxt, e = out_arc[vertices[-1]]
+            vertices.append(nxt)
+            edges.append(e)
         names = tuple(self.problem.attachments[k].id for k, var in self.assigned[t].items()
                       if solver.Value(var))
-        return ModelRun(t, tuple(stops), tuple(paths), tuple(connections),
-                        round(solver.Value(self.worth[t])), names)
+        return run_from_walk(graph, t, vertices, edges, round(solver.Value(self.worth[t])), names)
+
+
+def run_from_walk(graph: TrackGraph, t: int, vertices: Sequence[int], edges: Sequence[int], revenue: int,
+                  attachments: tuple[str, ...] = ()) -> ModelRun:
+    """Train t's run along `vertices` (from stop to stop) by `edges`, as the engine wants it."""
+    stops: list[Node] = [graph.stop_of[vertices[0]]]
+    paths: list[PathKey] = []
+    connections: list[tuple[str, ...]] = []
+    chain: list[str] = [stops[0][0]]
+    for at, nxt, e in zip(vertices, vertices[1:], edges, strict=False):
+        edge = graph.edges[e]
+        ahead = edge.a == at
+        paths.extend(edge.paths if ahead else reversed(edge.paths))
+        for coord in (edge.hexes if ahead else reversed(edge.hexes)):
+            if chain[-1] != coord:
+                chain.append(coord)
+        if graph.kind[nxt] == "stop":
+            node = graph.stop_of[nxt]
+            stops.append(node)
+            connections.append(tuple(chain))
+            chain = [node[0]]
+    return ModelRun(t, tuple(stops), tuple(paths), tuple(connections), revenue, attachments)

@@ -70,6 +70,10 @@ class TrackGraph:
     def stop_vertex(self, node: Node) -> int | None:
         return self._index.get(("stop", node[0], node[1], str(node[2])))
 
+    def junction_of(self, coord: str) -> int | None:
+        """The vertex of the junction at the centre of hex `coord`, if the graph has it."""
+        return self._index.get(("junction", coord))
+
 
 def _check(deadline: float | None, counter: list[int]) -> None:
     counter[0] += 1

@@ -1,0 +1,363 @@
+"""Good runs fast, without a proof: a first answer for the route model (router_model) to start from.
+
+A beam search grows runs stop by stop on the model's track graph (router_track): from the last
+stop of a partial run, a breadth-first search over plain track (never through another stop) finds
+every stop it can reach next and one shortest way there; the best `width` partial runs of each
+length go on. A local search then bends each stretch of track between two stops through hexes
+with track bonuses the run does not collect yet. Trains are planned one after another on the
+track the earlier ones left free, then each is planned again around the others while that pays.
+
+Everything here only proposes: the model checks and proves. A proposal is always a legal run
+by the model's own rules, so the model can take it as its first solution.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from engine.core.router_model import ModelInput
+
+WIDTH = 24  # partial runs kept per length
+DETOUR_TRIES = 3  # passes of the detour search over a run
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One train's run as a walk on the track graph: vertices and edges in travel order."""
+
+    train: int
+    vertices: tuple[int, ...]
+    edges: tuple[int, ...]
+    value: int  # what it earns on this train, attachments not included
+
+
+class _Net:
+    """The track graph in the shape the searches want: adjacency lists and bit masks."""
+
+    def __init__(self, problem: ModelInput) -> None:
+        graph = problem.graph
+        self.problem = problem
+        self.size = len(graph.vertices)
+        self.adjacent: list[list[tuple[int, int]]] = [[] for _ in range(self.size)]
+        for e, edge in enumerate(graph.edges):
+            self.adjacent[edge.a].append((e, edge.b))
+            self.adjacent[edge.b].append((e, edge.a))
+        self.stop = [graph.kind[v] == "stop" for v in range(self.size)]
+        self.node = graph.stop_of
+        costs = problem.costs
+        self.cost = [costs.get(graph.stop_of[v], 1) if self.stop[v] else 0 for v in range(self.size)]
+        self.tokened = [self.stop[v] and graph.stop_of[v] in problem.tokened for v in range(self.size)]
+        self.end_ok = [self.stop[v] and graph.stop_of[v] not in problem.never_end for v in range(self.size)]
+        self.pass_ok = [self.stop[v] and graph.stop_of[v] not in problem.must_end
+                        and graph.stop_of[v] not in problem.blocked for v in range(self.size)]
+        self.area = [0] * self.size
+        for bit, members in enumerate(problem.areas):
+            for v in range(self.size):
+                if self.stop[v] and graph.stop_of[v] in members:
+                    self.area[v] = 1 << bit
+        # A side vertex is crossed from one hex into the other: remember each edge's side.
+        self.side_group: dict[tuple[int, int], bool] = {
+            (e, v): graph.side_hex[(e, v)] == own for v, own in graph.side_of.items()
+            for e in graph.incident[v]}
+        self.sides = frozenset(graph.side_of)
+        # Bonus hexes of each train, one bit each, and the bonus bits each edge touches.
+        self.bonus_values: list[list[int]] = []
+        self.edge_bonus: list[list[int]] = []
+        for train in problem.trains:
+            coords = sorted(coord for coord, amount in train.track_bonuses.items() if amount)
+            bit_of = {coord: 1 << i for i, coord in enumerate(coords)}
+            self.bonus_values.append([train.track_bonuses[coord] for coord in coords])
+            self.edge_bonus.append([sum(bit_of.get(coord, 0) for coord in set(edge.hexes))
+                                    for edge in graph.edges])
+        self.values = [[train.values.get(graph.stop_of[v], 0) if self.stop[v] else 0
+                        for v in range(self.size)] for train in problem.trains]
+
+    def bonus_of(self, t: int, bits: int) -> int:
+        total = 0
+        amounts = self.bonus_values[t]
+        while bits:
+            low = bits & -bits
+            total += amounts[low.bit_length() - 1]
+            bits ^= low
+        return total
+
+    def run_value(self, t: int, vertices: tuple[int, ...], edges: tuple[int, ...]) -> int:
+        bits = 0
+        for e in edges:
+            bits |= self.edge_bonus[t][e]
+        return sum(self.values[t][v] for v in vertices) + self.bonus_of(t, bits)
+
+
+@dataclass
+class _State:
+    value: int
+    vertices: list[int]
+    edges: list[int]
+    visited: int
+    used: int  # edges, one bit each
+    bonus: int
+    cost: int
+    tokened: bool
+    areas: int
+
+
+def _reachable(net: _Net, start: int, incoming: int | None, visited: int, used: int, banned: int,
+               banned_vertices: int) -> dict[int, tuple[int, ...]]:
+    """Stop -> edges of one shortest way there from `start` over track vertices only."""
+    found: dict[int, tuple[int, ...]] = {}
+    parent: dict[int, tuple[int, int]] = {}  # vertex -> (edge it was reached by, previous vertex)
+    seen = visited | (1 << start)
+    queue = deque([(start, incoming)])
+    adjacent, stop, side_group = net.adjacent, net.stop, net.side_group
+    while queue:
+        v, came_by = queue.popleft()
+        group = side_group.get((came_by, v)) if came_by is not None else None
+        for e, w in adjacent[v]:
+            bit = 1 << e
+            if used & bit or banned & bit:
+                continue
+            if group is not None and side_group[(e, v)] == group:
+                continue  # a side is crossed into the other hex, never back
+            wbit = 1 << w
+            if seen & wbit or banned_vertices & wbit:
+                continue
+            if stop[w]:
+                if w not in found:
+                    path = [e]
+                    at = v
+                    while at != start:
+                        edge, previous = parent[at]
+                        path.append(edge)
+                        at = previous
+                    found[w] = tuple(reversed(path))
+                continue
+            seen |= wbit
+            parent[w] = (e, v)
+            queue.append((w, e))
+    return found
+
+
+def _walk(net: _Net, start: int, edges: tuple[int, ...]) -> list[int]:
+    graph = net.problem.graph
+    out = []
+    at = start
+    for e in edges:
+        edge = graph.edges[e]
+        at = edge.b if edge.a == at else edge.a
+        out.append(at)
+    return out
+
+
+def best_run(net: _Net, t: int, banned: int = 0, banned_vertices: int = 0, width: int = WIDTH,
+             deadline: float | None = None, no_end: int = 0) -> Plan | None:
+    """A good run of train t on track not in `banned` (edges) nor through `banned_vertices`,
+    ending at no stop in `no_end` (vertex bits)."""
+    problem = net.problem
+    distance = problem.trains[t].distance
+    values = net.values[t]
+    edge_bonus = net.edge_bonus[t]
+    beam: list[_State] = []
+    for v in range(net.size):
+        if net.end_ok[v] and not (banned_vertices | no_end) & (1 << v) and net.cost[v] <= distance:
+            beam.append(_State(values[v], [v], [], 1 << v, 0, 0, net.cost[v], net.tokened[v], net.area[v]))
+    best: Plan | None = None
+    best_value = -1
+    while beam:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        grown: dict[tuple[int, int], tuple[int, _State, int, tuple[int, ...]]] = {}
+        for state in beam:
+            at = state.vertices[-1]
+            if len(state.vertices) > 1 and not net.pass_ok[at]:
+                continue
+            incoming = state.edges[-1] if state.edges else None
+            for target, path in _reachable(net, at, incoming, state.visited, state.used, banned,
+                                           banned_vertices).items():
+                cost = state.cost + net.cost[target]
+                if cost > distance or state.areas & net.area[target]:
+                    continue
+                bits = 0
+                for e in path:
+                    bits |= edge_bonus[e]
+                gain = values[target] + net.bonus_of(t, bits & ~state.bonus)
+                key = (state.visited | (1 << target), target)
+                value = state.value + gain
+                known = grown.get(key)
+                if known is None or known[0] < value:
+                    grown[key] = (value, state, target, path)
+        ranked = sorted(grown.values(), key=lambda item: (-item[0], len(item[1].edges) + len(item[3])))
+        beam = []
+        for value, state, target, path in ranked[:width]:
+            vertices = state.vertices + _walk(net, state.vertices[-1], path)
+            used = state.used
+            bits = state.bonus
+            visited = state.visited
+            for e in path:
+                used |= 1 << e
+                bits |= edge_bonus[e]
+            for v in vertices[len(state.vertices):]:
+                visited |= 1 << v
+            grown_state = _State(value, vertices, state.edges + list(path), visited, used, bits,
+                                 state.cost + net.cost[target], state.tokened or net.tokened[target],
+                                 state.areas | net.area[target])
+            beam.append(grown_state)
+            if grown_state.tokened and net.end_ok[target] and not no_end & (1 << target) \
+                    and value > best_value:
+                best_value = value
+                best = Plan(t, tuple(vertices), tuple(grown_state.edges), value)
+    if best is not None:
+        best = _detours(net, best, banned, banned_vertices, deadline)
+    return best
+
+
+def _detours(net: _Net, plan: Plan, banned: int, banned_vertices: int, deadline: float | None) -> Plan:
+    """Bend stretches of track between two stops through bonus hexes the run misses."""
+    t = plan.train
+    if not net.bonus_values[t]:
+        return plan
+    for _ in range(DETOUR_TRIES):
+        improved = False
+        stops_at = [i for i, v in enumerate(plan.vertices) if net.stop[v]]
+        for first, last in zip(stops_at, stops_at[1:], strict=False):
+            if deadline is not None and time.perf_counter() > deadline:
+                return plan
+            better = _bend(net, plan, first, last, banned, banned_vertices)
+            if better is not None and better.value > plan.value:
+                plan, improved = better, True
+                break
+        if not improved:
+            break
+    return plan
+
+
+def _bend(net: _Net, plan: Plan, first: int, last: int, banned: int, banned_vertices: int) -> Plan | None:
+    """The stretch between vertices[first] and vertices[last] re-routed through one more bonus hex."""
+    t = plan.train
+    graph = net.problem.graph
+    edge_bonus = net.edge_bonus[t]
+    keep_vertices = plan.vertices[:first + 1] + plan.vertices[last:]
+    keep_edges = plan.edges[:first] + plan.edges[last:]
+    blocked_v = banned_vertices
+    for v in keep_vertices:
+        blocked_v |= 1 << v
+    blocked_e = banned
+    have = 0
+    for e in keep_edges:
+        blocked_e |= 1 << e
+        have |= edge_bonus[e]
+    a, b = plan.vertices[first], plan.vertices[last]
+    # Track vertices next to a bonus hex the run does not collect yet.
+    wanted = [v for v in range(net.size) if not net.stop[v] and not blocked_v & (1 << v)
+              and any(edge_bonus[e] & ~have for e, _ in net.adjacent[v])]
+    best: Plan | None = None
+    for middle in wanted:
+        there = _path_between(net, a, middle, blocked_v & ~(1 << a), blocked_e, plan.edges[first - 1] if first else None)
+        if there is None:
+            continue
+        leg_vertices = _walk(net, a, there)
+        mask = blocked_v
+        for v in leg_vertices:
+            mask |= 1 << v
+        used = blocked_e
+        for e in there:
+            used |= 1 << e
+        back = _path_between(net, middle, b, mask & ~(1 << middle) & ~(1 << b), used, there[-1])
+        if back is None:
+            continue
+        edges = plan.edges[:first] + there + back + plan.edges[last:]
+        vertices = plan.vertices[:first + 1] + tuple(leg_vertices) + tuple(_walk(net, middle, back)) \
+            + plan.vertices[last + 1:]
+        if len(set(vertices)) != len(vertices):
+            continue
+        candidate = Plan(t, vertices, edges, net.run_value(t, vertices, edges))
+        if best is None or candidate.value > best.value:
+            best = candidate
+    del graph
+    return best
+
+
+def _path_between(net: _Net, a: int, b: int, blocked_vertices: int, blocked_edges: int,
+                  incoming: int | None) -> tuple[int, ...] | None:
+    """A shortest way from a to b over track vertices (b may be a stop or a track vertex)."""
+    parent: dict[int, tuple[int, int]] = {}
+    seen = blocked_vertices | (1 << a)
+    queue = deque([(a, incoming)])
+    adjacent, stop, side_group = net.adjacent, net.stop, net.side_group
+    while queue:
+        v, came_by = queue.popleft()
+        group = side_group.get((came_by, v)) if came_by is not None else None
+        for e, w in adjacent[v]:
+            if blocked_edges & (1 << e):
+                continue
+            if group is not None and side_group[(e, v)] == group:
+                continue
+            if w == b:
+                path = [e]
+                at = v
+                while at != a:
+                    edge, previous = parent[at]
+                    path.append(edge)
+                    at = previous
+                return tuple(reversed(path))
+            if seen & (1 << w) or stop[w]:
+                continue
+            seen |= 1 << w
+            parent[w] = (e, v)
+            queue.append((w, e))
+    return None
+
+
+def plan_trains(problem: ModelInput, deadline: float | None = None, width: int = WIDTH,
+                rounds: int = 2) -> list[Plan]:
+    """Good track-disjoint runs for all trains (attachments not counted), longest train first."""
+    net = _Net(problem)
+    order = sorted(range(len(problem.trains)), key=lambda t: -problem.trains[t].distance)
+    plans: dict[int, Plan] = {}
+
+    ends_in: list[int] = []  # per end limit: its stops, as vertex bits
+    for hexes, _ in problem.end_limits:
+        ends_in.append(sum(1 << v for v, node in problem.graph.stop_of.items() if node[0] in hexes))
+
+    def closed_ends(t: int) -> int:
+        """Stops train t may not end at: their group has as many runs ending there as it allows."""
+        closed = 0
+        for (_, most), members in zip(problem.end_limits, ends_in, strict=True):
+            count = sum(1 for other, plan in plans.items() if other != t
+                        and members & ((1 << plan.vertices[0]) | (1 << plan.vertices[-1])))
+            if count >= most:
+                closed |= members
+        return closed
+
+    def others_track(t: int) -> tuple[int, int]:
+        edges = sides = 0
+        for other, plan in plans.items():
+            if other == t:
+                continue
+            for e in plan.edges:
+                edges |= 1 << e
+            for v in plan.vertices:
+                if v in net.sides:
+                    sides |= 1 << v
+        return edges, sides
+
+    for t in order:
+        edges, sides = others_track(t)
+        plan = best_run(net, t, edges, sides, width, deadline, closed_ends(t))
+        if plan is not None:
+            plans[t] = plan
+    for _ in range(rounds - 1):
+        changed = False
+        for t in order:
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            edges, sides = others_track(t)
+            plan = best_run(net, t, edges, sides, width, deadline, closed_ends(t))
+            current = plans.get(t)
+            if plan is not None and (current is None or plan.value > current.value):
+                plans[t] = plan
+                changed = True
+        if not changed:
+            break
+    return [plans[t] for t in sorted(plans)]
