@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from engine.core.entities import Corporation, Train
     from engine.core.game import BaseGame
 
-RUN_CAP = 60_000  # runs the listing search may hold before the model takes over
-LINK_CAP = 4_000  # plain-track links likewise
+RUN_CAP = 60_000  # runs the listing search may hold before the model takes over (18Texas: 434)
+LINK_CAP = 1_000  # plain-track links likewise (18Texas logs: 53 at most)
 LISTING_SHARE = 0.2  # share of the time budget the listing search may use
 
 
@@ -280,12 +280,17 @@ def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Atta
             planned = _hand_out(board, attachments, list(planned))
         return RouteResult(problem.corporation, planned, sum(run.revenue for run in planned), True, 0.0)
 
-    outcome = best_combination(
-        options, same_as_previous=same, group_limits=[most for _, most in limits],
-        bonus_limit=bonus_limit, company_bonus=company_bonus,
-        accept=None if accept is None else (lambda choice: accept(assemble(choice))), deadline=deadline,
-    )
-    result = assemble(outcome.choice)
+    def combine(check: Callable[[Choice], bool] | None) -> tuple[Any, RouteResult]:
+        found = best_combination(options, same_as_previous=same, group_limits=[most for _, most in limits],
+                                 bonus_limit=bonus_limit, company_bonus=company_bonus, accept=check,
+                                 deadline=deadline)
+        return found, assemble(found.choice)
+
+    # The engine checks the best answer only; should it refuse, the search runs again asking it
+    # about every new best (never needed while optimizer and engine agree).
+    outcome, result = combine(None)
+    if accept is not None and result.runs and not accept(result):
+        outcome, result = combine(lambda choice: accept(assemble(choice)))
     # A better answer the engine refused means optimizer and engine disagree on the rules, so
     # the answer is no longer known to be the best the rules allow.
     return replace(result, proven_optimal=complete and outcome.proven and not outcome.rejected,

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from engine.core.board import Board, opposite
-from engine.core.graph import Node, reach_of
+from engine.core.graph import Node
 
 PathKey = tuple[str, int]  # (hex coord, index of the path on its tile), as in engine.core.routes
 # A walk from a stop: the stop it reaches, its paths, its hexes (chain) and the hex sides it uses.
@@ -86,27 +86,28 @@ def build_graph(board: Board, corporation: str, colors: tuple[str, ...], *,
     On a late map full of junction tiles the walks between two stops are astronomically many, so
     callers that can do without this graph give a cap.
     """
-    reach = reach_of(board, corporation)
     budget = _Budget(link_cap, deadline)
-    order: list[Node] = sorted(reach.nodes)
+    # Stops are found by walking from the company's stations; walks go on only from stops a run
+    # may pass through, so a stop reached only through a stop that ends runs is never listed.
+    order: list[Node] = sorted((coord, "city", city) for coord, city in board.token_hexes(corporation))
     index: dict[Node, int] = {node: i for i, node in enumerate(order)}
     bits: dict[tuple[str, str, int], int] = {}  # ("path", hex, index) or ("side", hex, edge)
     raw_links: dict[int, list[Walk]] = {}
     passable: list[bool] = []
-    tile_paths = {coord: state.paths() for coord, state in board.hexes.items() if state.tile.paths}
-    for i, node in enumerate(order):
+    tile_paths = _LazyPaths(board)
+    i = 0
+    while i < len(order):
+        node = order[i]
         ok = _passable(board, corporation, node)
         passable.append(ok)
         # Runs are grown only out of stops they may go on through, so only those need links.
         if ok:
-            raw_links[i] = _walks_from(board, tile_paths, node, budget)
-    # A link always ends at a stop the company reaches, but add any stray one rather than fail.
-    for walks in raw_links.values():
-        for end, _, _, _ in walks:
-            if end not in index:
-                index[end] = len(order)
-                order.append(end)
-                passable.append(_passable(board, corporation, end))
+            walks = raw_links[i] = _walks_from(board, tile_paths, node, budget)
+            for end, _, _, _ in walks:
+                if end not in index:
+                    index[end] = len(order)
+                    order.append(end)
+        i += 1
     links: list[tuple[Link, ...]] = []
     for i in range(len(order)):
         seen: set[tuple[int, int]] = set()
@@ -135,6 +136,18 @@ def build_graph(board: Board, corporation: str, colors: tuple[str, ...], *,
                                   for (kind, coord, index), _ in sorted(bits.items(), key=lambda item: item[1])]
     return RouteGraph(corporation, tuple(order), tuple(values), tuple(costs), tuple(passable),
                       tokened, tuple(links), tuple(keys))
+
+
+class _LazyPaths(dict[str, list[tuple[tuple[str, int], tuple[str, int]]]]):
+    """A hex's track paths as laid, worked out the first time a walk enters the hex."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+
+    def __missing__(self, coord: str) -> list[tuple[tuple[str, int], tuple[str, int]]]:
+        paths = self[coord] = self.board.hexes[coord].paths()
+        return paths
 
 
 def _passable(board: Board, corporation: str, node: Node) -> bool:
@@ -167,7 +180,7 @@ class _Budget:
             raise TooManyLinks
 
 
-def _walks_from(board: Board, tile_paths: dict[str, list[tuple[tuple[str, int], tuple[str, int]]]],
+def _walks_from(board: Board, tile_paths: _LazyPaths,
                 start: Node, budget: _Budget) -> list[Walk]:
     """Every walk from `start` along plain track to the first stop it meets, using no path and no
     hex side twice.
@@ -182,7 +195,7 @@ def _walks_from(board: Board, tile_paths: dict[str, list[tuple[tuple[str, int], 
 
     def step(coord: str, endpoint: tuple[str, int], walk: list[PathKey], chain: list[str]) -> None:
         budget.step()
-        for path_index, (a, b) in enumerate(tile_paths.get(coord, ())):
+        for path_index, (a, b) in enumerate(tile_paths[coord]):
             if a == endpoint:
                 far = b
             elif b == endpoint:
