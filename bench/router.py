@@ -1,14 +1,16 @@
 """Seconds the route optimizer takes (run by hand, not a test).
 
-    python bench/router.py [--warm] [--dense N] [--budget S] [LOG.json ...]
+    python bench/router.py [--warm] [--dense N] [--budget S] [--no-logs] [LOG.json ...]
 
 Logs (default: the real and generated 18Texas games in tests/data): every logged run position,
 cold (each position on a fresh copy of the game, so no cache) unless --warm. Then N dense
-synthetic positions (bench/dense_position.py, default 3): about 200 hexes of brown and gray
-track with many stations and hooks on (resource bonuses, bonus tokens, an end limit, a red area
-of two hexes), each with 8+8 trains and with 6+6 and a Pullman, under the time budget (default
-2 s). Prints p50, p95 and max seconds, how many answers were proven optimal, and the process's
-peak memory.
+positions of each kind (default 3), under the time budget (default 2 s), each with 8+8 trains and
+with 6+6 and a Pullman, hooks on (resource bonuses, bonus tokens, an end limit, a red area of
+several hexes):
+* synthetic (bench/dense_position.py): about 200 hexes of brown and gray track;
+* the real 18USA map (bench/dense_usa.py): every hex that takes tiles tiled brown or gray.
+Prints p50, p95 and max seconds (wall clock, and the process's CPU time, which other programs
+on the machine disturb less), how many answers were proven optimal, and the peak memory.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from dense_position import COMPANY, dense_board  # noqa: E402
+from dense_usa import COMPANY as USA_COMPANY  # noqa: E402
+from dense_usa import MEXICO, dense_usa_board  # noqa: E402
 
 from engine.core.entities import Train  # noqa: E402
 from engine.core.graph import Node  # noqa: E402
@@ -46,22 +51,27 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def line(label: str, seconds: list[float], proven: int) -> str:
-    return (f"{label:34s} {len(seconds):4d} runs  p50 {statistics.median(seconds):.4f} s  "
+def line(label: str, seconds: list[float], proven: int, cpu: list[float] | None = None) -> str:
+    text = (f"{label:34s} {len(seconds):4d} runs  p50 {statistics.median(seconds):.4f} s  "
             f"p95 {percentile(seconds, 0.95):.4f} s  max {max(seconds):.4f} s  "
             f"proven {proven}/{len(seconds)}")
+    if cpu:
+        text += (f"  (cpu p50 {statistics.median(cpu):.4f} p95 {percentile(cpu, 0.95):.4f} "
+                 f"max {max(cpu):.4f})")
+    return text
 
 
-def time_log(path: Path, warm: bool) -> tuple[list[float], int]:
-    seconds = []
+def time_log(path: Path, warm: bool) -> tuple[list[float], list[float], int]:
+    seconds, cpu = [], []
     proven = 0
     for state, action in run_positions(json.loads(path.read_text())):
         position = state if warm else copy.deepcopy(state)
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         result = best_runs(position, action["entity"])
         seconds.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - used)
         proven += result.proven_optimal
-    return seconds, proven
+    return seconds, cpu, proven
 
 
 class DenseRules(CoreRules):
@@ -95,18 +105,56 @@ class DenseRules(CoreRules):
         return self.extras
 
 
+class UsaRules(DenseRules):
+    """The hooks on the real map: Mexico one red area whose hexes end at most two runs."""
+
+    def __init__(self, board: object, seed: int) -> None:
+        super().__init__(board, seed)
+        hexes = sorted(board.hexes)  # type: ignore[attr-defined]
+        plain = [c for c in hexes if board.hexes[c].tile.junction]  # type: ignore[attr-defined]
+        self.resources = {coord: 10 + 10 * (i % 2) for i, coord in enumerate(plain[seed % 7::7])}
+        mexico = [coord for coord in MEXICO if coord in board.hexes]  # type: ignore[attr-defined]
+        self.limits = ((frozenset(mexico), 2),)
+        self.roles = {(coord, "offboard", 0): StopRole(area="Mexico") for coord in mexico}
+
+
+def _pair(label: str, board: Any, company: str, rules: type[DenseRules], seed: int) -> list[tuple[str, RouteProblem]]:
+    eights = (Train("8-0", "8", 8, 0, None), Train("8-1", "8", 8, 0, None))
+    sixes = (Train("6-0", "6", 6, 0, None), Train("6-1", "6", 6, 0, None))
+    with_pullman = rules(board, seed)
+    with_pullman.extras = (Attachment("pullman", stop_bonus=20),)
+    return [(f"{label} {seed} 8+8", RouteProblem(board, company, ALL_COLORS, eights, rules(board, seed))),
+            (f"{label} {seed} 6+6+Pullman", RouteProblem(board, company, ALL_COLORS, sixes, with_pullman))]
+
+
 def dense_problems(count: int) -> list[tuple[str, RouteProblem]]:
     problems = []
     for seed in range(1, count + 1):
-        board = dense_board(seed)
-        eights = (Train("8-0", "8", 8, 0, None), Train("8-1", "8", 8, 0, None))
-        problems.append((f"dense {seed} 8+8", RouteProblem(board, COMPANY, ALL_COLORS, eights,
-                                                            DenseRules(board, seed))))
-        sixes = (Train("6-0", "6", 6, 0, None), Train("6-1", "6", 6, 0, None))
-        rules = DenseRules(board, seed)
-        rules.extras = (Attachment("pullman", stop_bonus=20),)
-        problems.append((f"dense {seed} 6+6+Pullman", RouteProblem(board, COMPANY, ALL_COLORS, sixes, rules)))
+        problems += _pair("dense", dense_board(seed), COMPANY, DenseRules, seed)
     return problems
+
+
+def usa_problems(count: int) -> list[tuple[str, RouteProblem]]:
+    problems = []
+    for seed in range(1, count + 1):
+        problems += _pair("dense 18USA", dense_usa_board(seed), USA_COMPANY, UsaRules, seed)
+    return problems
+
+
+def time_problems(title: str, problems: list[tuple[str, RouteProblem]], budget: float) -> None:
+    seconds: list[float] = []
+    cpu: list[float] = []
+    proven = 0
+    for label, problem in problems:
+        started, used = time.perf_counter(), time.process_time()
+        result = solve_problem(problem, time_budget=budget)
+        seconds.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - used)
+        proven += result.proven_optimal
+        print(f"{label:34s} {seconds[-1]:.3f} s (cpu {cpu[-1]:.3f})  total {result.total}  "
+              f"{'proven' if result.proven_optimal else 'NOT proven'}  ({result.method})", flush=True)
+    if seconds:
+        print(line(f"{title} (budget {budget} s)", seconds, proven, cpu))
 
 
 def main() -> None:
@@ -117,27 +165,19 @@ def main() -> None:
     skip = {index + 1 for index, arg in enumerate(args) if arg in ("--dense", "--budget")}
     logs = [Path(arg) for index, arg in enumerate(args) if not arg.startswith("--") and index not in skip]
     everything: list[float] = []
+    cpu: list[float] = []
     proven = 0
-    for path in logs or DEFAULT_LOGS:
-        seconds, good = time_log(path, warm)
+    for path in [] if "--no-logs" in args else logs or DEFAULT_LOGS:
+        seconds, used, good = time_log(path, warm)
         if seconds:
-            print(line(path.stem, seconds, good))
+            print(line(path.stem, seconds, good, used))
         everything += seconds
+        cpu += used
         proven += good
     if everything:
-        print(line("all logs" + (" (warm cache)" if warm else " (cold)"), everything, proven))
-    dense_seconds: list[float] = []
-    dense_proven = 0
-    for label, problem in dense_problems(dense):
-        started = time.perf_counter()
-        result = solve_problem(problem, time_budget=budget)
-        took = time.perf_counter() - started
-        dense_seconds.append(took)
-        dense_proven += result.proven_optimal
-        print(f"{label:34s} {took:.3f} s  total {result.total}  "
-              f"{'proven' if result.proven_optimal else 'NOT proven'}  ({result.method})")
-    if dense_seconds:
-        print(line(f"dense (budget {budget} s)", dense_seconds, dense_proven))
+        print(line("all logs" + (" (warm cache)" if warm else " (cold)"), everything, proven, cpu))
+    time_problems("dense synthetic", dense_problems(dense), budget)
+    time_problems("dense 18USA map", usa_problems(dense), budget)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of this process: {peak:.0f} MB")
 

@@ -74,10 +74,18 @@ _POOL: ProcessPoolExecutor | None = None
 GRACE = 2.0  # seconds past the budget before the worker is given up and replaced
 
 
+def _load_optimizer() -> None:
+    """Import the model search when the worker starts: loading its solver takes about a second,
+    which would otherwise come out of the first search's budget."""
+    if ROUTER:
+        import engine.core.router_modelsearch  # noqa: F401
+
+
 def _pool() -> ProcessPoolExecutor:
     global _POOL
     if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_load_optimizer)
     return _POOL
 
 

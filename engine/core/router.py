@@ -46,9 +46,9 @@ if TYPE_CHECKING:
     from engine.core.entities import Corporation, Train
     from engine.core.game import BaseGame
 
-RUN_CAP = 60_000  # runs the listing search may hold before the model takes over (18Texas: 434)
-LINK_CAP = 1_000  # plain-track links likewise (18Texas logs: 53 at most)
-LISTING_SHARE = 0.2  # share of the time budget the listing search may use
+RUN_CAP = 5_000  # runs the listing search may hold before the model takes over (18Texas: 434)
+LINK_CAP = 300  # plain-track links likewise (18Texas logs: 53 at most)
+LISTING_SHARE = 0.1  # share of the time budget the listing search may use
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass
+from heapq import heappop, heappush
+from itertools import permutations
 
 from engine.core.router_model import ModelInput
 
@@ -62,6 +64,7 @@ class _Net:
             (e, v): graph.side_hex[(e, v)] == own for v, own in graph.side_of.items()
             for e in graph.incident[v]}
         self.sides = frozenset(graph.side_of)
+        self.length = [len(edge.paths) for edge in graph.edges]
         # Bonus hexes of each train, one bit each, and the bonus bits each edge touches.
         self.bonus_values: list[list[int]] = []
         self.edge_bonus: list[list[int]] = []
@@ -101,27 +104,33 @@ class _State:
     cost: int
     tokened: bool
     areas: int
+    stops: int  # the stops it visits, one bit each
 
 
 def _reachable(net: _Net, start: int, incoming: int | None, visited: int, used: int, banned: int,
                banned_vertices: int) -> dict[int, tuple[int, ...]]:
-    """Stop -> edges of one shortest way there from `start` over track vertices only."""
+    """Stop -> edges of the way there from `start` over track vertices only that crosses the
+    fewest tile paths (so it leaves the most track to the rest of the run)."""
     found: dict[int, tuple[int, ...]] = {}
     parent: dict[int, tuple[int, int]] = {}  # vertex -> (edge it was reached by, previous vertex)
-    seen = visited | (1 << start)
-    queue = deque([(start, incoming)])
-    adjacent, stop, side_group = net.adjacent, net.stop, net.side_group
+    settled = visited | (1 << start) | banned_vertices
+    best = {start: 0}
+    queue = [(0, start, incoming if incoming is not None else -1)]
+    adjacent, stop, side_group, length = net.adjacent, net.stop, net.side_group, net.length
     while queue:
-        v, came_by = queue.popleft()
-        group = side_group.get((came_by, v)) if came_by is not None else None
+        far, v, came_by = heappop(queue)
+        if v != start:
+            if settled & (1 << v):
+                continue
+            settled |= 1 << v
+        group = side_group.get((came_by, v))
         for e, w in adjacent[v]:
             bit = 1 << e
             if used & bit or banned & bit:
                 continue
             if group is not None and side_group[(e, v)] == group:
                 continue  # a side is crossed into the other hex, never back
-            wbit = 1 << w
-            if seen & wbit or banned_vertices & wbit:
+            if settled & (1 << w):
                 continue
             if stop[w]:
                 if w not in found:
@@ -133,9 +142,11 @@ def _reachable(net: _Net, start: int, incoming: int | None, visited: int, used: 
                         at = previous
                     found[w] = tuple(reversed(path))
                 continue
-            seen |= wbit
-            parent[w] = (e, v)
-            queue.append((w, e))
+            distance = far + length[e]
+            if distance < best.get(w, distance + 1):
+                best[w] = distance
+                parent[w] = (e, v)
+                heappush(queue, (distance, w, e))
     return found
 
 
@@ -161,7 +172,8 @@ def best_run(net: _Net, t: int, banned: int = 0, banned_vertices: int = 0, width
     beam: list[_State] = []
     for v in range(net.size):
         if net.end_ok[v] and not (banned_vertices | no_end) & (1 << v) and net.cost[v] <= distance:
-            beam.append(_State(values[v], [v], [], 1 << v, 0, 0, net.cost[v], net.tokened[v], net.area[v]))
+            beam.append(_State(values[v], [v], [], 1 << v, 0, 0, net.cost[v], net.tokened[v], net.area[v],
+                               1 << v))
     best: Plan | None = None
     best_value = -1
     while beam:
@@ -182,7 +194,8 @@ def best_run(net: _Net, t: int, banned: int = 0, banned_vertices: int = 0, width
                 for e in path:
                     bits |= edge_bonus[e]
                 gain = values[target] + net.bonus_of(t, bits & ~state.bonus)
-                key = (state.visited | (1 << target), target)
+                # Partial runs through the same stops to the same end compete for one place.
+                key = (state.stops | (1 << target), target)
                 value = state.value + gain
                 known = grown.get(key)
                 if known is None or known[0] < value:
@@ -201,7 +214,7 @@ def best_run(net: _Net, t: int, banned: int = 0, banned_vertices: int = 0, width
                 visited |= 1 << v
             grown_state = _State(value, vertices, state.edges + list(path), visited, used, bits,
                                  state.cost + net.cost[target], state.tokened or net.tokened[target],
-                                 state.areas | net.area[target])
+                                 state.areas | net.area[target], state.stops | (1 << target))
             beam.append(grown_state)
             if grown_state.tokened and net.end_ok[target] and not no_end & (1 << target) \
                     and value > best_value:
@@ -310,12 +323,31 @@ def _path_between(net: _Net, a: int, b: int, blocked_vertices: int, blocked_edge
 
 
 def plan_trains(problem: ModelInput, deadline: float | None = None, width: int = WIDTH,
-                rounds: int = 2) -> list[Plan]:
-    """Good track-disjoint runs for all trains (attachments not counted), longest train first."""
-    net = _Net(problem)
-    order = sorted(range(len(problem.trains)), key=lambda t: -problem.trains[t].distance)
-    plans: dict[int, Plan] = {}
+                rounds: int = 3) -> list[Plan]:
+    """Good track-disjoint runs for all trains (attachments not counted).
 
+    The trains are planned in turn, in every order for up to three trains (the first to choose
+    takes the best track), and the best total wins.
+    """
+    net = _Net(problem)
+    count = len(problem.trains)
+    longest_first = sorted(range(count), key=lambda t: -problem.trains[t].distance)
+    orders = [list(order) for order in permutations(longest_first)] if count <= 3 else \
+        [longest_first, longest_first[::-1]]
+    best: dict[int, Plan] = {}
+    for order in orders:
+        if deadline is not None and time.perf_counter() > deadline and best:
+            break
+        plans = _plan_in_order(net, order, deadline, width, rounds)
+        if sum(plan.value for plan in plans.values()) > sum(plan.value for plan in best.values()) or not best:
+            best = plans
+    return [best[t] for t in sorted(best)]
+
+
+def _plan_in_order(net: _Net, order: list[int], deadline: float | None, width: int,
+                   rounds: int) -> dict[int, Plan]:
+    problem = net.problem
+    plans: dict[int, Plan] = {}
     ends_in: list[int] = []  # per end limit: its stops, as vertex bits
     for hexes, _ in problem.end_limits:
         ends_in.append(sum(1 << v for v, node in problem.graph.stop_of.items() if node[0] in hexes))
@@ -360,4 +392,4 @@ def plan_trains(problem: ModelInput, deadline: float | None = None, width: int =
                 changed = True
         if not changed:
             break
-    return [plans[t] for t in sorted(plans)]
+    return plans

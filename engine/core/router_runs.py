@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from engine.core.router_graph import Link, RouteGraph
 
-POLL_EVERY = 4096  # extensions between looks at the clock
+POLL_EVERY = 512  # extensions between looks at the clock
 
 
 class Candidate(NamedTuple):
@@ -93,17 +93,19 @@ def enumerate_runs(graph: RouteGraph, distance: int, should_stop: Callable[[], b
     runs, the search ends early with what it has and reports the list as incomplete.
     """
     out: list[Candidate] = []
+    halves: list[_Half] = []  # of the anchor being searched; they count against the cap too
     if cap is not None:
         user_stop = should_stop
 
         def should_stop() -> bool:
-            return len(out) > cap or (user_stop is not None and user_stop())
+            return len(out) + len(halves) > cap or (user_stop is not None and user_stop())
 
     grower = _Grower(graph, distance, should_stop)
     banned = 0
     for anchor in graph.tokened:
         if graph.costs[anchor] <= distance:
-            _runs_through(grower, graph, anchor, banned, out)
+            _runs_through(grower, graph, anchor, banned, out, halves)
+            halves.clear()
         banned |= 1 << anchor
         if grower.halted:
             break
@@ -111,10 +113,10 @@ def enumerate_runs(graph: RouteGraph, distance: int, should_stop: Callable[[], b
 
 
 def _runs_through(grower: _Grower, graph: RouteGraph, anchor: int, banned: int,
-                  out: list[Candidate]) -> None:
-    """Runs that include `anchor` and none of the `banned` stops, appended to `out`."""
+                  out: list[Candidate], halves: list[_Half]) -> None:
+    """Runs that include `anchor` and none of the `banned` stops, appended to `out`; `halves`
+    holds the half-runs from the anchor meanwhile."""
     first_link = {link: position for position, link in enumerate(graph.links[anchor])}
-    halves: list[_Half] = []
 
     def keep_half(visited: int, mask: int, cost: int, value: int, stops: list[int], lks: list[Link]) -> None:
         halves.append(_Half(first_link[lks[0]], visited, mask, cost, value, tuple(stops), tuple(lks)))
@@ -124,6 +126,8 @@ def _runs_through(grower: _Grower, graph: RouteGraph, anchor: int, banned: int,
     # The anchor at one end of the run.
     for half in halves:
         out.append(Candidate(half.value, half.mask, half.cost, (anchor, *half.stops), half.links))
+    if grower.halted:
+        return
     # The anchor inside the run: a left half, then a right half leaving by a later link.
     for half in halves:
         head_stops = (*reversed(half.stops), anchor)
