@@ -1,9 +1,10 @@
 """Seconds the route optimizer takes (run by hand, not a test).
 
-    python bench/router.py [--warm] [--dense N] [--budget S] [--no-logs] [LOG.json ...]
+    python bench/router.py [--warm] [--dense N] [--budget S] [--no-logs] [--no-usa] [LOG.json ...]
 
 Logs (default: the real and generated 18Texas games in tests/data): every logged run position,
-cold (each position on a fresh copy of the game, so no cache) unless --warm. Then N dense
+cold (each position on a fresh copy of the game, so no cache) unless --warm. Then every run
+position of the 18USA logs, rebuilt on the board alone (bench/usa_positions.py). Then N dense
 positions of each kind (default 3), under the time budget (default 2 s), each with 8+8 trains and
 with 6+6 and a Pullman, hooks on (resource bonuses, bonus tokens, an end limit, a red area of
 several hexes):
@@ -32,6 +33,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from dense_position import COMPANY, dense_board  # noqa: E402
 from dense_usa import COMPANY as USA_COMPANY  # noqa: E402
 from dense_usa import MEXICO, dense_usa_board  # noqa: E402
+from usa_positions import LOGS as USA_LOGS  # noqa: E402
+from usa_positions import run_problems  # noqa: E402
 
 from engine.core.entities import Train  # noqa: E402
 from engine.core.graph import Node  # noqa: E402
@@ -157,6 +160,30 @@ def time_problems(title: str, problems: list[tuple[str, RouteProblem]], budget: 
         print(line(f"{title} (budget {budget} s)", seconds, proven, cpu))
 
 
+def time_usa_logs(budget: float) -> None:
+    """Every run position of the 18USA logs, rebuilt on the board alone (bench/usa_positions.py)."""
+    seconds: list[float] = []
+    cpu: list[float] = []
+    proven = 0
+    for log_path, trace_path in USA_LOGS:
+        mine: list[float] = []
+        mine_cpu: list[float] = []
+        good = 0
+        for _, problem, _ in run_problems(log_path, trace_path):
+            started, used = time.perf_counter(), time.process_time()
+            result = solve_problem(problem, time_budget=budget)
+            mine.append(time.perf_counter() - started)
+            mine_cpu.append(time.process_time() - used)
+            good += result.proven_optimal
+        if mine:
+            print(line(f"18USA {log_path.stem}", mine, good, mine_cpu), flush=True)
+        seconds += mine
+        cpu += mine_cpu
+        proven += good
+    if seconds:
+        print(line(f"all 18USA logs (budget {budget} s)", seconds, proven, cpu), flush=True)
+
+
 def main() -> None:
     args = sys.argv[1:]
     warm = "--warm" in args
@@ -176,6 +203,8 @@ def main() -> None:
         proven += good
     if everything:
         print(line("all logs" + (" (warm cache)" if warm else " (cold)"), everything, proven, cpu))
+    if "--no-usa" not in args:
+        time_usa_logs(budget)
     time_problems("dense synthetic", dense_problems(dense), budget)
     time_problems("dense 18USA map", usa_problems(dense), budget)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -1,11 +1,11 @@
 """The whole-network search: a quick first answer, bounds per train, then the model to prove it.
 
-1. router_heuristic plans good runs in a few tens of milliseconds; CP-SAT starts from them.
-2. With several trains, each kind of train is first solved alone. What one train can earn alone
+1. router_heuristic plans good runs in a few tens of milliseconds; CP-SAT starts from them, and
+   on most positions proves them or better at once.
+2. Otherwise, with several trains, each kind of train is solved alone. What one train can earn alone
    bounds what it earns beside the others, so these bounds cut the joint search; when the first
    answer already earns their sum, it is proven without the joint search at all.
-3. The joint model (router_model), started from the best answer so far, proves it or improves it
-   until the deadline.
+3. The joint model (router_model) again, with these bounds, proves or improves until the deadline.
 
 Every phase checks the clock: out of time, the best answer so far is returned, not proven.
 """
@@ -21,7 +21,8 @@ from engine.core.router_heuristic import Plan, plan_trains
 from engine.core.router_model import ModelInput, ModelOutcome, TrainSpec, run_from_walk, solve
 
 HEURISTIC_SHARE = 0.15  # of the time budget, at most, for the first answer
-SINGLES_SHARE = 0.4  # of what is left, at most, for the bounds of single trains
+FIRST_SHARE = 0.25  # of what is left, for a first try of the model: small positions end here
+SINGLES_SHARE = 0.4  # of what is left then, at most, for the bounds of single trains
 
 
 def _holders(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, int]:
@@ -118,16 +119,20 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
     started = time.perf_counter()
     plans = plan_trains(problem, deadline=started + (deadline - started) * HEURISTIC_SHARE)
     first = _worth(problem, plans)
-    caps: dict[int, int] = {}
-    total_cap = None
-    if len(problem.trains) > 1 and plans:
+    holders = _holders(problem, plans)
+    outcome = solve(problem, (deadline - time.perf_counter()) * (FIRST_SHARE if len(problem.trains) > 1 else 1),
+                    plans=plans, holders=holders)
+    if len(problem.trains) > 1 and not outcome.proven and plans and time.perf_counter() < deadline:
         singles_end = time.perf_counter() + (deadline - time.perf_counter()) * SINGLES_SHARE
         caps, total_cap = _single_bounds(problem, plans, singles_end)
-        if total_cap is not None and first >= total_cap:
-            # The first answer earns what the trains could earn if none were in another's way.
-            return _as_outcome(problem, plans, True)
-    outcome = solve(problem, deadline - time.perf_counter(), plans=plans, holders=_holders(problem, plans),
-                    caps=caps, total_cap=total_cap)
+        best = max(first, outcome.total if outcome.found else 0)
+        if total_cap is not None and best >= total_cap:
+            # An answer earns what the trains could earn if none were in another's way.
+            return _as_outcome(problem, plans, True) if first >= best else replace(outcome, proven=True)
+        again = solve(problem, deadline - time.perf_counter(), plans=plans, holders=holders, caps=caps,
+                      total_cap=total_cap)
+        if again.found and (again.proven or again.total > outcome.total or not outcome.found):
+            outcome = again
     if outcome.found and outcome.total >= first or not plans:
         return outcome
     return _as_outcome(problem, plans, False)
