@@ -116,6 +116,22 @@ def solve(problem: ModelInput, seconds: float, workers: int = WORKERS, plans: Se
     return ModelOutcome(runs, total, proven, True)
 
 
+Value = Callable[[cp_model.IntVar], int]  # a variable's value in a solution being built
+Rule = Callable[[Value], int]  # how a variable that follows from others gets its value
+
+
+def _any_of(variables: Sequence[cp_model.IntVar]) -> Rule:
+    return lambda value: int(any(value(var) for var in variables))
+
+
+def _all_of(variables: Sequence[cp_model.IntVar]) -> Rule:
+    return lambda value: int(all(value(var) for var in variables))
+
+
+def _chosen(best: Callable[[Value], int], option: int) -> Rule:
+    return lambda value: int(best(value) == option)
+
+
 class _Builder:
     """The CP-SAT model of one problem, and the way back from a solution to runs."""
 
@@ -136,7 +152,7 @@ class _Builder:
         self.worth: list[cp_model.LinearExpr] = []
         self.idle: list[cp_model.IntVar] = []
         # Variables that follow from the others, with the rule that gives their value in a run.
-        self.derived: list[tuple[cp_model.IntVar, Callable[[Callable[[cp_model.IntVar], int]], int]]] = []
+        self.derived: list[tuple[cp_model.IntVar, Rule]] = []
         for index in range(len(problem.trains)):
             self._train(index)
         self._shared()
@@ -223,7 +239,7 @@ class _Builder:
                 else:
                     model.Add(got <= sum(forward[e] + backward[e] for e in touching))
                 arcs_here = [var for e in touching for var in (forward[e], backward[e])]
-                self.derived.append((got, lambda value, arcs=arcs_here: int(any(value(a) for a in arcs))))
+                self.derived.append((got, _any_of(arcs_here)))
                 worth.append(bonus * got)
         for k, var in assigned.items():
             worth.extend(self._attachment_worth(t, k, var, visit, skip))
@@ -251,7 +267,7 @@ class _Builder:
                 model.AddImplication(got, assigned)
                 if v in skip:
                     model.AddImplication(got, ~skip[v])
-                self.derived.append((got, lambda value, seen=visit[v]: value(seen) * value(assigned)))
+                self.derived.append((got, _all_of([visit[v], assigned])))
                 worth.append(attachment.stop_bonus * got)
         if attachment.run_bonuses:
             options = []
@@ -275,7 +291,7 @@ class _Builder:
                 return max(met, key=lambda o: amounts[o], default=-1)
 
             for o, got in enumerate(options):
-                self.derived.append((got, lambda value, o=o: int(best_option(value) == o)))
+                self.derived.append((got, _chosen(best_option, o)))
         return worth
 
     # --- across trains ----------------------------------------------------------------------
@@ -299,7 +315,7 @@ class _Builder:
                     ending = model.NewBoolVar(f"g{t}_{len(counted)}")
                     for var in ends:
                         model.AddImplication(var, ending)
-                    self.derived.append((ending, lambda value, ends=ends: int(any(value(v) for v in ends))))
+                    self.derived.append((ending, _any_of(ends)))
                     counted.append(ending)
             if len(counted) > most:
                 model.Add(sum(counted) <= most)
