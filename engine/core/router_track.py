@@ -6,9 +6,10 @@ track as it is: its vertices are stops, the centre junctions of plain tiles, and
 where more than two pieces of track meet; its edges are chains of tile paths between them. A run
 is then a path in this graph, and its size grows with the map, not with the number of runs.
 
-Chains are joined at a hex side when exactly one path of each hex meets there: a train crossing
-that side must use both, so they behave as one piece of track. Sides where more track meets stay
-vertices, so the model can tell that a train crosses from one hex into the other.
+Chains are joined at a hex side when exactly one path of each hex meets there, and at a junction
+only two paths reach: a train passing there must use both, so they behave as one piece of track.
+Sides where more track meets stay vertices, so the model can tell that a train crosses from one
+hex into the other.
 """
 
 from __future__ import annotations
@@ -167,11 +168,12 @@ def build_track_graph(board: Board, starts: list[Node], stops_passable: dict[Nod
                 alive.difference_update(live)
                 changed = True
     graph = TrackGraph()
-    # Chains: join pieces through sides where exactly one piece of each hex meets.
+    # Chains: join pieces through sides where exactly one piece of each hex meets, and through
+    # junctions that only two pieces reach (a train that enters by one leaves by the other).
     through: dict[tuple[str, ...], list[PathKey]] = {}
     for point, keys in by_point.items():
         live = [key for key in keys if key in alive]
-        if point[0] == "side" and len(live) == 2:
+        if point[0] in ("side", "junction") and len(live) == 2:
             through[point] = live
     used: set[PathKey] = set()
     for start in sorted(alive):
