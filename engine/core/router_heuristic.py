@@ -21,7 +21,8 @@ from itertools import permutations
 
 from engine.core.router_model import ModelInput
 
-WIDTH = 24  # partial runs kept per length
+WIDTH = 24  # partial runs kept per length, at first
+MAX_WIDTH = 384  # and at most
 DETOUR_TRIES = 3  # passes of the detour search over a run
 
 
@@ -76,6 +77,7 @@ class _Net:
                                     for edge in graph.edges])
         self.values = [[train.values.get(graph.stop_of[v], 0) if self.stop[v] else 0
                         for v in range(self.size)] for train in problem.trains]
+        self.truncated = False  # some beam had to leave partial runs out
 
     def bonus_of(self, t: int, bits: int) -> int:
         total = 0
@@ -202,6 +204,7 @@ def best_run(net: _Net, t: int, banned: int = 0, banned_vertices: int = 0, width
                     grown[key] = (value, state, target, path)
         ranked = sorted(grown.values(), key=lambda item: (-item[0], len(item[1].edges) + len(item[3])))
         beam = []
+        net.truncated = net.truncated or len(ranked) > width
         for value, state, target, path in ranked[:width]:
             vertices = state.vertices + _walk(net, state.vertices[-1], path)
             used = state.used
@@ -327,7 +330,8 @@ def plan_trains(problem: ModelInput, deadline: float | None = None, width: int =
     """Good track-disjoint runs for all trains (attachments not counted).
 
     The trains are planned in turn, in every order for up to three trains (the first to choose
-    takes the best track), and the best total wins.
+    takes the best track), and the best total wins. While time is left and the beam had to drop
+    partial runs, the search is done again with a beam four times as wide.
     """
     net = _Net(problem)
     count = len(problem.trains)
@@ -335,13 +339,17 @@ def plan_trains(problem: ModelInput, deadline: float | None = None, width: int =
     orders = [list(order) for order in permutations(longest_first)] if count <= 3 else \
         [longest_first, longest_first[::-1]]
     best: dict[int, Plan] = {}
-    for order in orders:
-        if deadline is not None and time.perf_counter() > deadline and best:
-            break
-        plans = _plan_in_order(net, order, deadline, width, rounds)
-        if sum(plan.value for plan in plans.values()) > sum(plan.value for plan in best.values()) or not best:
-            best = plans
-    return [best[t] for t in sorted(best)]
+    while True:
+        net.truncated = False
+        for order in orders:
+            if deadline is not None and time.perf_counter() > deadline and best:
+                return [best[t] for t in sorted(best)]
+            plans = _plan_in_order(net, order, deadline, width, rounds)
+            if sum(plan.value for plan in plans.values()) > sum(plan.value for plan in best.values()) or not best:
+                best = plans
+        if deadline is None or not net.truncated or width >= MAX_WIDTH:
+            return [best[t] for t in sorted(best)]
+        width *= 4
 
 
 def _plan_in_order(net: _Net, order: list[int], deadline: float | None, width: int,
