@@ -74,6 +74,8 @@ class ModelRun:
     connections: tuple[tuple[str, ...], ...]
     revenue: int
     attachments: tuple[str, ...]
+    vertices: tuple[int, ...] = ()  # the walk on the track graph, to start a later search from
+    edges: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -415,4 +417,5 @@ def run_from_walk(graph: TrackGraph, t: int, vertices: Sequence[int], edges: Seq
             stops.append(node)
             connections.append(tuple(chain))
             chain = [node[0]]
-    return ModelRun(t, tuple(stops), tuple(paths), tuple(connections), revenue, attachments)
+    return ModelRun(t, tuple(stops), tuple(paths), tuple(connections), revenue, attachments, tuple(vertices),
+                    tuple(edges))

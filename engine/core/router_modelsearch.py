@@ -129,7 +129,13 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
         if total_cap is not None and best >= total_cap:
             # An answer earns what the trains could earn if none were in another's way.
             return _as_outcome(problem, plans, True) if first >= best else replace(outcome, proven=True)
-        again = solve(problem, deadline - time.perf_counter(), plans=plans, holders=holders, caps=caps,
+        start, start_holders = plans, holders
+        if outcome.found and outcome.total > first:
+            # Start again from the model's better answer.
+            start = [Plan(run.train, run.vertices, run.edges, run.revenue) for run in outcome.runs]
+            index = {attachment.id: k for k, attachment in enumerate(problem.attachments)}
+            start_holders = {index[name]: run.train for run in outcome.runs for name in run.attachments}
+        again = solve(problem, deadline - time.perf_counter(), plans=start, holders=start_holders, caps=caps,
                       total_cap=total_cap)
         if again.found and (again.proven or again.total > outcome.total or not outcome.found):
             outcome = again
