@@ -136,13 +136,7 @@ def _reachable(net: _Net, start: int, incoming: int | None, visited: int, used: 
                 continue
             if stop[w]:
                 if w not in found:
-                    path = [e]
-                    at = v
-                    while at != start:
-                        edge, previous = parent[at]
-                        path.append(edge)
-                        at = previous
-                    found[w] = tuple(reversed(path))
+                    found[w] = _traced(parent, start, v, e)
                 continue
             distance = far + length[e]
             if distance < best.get(w, distance + 1):
@@ -150,6 +144,17 @@ def _reachable(net: _Net, start: int, incoming: int | None, visited: int, used: 
                 parent[w] = (e, v)
                 heappush(queue, (distance, w, e))
     return found
+
+
+def _traced(parent: dict[int, tuple[int, int]], start: int, last: int, final_edge: int) -> tuple[int, ...]:
+    """The edges from `start` to `last` along the search's parents, then `final_edge`."""
+    path = [final_edge]
+    at = last
+    while at != start:
+        edge, previous = parent[at]
+        path.append(edge)
+        at = previous
+    return tuple(reversed(path))
 
 
 def _walk(net: _Net, start: int, edges: tuple[int, ...]) -> list[int]:
@@ -251,7 +256,6 @@ def _detours(net: _Net, plan: Plan, banned: int, banned_vertices: int, deadline:
 def _bend(net: _Net, plan: Plan, first: int, last: int, banned: int, banned_vertices: int) -> Plan | None:
     """The stretch between vertices[first] and vertices[last] re-routed through one more bonus hex."""
     t = plan.train
-    graph = net.problem.graph
     edge_bonus = net.edge_bonus[t]
     keep_vertices = plan.vertices[:first + 1] + plan.vertices[last:]
     keep_edges = plan.edges[:first] + plan.edges[last:]
@@ -290,7 +294,6 @@ def _bend(net: _Net, plan: Plan, first: int, last: int, banned: int, banned_vert
         candidate = Plan(t, vertices, edges, net.run_value(t, vertices, edges))
         if best is None or candidate.value > best.value:
             best = candidate
-    del graph
     return best
 
 
@@ -310,13 +313,7 @@ def _path_between(net: _Net, a: int, b: int, blocked_vertices: int, blocked_edge
             if group is not None and side_group[(e, v)] == group:
                 continue
             if w == b:
-                path = [e]
-                at = v
-                while at != a:
-                    edge, previous = parent[at]
-                    path.append(edge)
-                    at = previous
-                return tuple(reversed(path))
+                return _traced(parent, a, v, e)
             if seen & (1 << w) or stop[w]:
                 continue
             seen |= 1 << w
