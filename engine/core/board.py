@@ -80,7 +80,8 @@ class HexState:
 
 
 def parse_hex(raw: dict[str, Any]) -> HexDef:
-    printed = parse_tile(raw, name=raw["engine_tile_id"], color=raw["color"])
+    # A hex's printed resource icons are not tile labels (a tile's `resources` are its symbols).
+    printed = parse_tile({**raw, "resources": ()}, name=raw["engine_tile_id"], color=raw["color"])
     terrain = raw.get("terrain") or {}
     reserved = {
         city["index"]: tuple(city["reserved_for"])

@@ -140,7 +140,11 @@ def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, til
     if state.tile.name == "X04s":
         return "denver", ["X04"], 0
     if umap.tile_resources(tile) and not state.tile_laid:
-        return "resource", _resource_candidates(umap, state, phase, p11=turn.owns(PETTIBONE)), 0
+        names = _resource_candidates(umap, state, phase, p11=turn.owns(PETTIBONE))
+        if turn.owns("S16") and set(umap.tile_resources(tile)) <= set(umap.setup.resource_subsidy_resources):
+            # The resource subsidy's lay: free and outside the tile actions (11.6.1).
+            return "S16", names, 0
+        return "resource", names, 0
     if umap.ore_value(state.tile):
         if not phase.at_least("3", umap.phase_order):
             raise GameError("an ore token is upgraded to $20 only from phase 3 (13.3)")
@@ -254,7 +258,7 @@ def _company_candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexSt
         if umap.is_city_hex(coord):
             return list(CITY_YELLOW)
         names = list(board.first_tiles.get(coord, ()))
-        if resource_sources(umap, turn):
+        if resource_sources(umap, turn) and umap.resources_printed(coord):
             names += _resource_candidates(umap, state, phase, False)
         return names
     if entity == "S16":

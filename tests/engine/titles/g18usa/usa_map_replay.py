@@ -239,7 +239,9 @@ class MapReplay:
         have = self.board_tokens()
         if wanted == have:
             return
-        map_action = action["type"] in ("place_token", "remove_token", "lay_tile")
+        # A merger's stations change owner only after its remove_token choices, so those are
+        # judged by the renames that follow, not at once.
+        map_action = action["type"] in ("place_token", "lay_tile")
         missing = wanted - have
         extra = have - wanted
         if map_action:
@@ -252,8 +254,19 @@ class MapReplay:
                 if replacement:
                     missing[(replacement, coord)] -= 1
         for (corp_id, coord), count in (+missing).items():
-            self.report.problems.append(f"action {action['id']} {action['type']}: {corp_id} gains a "
-                                        f"station in {coord} the map rules did not place ({count})")
+            if map_action:
+                self.report.problems.append(f"action {action['id']} {action['type']}: {corp_id} gains a "
+                                            f"station in {coord} the map rules did not place ({count})")
+            for _ in range(count):
+                self._add_token(coord, corp_id)
+
+    def _add_token(self, coord: str, corp_id: str) -> None:
+        state = self.umap.board.hexes[coord]
+        for slots in state.tokens:
+            if None in slots:
+                slots[slots.index(None)] = corp_id
+                return
+        self.umap.board.add_extra_slot(coord, 0, corp_id)
 
     def _retoken(self, coord: str, old: str, new: str | None) -> None:
         state = self.umap.board.hexes[coord]
