@@ -30,6 +30,7 @@ class RunTrain:
     id: str
     distance: int
     pullman: bool = False
+    switcher: bool = False  # P19: one more stop of distance, and one stop dropped from the count
 
 
 def stop_value(umap: UsaMap, corporation: str, node: Node, phase: str, pullman: bool = False) -> int:
@@ -88,11 +89,34 @@ def run_value(umap: UsaMap, corporation: str, phase: str, train: RunTrain, stops
               paths: Sequence[tuple[str, int]], owned: Collection[str] = ()) -> int:
     """Check one run by the core rules (12.1, 12.4) and return its 18USA value."""
     board = umap.board
-    check_run(board, corporation, list(stops), train.distance, umap.phase(phase).colors)
-    value = sum(stop_value(umap, corporation, node, phase, train.pullman) for node in stops)
+    counted = list(stops)
+    if train.switcher:
+        drop = switcher_drop(umap, corporation, counted, phase, train.distance)
+        if drop is not None:
+            counted.pop(drop)
+    check_run(board, corporation, counted, train.distance, umap.phase(phase).colors)
+    value = sum(stop_value(umap, corporation, node, phase, train.pullman) for node in counted)
     bonuses = track_bonuses(umap, phase)
     value += sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
     return value + run_bonus(umap, corporation, owned, stops)
+
+
+def switcher_drop(umap: UsaMap, corporation: str, stops: Sequence[Node], phase: str,
+                  distance: int) -> int | None:
+    """P19: which stop the Switcher drops from the count, if any. A city full of other
+    companies' stations in the middle of the run goes first; otherwise, once the run's stops
+    reach the train's (increased) distance, the stop whose loss costs least, never the run's only own-station city."""
+    board = umap.board
+    for position, (coord, kind, index) in enumerate(stops):
+        inner = 0 < position < len(stops) - 1
+        if inner and kind == "city" and board.city_is_blocked_for(coord, index, corporation):
+            return position
+    length = sum(board.hexes[c].tile.stop(k, i).distance_cost for c, k, i in stops)
+    if length < distance:
+        return None
+    own = [p for p, (c, k, i) in enumerate(stops) if k == "city" and corporation in board.hexes[c].tokens[i]]
+    choices = [p for p in range(len(stops)) if own != [p]]
+    return min(choices, key=lambda p: stop_value(umap, corporation, stops[p], phase), default=None)
 
 
 def check_run_set(umap: UsaMap, runs: Sequence[Sequence[Node]]) -> None:

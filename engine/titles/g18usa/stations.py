@@ -53,9 +53,6 @@ def check_station(umap: UsaMap, corporation: str, coord: str, city: int, reach: 
                         f"stations (12.3)")
     if corporation in state.corporations_here():
         raise GameError(f"{corporation} already has a station in {coord}; one per hex (12.3)")
-    if state.tile.kind == "company_town" and reach is not None:
-        # Only a home station (a company started there) may join the Company Town's tokens.
-        raise GameError(f"no station may be placed on the Company Town in {coord}")
     if reach is not None and (coord, "city", city) not in reach.nodes:
         raise GameError(f"{corporation} has no route to the city in {coord} (12.3)")
     slots = state.tokens[city]
@@ -64,6 +61,8 @@ def check_station(umap: UsaMap, corporation: str, coord: str, city: int, reach: 
             raise GameError(f"P20 places a station only in a city with no open slot; {coord} has one")
         return StationPlace(coord, city, slots.index(None), False)
     if source in EXTRA_SLOT_SOURCES:
+        if state.tile.kind == "company_town":
+            raise GameError(f"{source} may not add a station to the Company Town in {coord}")
         return StationPlace(coord, city, len(slots), True)
     raise GameError(f"the city in {coord} has no open slot (12.3)")
 

@@ -14,7 +14,11 @@ from engine.core.board import HexState, split_tile_id
 from engine.core.graph import Reach, reach_of
 from engine.core.tiles import TileDef
 from engine.errors import GameError
-from engine.titles.g18usa.resources import check_resource_lay, resource_sources, terrain_waived_by_resource
+from engine.titles.g18usa.resources import (
+    check_resource_lay,
+    resource_sources,
+    terrain_waived_by_resource,
+)
 from engine.titles.g18usa.usa_map import (
     PRIVATE_TILES,
     SITE_HOME_BROWN,

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from usa_logs import read_log, trace_lines
+
 from engine.core.graph import reach_of
 from engine.core.routes import rebuild_run
 from engine.errors import GameError
 from engine.titles.g18usa.data import load_data
 from engine.titles.g18usa.revenue import (
-    DISTANCE_PRIVATES,
     GREAT_NORTHERN,
     RunTrain,
     check_run_set,
@@ -41,7 +42,6 @@ from engine.titles.g18usa.stations import (
 )
 from engine.titles.g18usa.track import LayRecord, TrackTurn, apply_lay, check_lay
 from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
-from usa_logs import read_log, trace_lines
 
 SITE_OPTIONS = frozenset(SETUP_OPTIONS) | frozenset(MAP_OPTIONS)
 DISTANCES = {raw["name"]: int(raw["distance"]) for raw in load_data()["entities"]["trains"]}
@@ -56,6 +56,18 @@ class MapReplayReport:
     runs_explained: int = 0
     problems: list[str] = field(default_factory=list)
     unexplained: list[str] = field(default_factory=list)  # logged revenues we cannot account for
+
+
+def attachment(shown: str) -> tuple[str, bool, bool, bool]:
+    """A train as the trace shows it: (name, Pullman, extender, switcher); `5P` carries a
+    Pullman, `2++1` is a 2+ with P30's extender, `2/1` a 2 with P19's switcher."""
+    if shown.endswith("/1"):
+        return shown[:-2], False, False, True
+    if shown.endswith("+1"):
+        return shown[:-2], False, True, False
+    if shown.endswith("P"):
+        return shown[:-1], True, False, False
+    return shown, False, False, False
 
 
 class MapReplay:
@@ -99,6 +111,7 @@ class MapReplay:
         self.home = {}
         self.traced = set()
         self.previous: set[str] = set()
+        self.vacated = {}
         for index, action in enumerate(self.log["actions"]):
             # trace[0] is the setup line; trace[k] is the state after action k - 1.
             before, after = self.trace[max(index, 1)], self.trace[index + 1]
@@ -180,7 +193,7 @@ class MapReplay:
         corp_id = str(action["entity"])
         corp = self.corp(before, corp_id) or {"companies": [], "trains": []}
         owned = frozenset(corp["companies"])
-        pullman_names = [name[:-1] for name in corp["trains"] if name.endswith("P") and name != "P"]
+        attached = [attachment(name) for name in corp["trains"] if name != "P"]
         used: set[tuple[str, int]] = set()
         built = []
         for route in action["routes"]:
@@ -188,22 +201,9 @@ class MapReplay:
             used.update(paths)
             built.append((route, stops, paths))
         check_run_set(self.umap, [stops for _, stops, _ in built])
-        extended = False
         values = []
         for route, stops, paths in built:
-            name = route["train"].rsplit("-", 1)[0]
-            distance = DISTANCES[name]
-            pullman = name in pullman_names
-            try:
-                value = run_value(self.umap, corp_id, before["phase"], RunTrain(route["train"], distance, pullman),
-                                  stops, paths, owned)
-            except GameError as error:
-                if extended or not (owned & set(DISTANCE_PRIVATES)) or "at most" not in str(error):
-                    raise
-                extended = True  # the switcher or extender lets one train run one stop further
-                value = run_value(self.umap, corp_id, before["phase"],
-                                  RunTrain(route["train"], distance + 1, pullman), stops, paths, owned)
-            values.append(value)
+            values.append(self.run_with_attachment(corp_id, before["phase"], owned, attached, route, stops, paths))
         if GREAT_NORTHERN in owned:
             bonus = great_northern_bonus(self.umap, [(r["train"], stops) for r, stops, _ in built])
             values = [v + bonus.get(r["train"], 0) for v, (r, _, _) in zip(values, built, strict=True)]
@@ -216,6 +216,34 @@ class MapReplay:
                     f"action {action['id']} {corp_id} {route['train']} {route['revenue_str']}: logged "
                     f"{route['revenue']}, computed {value} (owns {sorted(owned)}, trains {corp['trains']})")
 
+    def run_with_attachment(self, corp_id: str, phase: str, owned: frozenset[str],
+                            attached: list[tuple[str, bool, bool, bool]], route: dict[str, Any],
+                            stops: list[Any], paths: list[Any]) -> int:
+        """The run's value, with the Pullman, extender or switcher the trace shows on a train of
+        its name. The trace does not say which of two same-named trains has it, so the one
+        whose logged run it fits gets it."""
+        name = route["train"].rsplit("-", 1)[0]
+        options = [(name, False, False, False)] + [a for a in attached if a[0] == name and any(a[1:])]
+        found: int | None = None
+        error: GameError | None = None
+        for option in options:
+            _, pullman, extender, switcher = option
+            train = RunTrain(route["train"], DISTANCES[name] + (extender or switcher), pullman, switcher)
+            try:
+                value = run_value(self.umap, corp_id, phase, train, stops, paths, owned)
+            except GameError as refused:
+                error = error or refused
+                continue
+            if found is None:
+                found = value
+            if value == route["revenue"]:
+                if any(option[1:]):
+                    attached.remove(option)
+                return value
+        if found is None:
+            raise error or GameError("no train for this run")
+        return found
+
     # --- stations moved by the game flow ----------------------------------------------------
     def board_tokens(self) -> Counter[tuple[str, str]]:
         found: Counter[tuple[str, str]] = Counter()
@@ -227,6 +255,7 @@ class MapReplay:
         return found
 
     traced: set[str] = set()
+    vacated: dict[str, list[int]] = {}
     previous: set[str] = set()
 
     def sync_tokens(self, action: dict[str, Any], after: dict[str, Any]) -> None:
@@ -262,7 +291,10 @@ class MapReplay:
 
     def _add_token(self, coord: str, corp_id: str) -> None:
         state = self.umap.board.hexes[coord]
-        for slots in state.tokens:
+        # A merged company's station reappears under the survivor in the city it left.
+        cities = self.vacated.pop(coord, []) + list(range(len(state.tokens)))
+        for city in cities:
+            slots = state.tokens[city]
             if None in slots:
                 slots[slots.index(None)] = corp_id
                 return
@@ -275,6 +307,7 @@ class MapReplay:
                 slot = slots.index(old)
                 if new is None:
                     self.umap.board.remove_token(coord, city, slot)
+                    self.vacated.setdefault(coord, []).append(city)
                 else:
                     slots[slot] = new
                 return
