@@ -190,12 +190,7 @@ def _normal_candidates(umap: UsaMap, turn: TrackTurn, state: HexState, tile: Til
     current = state.tile.color_rank() if state.tile_laid else 0
     if phase_5 and tile.color in colors and tile.color_rank() > current + 1:
         skipped = tile.color_rank() - current - 1
-        same_kind = [n for n, t in board.tiles.items()
-                     if t.color == tile.color and not t.cities and not t.towns
-                     and t.kind in ("plain", "resource")
-                     and umap.tile_resources(t) == umap.tile_resources(state.tile)
-                     and not umap.ore_value(t)]
-        return "normal", same_kind, skipped
+        return "normal", umap.plain_tiles(tile.color, umap.tile_resources(state.tile)), skipped
     targets = list(board.upgrade_targets(state))
     if not state.tile_laid and state.hexdef.color == "white":
         targets = [n for n in targets if not umap.tile_resources(board.tiles[n])]
@@ -274,14 +269,13 @@ def _company_candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexSt
 
 # --- geometry ------------------------------------------------------------------------------
 def _rotations(umap: UsaMap, state: HexState, tile: TileDef, nature: str) -> list[int]:
-    board = umap.board
     if nature == "denver":
         # The orientation is free; only the exits must point at usable neighbours.
         return [r for r in range(6) if tile.exits(r) <= set(state.hexdef.connectable)]
     if nature == "P16":
         # The Regional HQ has track on every side, so it keeps any old track in any orientation.
         return list(range(6))
-    return board.legal_rotations(state, tile)
+    return umap.legal_rotations(state, tile)
 
 
 def _check_max_exits(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef,
@@ -299,7 +293,7 @@ def _check_max_exits(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileD
         other = umap.board.tiles[name]
         if other.color != tile.color or bool(other.cities) != bool(tile.cities):
             continue
-        if umap.board.legal_rotations(state, other):
+        if umap.legal_rotations(state, other):
             best = max(best, len(other.exits(0)))
     if len(tile.exits(0)) < best:
         raise GameError(f"tile {tile.name} has {len(tile.exits(0))} exits; an upgrade here must use a "
@@ -377,17 +371,23 @@ def legal_lays(umap: UsaMap, turn: TrackTurn, entity: str | None = None) -> list
         state = umap.board.hexes.get(coord)
         if state is None or not state.hexdef.accepts_tiles:
             continue
-        names = set()
-        for tile in umap.board.tiles.values():
-            names.add(tile.name)
+        phase = umap.phase(turn.phase)
+        colors = set(_colors(umap, turn, state, phase))
         by_tile = []
-        for name in sorted(names):
+        for name, tile in sorted(umap.board.tiles.items()):
+            # Cheap filters first: most tiles fail on colour, supply or the candidate list.
             copy = umap.board.free_copy(name)
-            if copy is None:
+            if copy is None or (tile.color not in colors and entity == turn.corporation
+                                and tile.name not in ("X04",)):
+                continue
+            try:
+                if name not in _candidates(umap, turn, entity, state, tile, phase)[1]:
+                    continue
+            except GameError:
                 continue
             tile_id = f"{name}-{copy}"
             fits = []
-            for rotation in range(6):
+            for rotation in _rotations(umap, state, tile, _candidates(umap, turn, entity, state, tile, phase)[0]):
                 try:
                     lay = check_lay(umap, turn, entity, coord, tile_id, rotation, reach)
                 except GameError:

@@ -88,6 +88,26 @@ class UsaMap:
             tile.hex: (tile.tile, tile.rotation) for tile in setup.p10_metropolises}
         for metropolis in setup.metropolis_tiles:
             self._lay_setup_tile(metropolis.hex, metropolis.tile, metropolis.rotation)
+        # A hex's tile and rotation decide a new tile's legal rotations, so they can be kept.
+        self._rotations: dict[tuple[str, str, int, str], list[int]] = {}
+        self._plain: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+
+    def legal_rotations(self, state: HexState, tile: TileDef) -> list[int]:
+        key = (state.coord, state.tile_id, state.rotation, tile.name)
+        if key not in self._rotations:
+            self._rotations[key] = self.board.legal_rotations(state, tile)
+        return self._rotations[key]
+
+    def plain_tiles(self, color: str, resources: tuple[str, ...]) -> list[str]:
+        """Plain track tiles of a colour carrying exactly these resources (ore tiles aside)."""
+        key = (color, resources)
+        if key not in self._plain:
+            self._plain[key] = [
+                name for name, tile in self.board.tiles.items()
+                if tile.color == color and not tile.cities and not tile.towns
+                and tile.kind in ("plain", "resource") and self.tile_resources(tile) == resources
+                and not self.ore_value(tile)]
+        return self._plain[key]
 
     # --- facts ---------------------------------------------------------------------------
     def option(self, name: str) -> bool:
