@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core.tiles import StopDef, TileDef, keeps_old_track, parse_tile
 
+# Fills a station slot for nobody: the city never counts as full for routes (18USA Company Town).
+NEUTRAL_TOKEN = "(neutral)"
+
 
 def opposite(edge: int) -> int:
     return (edge + 3) % 6
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A token on a hex that is not a station in a city slot: a bridge, a city-value marker, a
+    company's marker in a red area. `owner` is a company id or None; `value` what the title reads."""
+
+    kind: str
+    owner: str | None = None
+    value: int = 0
+    source: str | None = None  # the private or subsidy it came from
 
 
 @dataclass(frozen=True)
@@ -46,6 +60,7 @@ class HexState:
     rotation: int = 0
     tokens: list[list[str | None]] = field(default_factory=list)
     tile_laid: bool = False
+    markers: list[Marker] = field(default_factory=list)
 
     @property
     def coord(self) -> str:
@@ -58,11 +73,15 @@ class HexState:
         return self.tile.exits(self.rotation)
 
     def corporations_here(self) -> set[str]:
-        return {token for slots in self.tokens for token in slots if token}
+        return {token for slots in self.tokens for token in slots if token and token != NEUTRAL_TOKEN}
+
+    def markers_of(self, kind: str) -> list[Marker]:
+        return [marker for marker in self.markers if marker.kind == kind]
 
 
 def parse_hex(raw: dict[str, Any]) -> HexDef:
-    printed = parse_tile(raw, name=raw["engine_tile_id"], color=raw["color"])
+    # A hex's printed resource icons are not tile labels (a tile's `resources` are its symbols).
+    printed = parse_tile({**raw, "resources": ()}, name=raw["engine_tile_id"], color=raw["color"])
     terrain = raw.get("terrain") or {}
     reserved = {
         city["index"]: tuple(city["reserved_for"])
@@ -170,6 +189,9 @@ class Board:
         state.rotation = rotation
         state.tile_laid = True
         state.tokens = [[None] * city.slots for city in tile.cities]
+        for slot in tile.neutral_slots:
+            if state.tokens and slot < len(state.tokens[0]):
+                state.tokens[0][slot] = NEUTRAL_TOKEN
         self._move_tokens(state, old_cities, old_paths, old_tokens)
 
     def _move_tokens(self, state: HexState, old_cities: list[StopDef],
@@ -182,13 +204,15 @@ class Board:
             new_slots = state.tokens[target]
             # Tokens keep their slot where they can, so logged slot numbers stay valid.
             for index, token in enumerate(slots):
-                if token is None:
+                if token is None or token == NEUTRAL_TOKEN:
                     continue
                 if index < len(new_slots) and new_slots[index] is None:
                     new_slots[index] = token
+                elif None in new_slots:
+                    new_slots[new_slots.index(None)] = token
                 else:
-                    free = next(i for i, slot in enumerate(new_slots) if slot is None)
-                    new_slots[free] = token
+                    # A token in an extra slot (a station allowed into a full city) keeps one.
+                    new_slots.append(token)
 
     # --- tokens --------------------------------------------------------------------------
     def token_hexes(self, corporation: str) -> list[tuple[str, int]]:
@@ -200,11 +224,42 @@ class Board:
         return found
 
     def city_is_blocked_for(self, coord: str, city_index: int, corporation: str) -> bool:
-        """A city full of other companies' tokens cannot be passed through."""
+        """A city full of other companies' tokens cannot be passed through (a neutral token
+        never closes a city)."""
         slots = self.hexes[coord].tokens[city_index]
-        if corporation in slots:
+        if corporation in slots or NEUTRAL_TOKEN in slots:
             return False
         return all(slot is not None for slot in slots) and len(slots) > 0
+
+    def add_extra_slot(self, coord: str, city_index: int, corporation: str) -> int:
+        """Put a station in a new slot beyond the city's printed ones; return that slot."""
+        slots = self.hexes[coord].tokens[city_index]
+        slots.append(corporation)
+        return len(slots) - 1
+
+    def remove_token(self, coord: str, city_index: int, slot: int) -> str | None:
+        """Take a station off the map; an emptied extra slot disappears with it."""
+        state = self.hexes[coord]
+        slots = state.tokens[city_index]
+        token = slots[slot]
+        printed = state.tile.cities[city_index].slots
+        if slot >= printed:
+            del slots[slot]
+        else:
+            slots[slot] = None
+            # A station waiting in an extra slot moves into the opening (18USA Free Station).
+            if len(slots) > printed:
+                slots[slot] = slots.pop()
+        return token
+
+    # --- values in play -------------------------------------------------------------------
+    def revalue_stop(self, coord: str, kind: str, index: int,
+                     revenue: int | tuple[tuple[str, int], ...]) -> None:
+        """Give a stop on the hex's current tile new values (a red area's value token replaced)."""
+        state = self.hexes[coord]
+        stops = tuple(replace(stop, revenue=revenue) if (stop.kind, stop.index) == (kind, index) else stop
+                      for stop in state.tile.stops)
+        state.tile = replace(state.tile, stops=stops)
 
 
 def split_tile_id(tile_id: str) -> tuple[str, int]:

@@ -120,11 +120,18 @@ def check_run(board: Board, corporation: str, stops: list[Node], distance: int,
         raise GameError(f"each run must include a city with a {corporation} station")
     revenue = 0
     length = 0
+    groups_seen: dict[str, str] = {}
     for position, (coord, kind, index) in enumerate(stops):
         stop = board.hexes[coord].tile.stop(kind, index)
         inner = 0 < position < len(stops) - 1
         if inner and stop.must_end_here:
             raise GameError(f"a run must end at the off-board area {coord}")
+        if not inner and stop.may_not_end_here:
+            raise GameError(f"a run may pass through {coord} but not start or end there")
+        for group in stop.groups:
+            if group in groups_seen:
+                raise GameError(f"a run may stop in {group} only once ({groups_seen[group]} and {coord})")
+            groups_seen[group] = coord
         if inner and kind == "city" and board.city_is_blocked_for(coord, index, corporation):
             raise GameError(f"the city at {coord} is full of other companies' stations; a run may end there but not pass through")
         length += stop.distance_cost

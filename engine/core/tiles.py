@@ -25,6 +25,8 @@ class StopDef:
     distance_cost: int = 1
     must_end_here: bool = False
     groups: tuple[str, ...] = ()
+    # A stop a route may pass through but never start or end at (18USA rural junctions).
+    may_not_end_here: bool = False
 
     def revenue_in(self, colors_available: tuple[str, ...]) -> int:
         """The value in force when the phase makes `colors_available` available."""
@@ -58,6 +60,13 @@ class TileDef:
     count: int | None = None
     junction: bool = False
     _exits: frozenset[int] = field(default=frozenset(), compare=False)
+    # Every label the tile shows: `label` first, then symbol labels (18USA's resource symbols).
+    labels: tuple[str, ...] = ()
+    # Upgrades a title allows beyond the generic chart (read by the title's upgrade hook).
+    upgrades_special: tuple[str, ...] = ()
+    kind: str | None = None
+    # Slots of city 0 that hold a neutral token as soon as the tile is laid.
+    neutral_slots: tuple[int, ...] = ()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TileDef:
         return self
@@ -126,7 +135,9 @@ def parse_stops(raw: dict[str, Any]) -> tuple[StopDef, ...]:
     for town in raw.get("towns", []):
         stops.append(
             StopDef("town", town["index"], town["part_index"], _revenue(town["revenue"]),
-                    distance_cost=town.get("distance_cost", 1), groups=tuple(town.get("groups") or ()))
+                    distance_cost=town.get("distance_cost", 1), groups=tuple(town.get("groups") or ()),
+                    must_end_here=bool(town.get("route_must_end_here", False)),
+                    may_not_end_here=bool(town.get("route_may_not_end_here", False)))
         )
     for offboard in raw.get("offboards", []):
         stops.append(
@@ -152,7 +163,22 @@ def parse_tile(raw: dict[str, Any], name: str | None = None, color: str | None =
         count=count if isinstance(count, int) else None,
         junction=bool(raw.get("junction")),
         _exits=exits,
+        labels=_labels(raw),
+        upgrades_special=tuple(raw.get("upgrades_to_special", ())),
+        kind=raw.get("kind"),
+        neutral_slots=_neutral_slots(raw),
     )
+
+
+def _labels(raw: dict[str, Any]) -> tuple[str, ...]:
+    labels = [raw["label"]] if raw.get("label") else []
+    labels += [label for label in (*raw.get("labels", ()), *raw.get("resources", ())) if label not in labels]
+    return tuple(labels)
+
+
+def _neutral_slots(raw: dict[str, Any]) -> tuple[int, ...]:
+    slot = raw.get("neutral_token_in_slot")
+    return (int(slot),) if isinstance(slot, int) else ()
 
 
 def path_signatures(paths: list[Path]) -> set[tuple[Any, ...]]:

@@ -118,3 +118,23 @@ def test_resource_variants_keep_their_base_track() -> None:
         raw = next(raw for raw in load_data()["tiles"]["tiles"] if raw["name"] == name)
         if raw["kind"] == "resource":
             assert tile.paths == board.tiles[raw["base_tile"]].paths and tile.stops == ()
+
+
+def test_tiles_carry_several_labels_special_upgrades_and_neutral_slots() -> None:
+    board = board_for(dealt())
+    assert board.tiles["X03"].labels == ("DFW",)
+    combined = next(tile for tile in board.tiles.values() if set(tile.labels) == {"coal", "ore"})
+    assert combined.kind == "resource"
+    assert board.tiles["7ore10"].upgrades_special == ("7ore20",)
+    assert board.tiles["X01"].upgrades_special == ("592",) and board.tiles["X01"].upgrades_to == ()
+    assert board.tiles["X20"].neutral_slots == (0,) and board.tiles["14"].neutral_slots == ()
+    # A hex's printed resource icons are not labels of its printed tile.
+    assert board.hexes["B10"].tile.labels == ()
+
+
+def test_a_stop_revalued_in_play_changes_only_that_hex() -> None:
+    board = board_for(dealt())
+    board.revalue_stop("A27", "offboard", 0, (("yellow", 70), ("gray", 90)))
+    assert only_stop(board.hexes["A27"]).revenue_in(("yellow",)) == 70
+    assert only_stop(board.hexes["A27"]).revenue_in(("yellow", "green", "brown", "gray")) == 90
+    assert board.hexes["A27"].hexdef.printed.stops[0].revenue != (("yellow", 70), ("gray", 90))

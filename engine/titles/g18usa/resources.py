@@ -1,0 +1,116 @@
+"""18USA resource tokens (rule 13.1-13.3): who may place which, where, and what they earn.
+
+A resource token goes on the map as a tile variant (`7coal`, `9ore10`, ...), laid with a yellow
+lay on an empty hex showing that resource. One end of its track must point into a city hex
+(a city, small city or red area; with the site's reading a rural junction as well) whose tile
+has, or could later get, track on the facing side.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core.board import HexState, opposite
+from engine.core.tiles import TileDef
+from engine.errors import GameError
+from engine.titles.g18usa.usa_map import SITE_RESOURCE_NEIGHBOURS, UsaMap
+
+if TYPE_CHECKING:
+    from engine.titles.g18usa.track import TrackTurn
+
+# Which privates (and the resource subsidy) carry tokens of each resource.
+RESOURCE_PRIVATES = {
+    "coal": ("P1", "P18", "P21", "P28", "S16"),
+    "oil": ("P3", "P12", "S16"),
+    "ore": ("P4", "P21", "P24", "S16"),
+}
+TERRAIN_WAIVING = ("coal", "ore")
+COAL_BONUS = 10
+OIL_BONUS = (10, 20)  # before phase 5, from phase 5
+
+
+def resource_sources(umap: UsaMap, turn: TrackTurn) -> set[str]:
+    """The resources the company has a token of, through its privates or the resource subsidy."""
+    found = set()
+    for resource, owners in RESOURCE_PRIVATES.items():
+        if any(turn.owns(owner) for owner in owners):
+            found.add(resource)
+    if turn.resource_tokens:
+        found = {resource for resource in found if turn.resource_tokens.get(resource, 1) > 0}
+    if turn.owns("S16"):
+        found &= set(umap.setup.resource_subsidy_resources) | _private_resources(turn)
+    return found
+
+
+def _private_resources(turn: TrackTurn) -> set[str]:
+    return {resource for resource, owners in RESOURCE_PRIVATES.items()
+            if any(turn.owns(owner) for owner in owners if owner != "S16")}
+
+
+def terrain_waived_by_resource(umap: UsaMap, tile: TileDef) -> bool:
+    return any(resource in TERRAIN_WAIVING for resource in umap.tile_resources(tile))
+
+
+def check_resource_lay(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef,
+                       rotation: int, entity: str) -> None:
+    """Rules 13.1-13.3 for a yellow tile carrying resource tokens."""
+    resources = umap.tile_resources(tile)
+    printed = set(umap.resources_printed(state.coord))
+    missing = [r for r in resources if r not in printed]
+    if missing:
+        raise GameError(f"{state.coord} shows no {', '.join(missing)}; resource tokens go only on "
+                        f"hexes with their resource (13)")
+    if state.tile_laid:
+        raise GameError("a resource token is placed with a yellow tile on an empty hex (13)")
+    if entity == "S16":
+        have = set(umap.setup.resource_subsidy_resources)
+    else:
+        have = resource_sources(umap, turn)
+    lacking = [r for r in resources if r not in have]
+    if lacking:
+        raise GameError(f"{turn.corporation} has no {', '.join(lacking)} token to place")
+    if not _points_into_a_city(umap, state, tile, rotation):
+        raise GameError(f"one end of the track in {state.coord} must point into a city hex whose tile "
+                        f"can connect to it (13.1-13.3)")
+
+
+def _points_into_a_city(umap: UsaMap, state: HexState, tile: TileDef, rotation: int) -> bool:
+    site = umap.option(SITE_RESOURCE_NEIGHBOURS)
+    for edge in tile.exits(rotation):
+        neighbour = state.hexdef.neighbors.get(edge)
+        other = umap.board.hexes.get(neighbour) if neighbour else None
+        if other is None:
+            continue
+        facing = opposite(edge)
+        is_junction = other.tile.kind == "rural_junction"
+        if is_junction and not site:
+            continue
+        if not (umap.is_city_hex(other.coord) or other.tile.stops):
+            continue
+        if facing in other.exits():
+            return True
+        # No track on that side yet: a later tile there must be able to add it.
+        if other.hexdef.accepts_tiles and not is_junction and _can_gain_edge(umap, other, facing):
+            return True
+    return False
+
+
+def _can_gain_edge(umap: UsaMap, state: HexState, edge: int) -> bool:
+    if edge not in state.hexdef.connectable:
+        return False
+    if not state.tile_laid and state.hexdef.color == "white":
+        return True
+    return bool(state.tile.upgrades_to or state.tile.upgrades_special)
+
+
+def track_bonus(umap: UsaMap, state: HexState, phase_5: bool) -> int:
+    """What a run earns, once, for passing through this hex's resource tokens."""
+    total = 0
+    for resource in umap.tile_resources(state.tile):
+        if resource == "coal":
+            total += COAL_BONUS
+        elif resource == "oil":
+            total += OIL_BONUS[1] if phase_5 else OIL_BONUS[0]
+        elif resource == "ore":
+            total += umap.ore_value(state.tile)
+    return total

@@ -1,0 +1,127 @@
+"""18USA runs (12.4): what a stop, a resource hex and a run are worth, and the limits over a
+company's runs. These are the values the 18USA game class returns from the core route hooks
+(`route_stop_revenue`, `route_track_bonuses`, `route_run_bonus`, `route_end_limits`,
+`route_company_bonus`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from engine.core.graph import Node
+from engine.core.routes import check_run
+from engine.errors import GameError
+from engine.titles.g18usa.resources import track_bonus
+from engine.titles.g18usa.stations import BRIDGE, city_bonus, freight_area
+from engine.titles.g18usa.usa_map import UsaMap
+
+PULLMAN_BONUS = 20
+FREIGHT_BONUS = 10
+EXPRESS_FREIGHT = "P8"
+GREAT_NORTHERN = "P17"
+DISTANCE_PRIVATES = ("P19", "P30")  # switcher and extender: one train +1 distance a run
+
+
+@dataclass(frozen=True)
+class RunTrain:
+    """A train as the run rules see it."""
+
+    id: str
+    distance: int
+    pullman: bool = False
+    switcher: bool = False  # P19: one more stop of distance, and one stop dropped from the count
+
+
+def stop_value(umap: UsaMap, corporation: str, node: Node, phase: str, pullman: bool = False) -> int:
+    """A stop's value on one train's run: printed value in the phase, bridge and city-value
+    markers, the Company Town's $10 less for outsiders, and the Pullman's $20."""
+    coord, kind, index = node
+    state = umap.board.hexes[coord]
+    stop = state.tile.stop(kind, index)
+    value = stop.revenue_in(umap.phase(phase).colors)
+    value += sum(marker.value for marker in state.markers_of(BRIDGE))
+    value += city_bonus(umap, coord, phase)
+    if state.tile.kind == "company_town" and corporation not in state.corporations_here():
+        value -= int(umap.raw_tiles[state.tile.name].get("other_corporations_revenue_penalty") or 0)
+    if pullman and stop.distance_cost and state.tile.kind != "rural_junction":
+        # 12.4: each city, small city and red area counts $20 more; rural junctions do not.
+        value += PULLMAN_BONUS
+    return value
+
+
+def track_bonuses(umap: UsaMap, phase: str) -> dict[str, int]:
+    """Hex -> what a run earns once for passing through its resource tokens."""
+    phase_5 = umap.phase(phase).at_least("5", umap.phase_order)
+    bonuses = {}
+    for coord, state in umap.board.hexes.items():
+        if state.tile_laid and umap.tile_resources(state.tile):
+            bonuses[coord] = track_bonus(umap, state, phase_5)
+    return bonuses
+
+
+def run_bonus(umap: UsaMap, corporation: str, owned: Collection[str], stops: Sequence[Node]) -> int:
+    """P8: $10 for a run to the red area holding the company's marker."""
+    if EXPRESS_FREIGHT not in owned:
+        return 0
+    area = freight_area(umap)
+    return FREIGHT_BONUS if any(node[0] in area for node in stops) else 0
+
+
+def great_northern_bonus(umap: UsaMap, runs: Sequence[tuple[str, Sequence[Node]]]) -> dict[str, int]:
+    """P17: the one run with the biggest Great Northern bonus earns it (+60 for Seattle, Helena,
+    Fargo and Chicago; +30 for Helena and Fargo). `runs` are (train id, stops)."""
+    bonus = umap.map_data["great_northern"]["bonus"]
+    best: tuple[int, str] | None = None
+    for train, stops in runs:
+        hexes = {node[0] for node in stops}
+        value = 0
+        if set(bonus["full"]["stops"]) <= hexes:
+            value = int(bonus["full"]["bonus"])
+        elif set(bonus["half"]["stops"]) <= hexes:
+            value = int(bonus["half"]["bonus"])
+        if value and (best is None or value > best[0]):
+            best = (value, train)
+    return {best[1]: best[0]} if best else {}
+
+
+def run_value(umap: UsaMap, corporation: str, phase: str, train: RunTrain, stops: Sequence[Node],
+              paths: Sequence[tuple[str, int]], owned: Collection[str] = ()) -> int:
+    """Check one run by the core rules (12.1, 12.4) and return its 18USA value."""
+    board = umap.board
+    counted = list(stops)
+    if train.switcher:
+        drop = switcher_drop(umap, corporation, counted, phase, train.distance)
+        if drop is not None:
+            counted.pop(drop)
+    check_run(board, corporation, counted, train.distance, umap.phase(phase).colors)
+    value = sum(stop_value(umap, corporation, node, phase, train.pullman) for node in counted)
+    bonuses = track_bonuses(umap, phase)
+    value += sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
+    return value + run_bonus(umap, corporation, owned, stops)
+
+
+def switcher_drop(umap: UsaMap, corporation: str, stops: Sequence[Node], phase: str,
+                  distance: int) -> int | None:
+    """P19: which stop the Switcher drops from the count, if any. A city full of other
+    companies' stations in the middle of the run goes first; otherwise, once the run's stops
+    reach the train's (increased) distance, the stop whose loss costs least, never the run's only own-station city."""
+    board = umap.board
+    for position, (coord, kind, index) in enumerate(stops):
+        inner = 0 < position < len(stops) - 1
+        if inner and kind == "city" and board.city_is_blocked_for(coord, index, corporation):
+            return position
+    length = sum(board.hexes[c].tile.stop(k, i).distance_cost for c, k, i in stops)
+    if length < distance:
+        return None
+    own = [p for p, (c, k, i) in enumerate(stops) if k == "city" and corporation in board.hexes[c].tokens[i]]
+    choices = [p for p in range(len(stops)) if own != [p]]
+    return min(choices, key=lambda p: stop_value(umap, corporation, stops[p], phase), default=None)
+
+
+def check_run_set(umap: UsaMap, runs: Sequence[Sequence[Node]]) -> None:
+    """Limits over all of a company's runs: at most two start or end in Mexico (12.4.1)."""
+    hexes, most = umap.mexico_limit()
+    count = sum(1 for stops in runs if stops[0][0] in hexes or stops[-1][0] in hexes)
+    if count > most:
+        raise GameError(f"at most {most} of a company's runs may start or end in Mexico; {count} do (12.4.1)")
