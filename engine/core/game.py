@@ -11,7 +11,6 @@ from typing import Any, ClassVar
 
 from engine.core.board import Board
 from engine.core.entities import (
-    Bank,
     Company,
     Corporation,
     Holder,
@@ -20,15 +19,19 @@ from engine.core.entities import (
     Share,
     Train,
 )
-from engine.core.market import StockMarket
 from engine.core.operating_round import OperatingRound
 from engine.core.operations import OperationsMixin
 from engine.core.or_steps import BuyTrainStep, DividendStep, RouteStep, Step, TokenStep, TrackStep
+from engine.core.phases import Phase, parse_phases
 from engine.core.rng import SetupRandom
 from engine.core.rounds import Round
 from engine.core.route_hooks import RouteHooksMixin
+from engine.core.services.bank import Bank
+from engine.core.services.depot import Depot
+from engine.core.services.ledger import ShareLedger
+from engine.core.services.loans import Loans
+from engine.core.services.market import StockMarket
 from engine.core.stock_round import StockRound
-from engine.core.trains import Depot, Phase, parse_phases
 from engine.errors import GameError
 
 
@@ -50,6 +53,12 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
 
     TITLE: ClassVar[str] = ""
     RULE_OPTIONS: ClassVar[dict[str, str]] = {}
+    # Where a company wholly held by players moves at the end of a stock round (None: stays).
+    SOLD_OUT_MOVE: ClassVar[str | None] = None
+    # Whether a holding may be negative (short sales).
+    NEGATIVE_HOLDINGS: ClassVar[bool] = False
+    # Whether discarded trains go to the open market, to be bought again, or leave the game.
+    DISCARDS_TO_MARKET: ClassVar[bool] = False
 
     def __init__(self, players: list[dict[str, Any]], seed: int,
                  options: list[str] | None = None) -> None:
@@ -65,7 +74,9 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         low, high = self.data["entities"]["player_range"]
         if not low <= count <= high:
             raise GameError(f"{self.TITLE} is for {low} to {high} players, not {count}")
-        self.bank = Bank(cash=int(constants["bank_cash"]))
+        self.bank = Bank.from_constant(constants["bank_cash"])
+        self.ledger = ShareLedger(negative_holdings=self.NEGATIVE_HOLDINGS)
+        self.loans = Loans.from_constants(constants)
         self.pool = Pool()
         start_cash = int(constants["starting_cash"][str(count)])
         self.players: list[Player] = []
@@ -81,7 +92,7 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         self.cert_limit = int(constants["certificate_limit"][str(count)])
         self.board = Board(self.data["map"], self.data["tiles"])
         self.market = StockMarket(self.data["market"])
-        self.depot = Depot(self.data["entities"]["trains"])
+        self.depot = Depot.from_data(self.data["entities"]["trains"], count)
         self.phases: list[Phase] = parse_phases(self.data["entities"]["phases"])
         self.phase_index = 0
         self.corporations: dict[str, Corporation] = {}
@@ -91,11 +102,9 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         self.operating_rounds = self.phase.operating_rounds
         self.finished = False
         self.end_reason: str | None = None
-        self.bank_broken = False
         self.priority_index = 0
         self.log: list[str] = []
         self.raw_actions: list[dict[str, Any]] = []
-        self.share_moves = 0
         self.last_tile_hexes: list[str] = []
         self.last_runs: list[Any] = []
         self.importing = False
@@ -205,9 +214,12 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
             raise GameError(f"{self.describe(source)} has ${source.cash}, not ${amount}")
         source.cash -= amount
         target.cash += amount
-        if self.bank.cash < 0 and not self.bank_broken:
-            self.bank_broken = True
+        if source is self.bank and self.bank.paid_out():
             self.log.append("The bank has broken")
+
+    @property
+    def bank_broken(self) -> bool:
+        return self.bank.broken
 
     def describe(self, holder: Holder | None) -> str:
         if holder is None:
@@ -227,32 +239,20 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
     def counts_toward_limit(self, share: Share) -> bool:
         return True
 
-    def percent_of(self, player: Player, corporation: Corporation) -> int:
-        return corporation.percent_owned_by(player)
-
-    def move_share(self, share: Share, target: Holder) -> None:
-        """Give a certificate to a new holder; holders list certificates in the order received."""
-        share.owner = target
-        self.share_moves += 1
-        share.received = self.share_moves
-
-    def holding_order(self, corporation: Corporation, holder: Holder) -> list[Share]:
-        return sorted(corporation.shares_of(holder), key=lambda share: share.received)
-
     def swap_presidency(self, corporation: Corporation, old: Player, new: Player) -> None:
         """The new president hands ordinary shares worth the president's certificate to the old."""
         president_share = corporation.president_share()
         needed = president_share.percent
         given = 0
         # As on the reference site, the shares held longest are the ones handed over.
-        for share in self.holding_order(corporation, new):
+        for share in self.ledger.holding_order(corporation, new):
             if given >= needed:
                 break
             if share.president:
                 continue
-            self.move_share(share, old)
+            self.ledger.move(share, old)
             given += share.percent
-        self.move_share(president_share, new)
+        self.ledger.move(president_share, new)
         self.log.append(f"{new.name} becomes the president of {corporation.id}")
 
     def new_president_after(self, corporation: Corporation, current: Player,
@@ -301,13 +301,12 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
 
     def par_corporation(self, player: Player, corporation: Corporation, cell: Any, pay: bool) -> None:
         corporation.ipoed = True
-        corporation.par_cell = cell
         self.market.place(corporation.id, cell)
         share = corporation.president_share()
         price = cell.price * corporation.units(share.percent)
         if pay:
             self.transfer(player, corporation, price)
-        self.move_share(share, player)
+        self.ledger.move(share, player)
         self.log.append(f"{player.name} starts {corporation.id} at ${cell.price}")
         self.check_float(corporation)
 
@@ -321,11 +320,13 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         """Title hook: what floating does (capital, home token, price)."""
 
     def end_of_stock_round(self) -> None:
-        """Companies wholly held by players rise one row."""
+        """Companies wholly held by players move as the title says (SOLD_OUT_MOVE)."""
+        if self.SOLD_OUT_MOVE is None:
+            return
         sold_out = [corp for corp in self.operating_order_all()
-                    if corp.percent_held_by_players() == 100]
+                    if corp.percent_held_by_players() >= 100]
         for corp in sold_out:
-            self.market.move(corp.id, "up")
+            self.market.move(corp.id, self.SOLD_OUT_MOVE)
 
     def operating_order_all(self) -> list[Corporation]:
         placed = [corp for corp in self.corporations.values() if corp.id in self.market.position]

@@ -252,8 +252,8 @@ class OperationsMixin:
         self.buy_train_effects(train)
 
     def discard_train(self: BaseGame, train: Train) -> None:
-        """Discarded trains leave the game unless a title returns them to the pool."""
-        train.owner = None
+        """Discarded trains go to the open market or leave the game (DISCARDS_TO_MARKET)."""
+        self.depot.discard(train, to_market=self.DISCARDS_TO_MARKET)
 
     # --- privates and rounds -------------------------------------------------------------------
     def pay_private_revenue(self: BaseGame) -> None:

@@ -83,30 +83,30 @@ def execute_sale(game: BaseGame, player: Player, plan: SalePlan, share_ids: list
     corporation = plan.corporation
     bundle = [share for share_id in share_ids if (share := corporation.share_by_id(share_id))]
     if not bundle:
-        bundle = [s for s in game.holding_order(corporation, player) if not s.president]
+        bundle = [s for s in game.ledger.holding_order(corporation, player) if not s.president]
     listed = sum(share.percent for share in bundle)
     president_cert = corporation.president_share()
     for share in bundle:
-        game.move_share(share, game.pool)
+        game.ledger.move(share, game.pool)
     if plan.new_president is not None:
         if president_cert.owner is game.pool:
             handed = 0
-            for share in game.holding_order(corporation, plan.new_president):
+            for share in game.ledger.holding_order(corporation, plan.new_president):
                 if handed >= president_cert.percent:
                     break
                 if not share.president:
-                    game.move_share(share, game.pool)
+                    game.ledger.move(share, game.pool)
                     handed += share.percent
-            game.move_share(president_cert, plan.new_president)
+            game.ledger.move(president_cert, plan.new_president)
             game.log.append(f"{plan.new_president.name} becomes the president of {corporation.id}")
         else:
             game.swap_presidency(corporation, player, plan.new_president)
     returned = 0
-    for share in game.holding_order(corporation, game.pool):
+    for share in game.ledger.holding_order(corporation, game.pool):
         if returned >= listed - plan.percent:
             break
         if not share.president:
-            game.move_share(share, player)
+            game.ledger.move(share, player)
             returned += share.percent
     proceeds = plan.price * corporation.units(plan.percent)
     game.transfer(game.bank, player, proceeds)
@@ -238,7 +238,7 @@ class StockRound(Round):
         price = self.check_buy(game, player, share)
         source = share.owner
         game.transfer(player, corporation if source is corporation else game.bank, price)
-        game.move_share(share, player)
+        game.ledger.move(share, player)
         game.log.append(f"{player.name} buys {share.percent}% of {corporation.id} for ${price}")
         game.check_presidency_after_buy(corporation, player)
         game.check_float(corporation)
@@ -341,7 +341,7 @@ def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation 
     """Every amount of each company the player may sell now, with certificates that make it."""
     choices = []
     for corporation in game.corporations.values():
-        owned = game.holding_order(corporation, player)
+        owned = game.ledger.holding_order(corporation, player)
         if not owned:
             continue
         ordinary = [s for s in reversed(owned) if not s.president]

@@ -368,7 +368,7 @@ class Setup:
         for source in (corp_, self.state.pool):
             for share in sorted(corp_.shares, key=lambda s: s.id):
                 if share.owner is source and share.president == president and share.owner is not target:
-                    self.state.move_share(share, target)
+                    self.state.ledger.move(share, target)
                     return share
         raise AssertionError(f"no {corporation} certificate to move")
 

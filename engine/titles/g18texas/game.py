@@ -29,6 +29,7 @@ def load_data() -> dict[str, Any]:
 
 class G18Texas(AbilitiesMixin, BaseGame):
     TITLE = "18Texas"
+    SOLD_OUT_MOVE = "up"
     RULE_OPTIONS = {
         "site_auction_bids": "Auction bids need not be multiples of $5 (rule 10 says they must).",
         "site_y_city_terrain": "The first #511 on Dallas/Fort Worth (D9) or Houston (I14) pays the "
@@ -62,8 +63,7 @@ class G18Texas(AbilitiesMixin, BaseGame):
                 token_count=raw["tokens"], token_fee=raw["token_fee"], home_hex=raw["home_hex"],
                 home_city=raw["home_city_index"], float_percent=raw["float_percent"],
             )
-            corp.shares = [Share(f"{corp.id}_0", corp, 20, True, corp)]
-            corp.shares += [Share(f"{corp.id}_{index}", corp, 10, False, corp) for index in range(1, 9)]
+            self.ledger.create(corp, shares=10, president_shares=2)
             self.corporations[corp.id] = corp
         count = len(self.players)
         for raw in entities["privates"]["companies"]:
@@ -83,7 +83,7 @@ class G18Texas(AbilitiesMixin, BaseGame):
                 self.company_shares[company_id] = [extra.pop(0)]
         for company_id, shares in self.company_shares.items():
             for share in shares:
-                self.move_share(share, self.companies[company_id])
+                self.ledger.move(share, self.companies[company_id])
         self.phase_private_close = "5"
 
     def first_round(self) -> Round:
@@ -95,7 +95,7 @@ class G18Texas(AbilitiesMixin, BaseGame):
             return
         for share in self.company_shares.get(company.id, []):
             assert isinstance(company.owner, Player)
-            self.move_share(share, company.owner)
+            self.ledger.move(share, company.owner)
 
     def pending_jay_gould_par(self) -> Player | None:
         corp = self.corporations[self.jay_gould_corporation]

@@ -73,7 +73,7 @@ class IssueRedeemStep(Step):
                                 f"the pool may hold at most {LIMIT}%")
             for share in shares:
                 assert share is not None
-                game.move_share(share, game.pool)
+                game.ledger.move(share, game.pool)
             game.transfer(game.bank, corp, price * len(shares))
             game.market.move(corp.id, "down", len(shares))
             game.log.append(f"{corp.id} issues {len(shares)} share(s) for ${price * len(shares)}")
@@ -87,7 +87,7 @@ class IssueRedeemStep(Step):
             game.transfer(corp, game.bank, price * len(shares))
             for share in shares:
                 assert share is not None
-                game.move_share(share, corp)
+                game.ledger.move(share, corp)
             rnd.turn.redeemed = True
             game.log.append(f"{corp.id} redeems {len(shares)} share(s) for ${price * len(shares)}")
             # Several shares may be redeemed, but in one action: it ends the step as on the site.
