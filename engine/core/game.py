@@ -1,6 +1,8 @@
-"""The shared game: state, money and share movements, phases, and processing of actions.
+"""The shared game: the position, money and certificates, phases, the round sequence, and
+processing of actions.
 
-A title subclasses `BaseGame`, supplies its data and rounds, and overrides the documented hooks.
+A title subclasses `BaseGame`, supplies its data, declares its rounds and their steps
+(`ROUNDS`, `round_specs`) and overrides the hooks of `engine.core.rules.TitleRules`.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from engine.core.actions import Action, EndGame, Meta, parse_action
 from engine.core.board import Board
 from engine.core.entities import (
     Company,
@@ -20,17 +23,24 @@ from engine.core.entities import (
     Train,
 )
 from engine.core.operating_round import OperatingRound
-from engine.core.operations import OperationsMixin
-from engine.core.or_steps import BuyTrainStep, DividendStep, RouteStep, Step, TokenStep, TrackStep
 from engine.core.phases import Phase, parse_phases
 from engine.core.rng import SetupRandom
-from engine.core.rounds import Round
+from engine.core.round import OperatingSet, Round, RoundSequence, RoundSpec
 from engine.core.route_hooks import RouteHooksMixin
+from engine.core.rules import TitleRules
 from engine.core.services.bank import Bank
 from engine.core.services.depot import Depot
 from engine.core.services.ledger import ShareLedger
 from engine.core.services.loans import Loans
 from engine.core.services.market import StockMarket
+from engine.core.step import Step
+from engine.core.steps.buy_train import BuyTrainStep
+from engine.core.steps.discard import DiscardTrainStep
+from engine.core.steps.dividend import DividendStep
+from engine.core.steps.route import RouteStep
+from engine.core.steps.shares import BuySellParShares
+from engine.core.steps.token import TokenStep
+from engine.core.steps.track import TrackStep
 from engine.core.stock_round import StockRound
 from engine.errors import GameError
 
@@ -44,12 +54,12 @@ class FirstTrainEffects:
     events: tuple[str, ...]
 
 
-META_ACTIONS = {"message", "program_share_pass", "program_buy_shares", "program_merger_pass",
-                "program_disable", "program_auction_bid", "program_close_pass"}
-
-
-class BaseGame(RouteHooksMixin, OperationsMixin):
+class BaseGame(TitleRules, RouteHooksMixin):
     """State of one game and the mechanics every title shares."""
+
+    # The order of rounds, by the kinds `round_specs` defines.
+    ROUNDS: ClassVar[RoundSequence] = RoundSequence(
+        opening=(), cycle=("stock", OperatingSet(("operating",))))
 
     TITLE: ClassVar[str] = ""
     RULE_OPTIONS: ClassVar[dict[str, str]] = {}
@@ -108,8 +118,11 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         self.last_tile_hexes: list[str] = []
         self.last_runs: list[Any] = []
         self.importing = False
+        self.sequence_index = 0  # position in ROUNDS' opening + cycle
+        self.set_index = 0  # position inside an operating set
         self.setup()
-        self.round: Round = self.first_round()
+        self.round: Round = self._make_round(self._entry(0))
+        self._enter_set()
         self.round.start(self)
         self.settle()
 
@@ -120,36 +133,61 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
     def setup(self) -> None:
         """Create corporations and companies and do the random setup."""
 
-    def first_round(self) -> Round:
-        raise NotImplementedError
+    def round_specs(self) -> dict[str, RoundSpec]:
+        """Each kind of round the title plays, with its steps in order."""
+        return {
+            "stock": RoundSpec(StockRound, (BuySellParShares(),)),
+            "operating": RoundSpec(OperatingRound, (TrackStep(), TokenStep(), RouteStep(), DividendStep(),
+                                                    BuyTrainStep())),
+        }
 
-    def next_round(self) -> Round:
-        """Stock round, then the set of operating rounds the phase gives, then stock again."""
-        finished = self.round
-        if isinstance(finished, OperatingRound):
+    def interrupt_steps(self) -> tuple[Step, ...]:
+        return (DiscardTrainStep(),)
+
+    def end_after_operating_set(self) -> str | None:
+        """Why the game ends after a set of operating rounds (1829 family: a broken bank)."""
+        return "bank" if self.bank_broken else None
+
+    # --- the round sequence ----------------------------------------------------------------
+    def _sequence(self) -> tuple[str | OperatingSet, ...]:
+        return self.ROUNDS.opening + self.ROUNDS.cycle
+
+    def _entry(self, index: int) -> str:
+        entry = self._sequence()[index]
+        return entry.rounds[self.set_index] if isinstance(entry, OperatingSet) else entry
+
+    def _make_round(self, kind: str) -> Round:
+        return self.round_specs()[kind].make(tuple(self.interrupt_steps()))
+
+    def _enter_set(self) -> None:
+        if isinstance(self._sequence()[self.sequence_index], OperatingSet):
+            self.round_num = 1
+            self.set_index = 0
+            self.operating_rounds = self.phase.operating_rounds
+
+    def next_round(self) -> Round | None:
+        """The round after the current one, or None when the game ends between rounds."""
+        entries = self._sequence()
+        entry = entries[self.sequence_index]
+        if isinstance(entry, OperatingSet):
+            if self.set_index + 1 < len(entry.rounds):
+                self.set_index += 1
+                return self._make_round(entry.rounds[self.set_index])
             if self.round_num < self.operating_rounds:
                 self.round_num += 1
-                return self.new_operating_round()
-            if self.bank_broken:
-                self.end_game("bank")
-                return finished
+                self.set_index = 0
+                return self._make_round(entry.rounds[0])
+            reason = self.end_after_operating_set()
+            if reason:
+                self.end_game(reason)
+                return None
+        self.sequence_index += 1
+        if self.sequence_index >= len(entries):
+            self.sequence_index = len(self.ROUNDS.opening)
             self.turn += 1
-            self.round_num = 1
-            return self.new_stock_round()
-        if isinstance(finished, StockRound):
-            self.round_num = 1
-            self.operating_rounds = self.phase.operating_rounds
-            return self.new_operating_round()
-        return self.new_stock_round()
-
-    def new_stock_round(self) -> Round:
-        return StockRound()
-
-    def new_operating_round(self) -> Round:
-        return OperatingRound()
-
-    def operating_steps(self) -> list[Step]:
-        return [TrackStep(), TokenStep(), RouteStep(), DividendStep(), BuyTrainStep()]
+        self.set_index = 0
+        self._enter_set()
+        return self._make_round(self._entry(self.sequence_index))
 
     # --- lookups ---------------------------------------------------------------------------
     @property
@@ -177,9 +215,11 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         except KeyError:
             raise GameError(f"there is no private company {key!r}") from None
 
-    def entity(self, action: dict[str, Any]) -> Holder:
-        kind = action.get("entity_type", "player")
-        key = action.get("entity")
+    def entity(self, action: Action) -> Holder:
+        """Who takes an action."""
+        return self.lookup(action.entity_type, action.entity)
+
+    def lookup(self, kind: str, key: Any) -> Holder:
         if kind == "player":
             return self.player(key)
         if kind == "corporation":
@@ -273,29 +313,14 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         if corporation.percent_owned_by(buyer) > corporation.percent_owned_by(president):
             self.swap_presidency(corporation, president, buyer)
 
-    # --- stock round rules (1829 family defaults; titles override) --------------------------
-    def pool_limit_percent(self) -> int:
-        return int(self.data["entities"]["constants"].get("bank_pool_limit_percent", 50))
-
-    def max_player_percent(self) -> int:
-        return int(self.data["entities"]["constants"].get("max_player_percent", 60))
-
-    def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
-        if corporation.times_operated == 0:
-            return f"{corporation.id} has not yet operated, so its shares cannot be sold"
-        return None
-
-    def after_sale(self, corporation: Corporation, percent: int) -> None:
-        """Share price moves down one row per share sold."""
-        self.market.move(corporation.id, "down", corporation.units(percent))
-
+    # --- starting and floating companies ---------------------------------------------------
     def check_par(self, player: Player, corporation: Corporation, cell: Any) -> None:
         if corporation.ipoed:
             raise GameError(f"{corporation.id} has already been started")
         if cell is None or not cell.is_par:
             pars = ", ".join(f"${c.price} ({c.engine_id})" for c in self.market.par_cells())
             raise GameError(f"choose a par price from the par spaces: {pars}")
-        cost = cell.price * corporation.units(corporation.president_share().percent)
+        cost = self.par_cost(corporation, cell.price)
         if player.cash < cost:
             raise GameError(f"starting {corporation.id} at ${cell.price} costs ${cost}; {player.name} has ${player.cash}")
 
@@ -303,7 +328,7 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         corporation.ipoed = True
         self.market.place(corporation.id, cell)
         share = corporation.president_share()
-        price = cell.price * corporation.units(share.percent)
+        price = self.par_cost(corporation, cell.price)
         if pay:
             self.transfer(player, corporation, price)
         self.ledger.move(share, player)
@@ -315,9 +340,6 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
             corporation.floated = True
             self.log.append(f"{corporation.id} floats")
             self.on_float(corporation)
-
-    def on_float(self, corporation: Corporation) -> None:
-        """Title hook: what floating does (capital, home token, price)."""
 
     def end_of_stock_round(self) -> None:
         """Companies wholly held by players move as the title says (SOLD_OUT_MOVE)."""
@@ -351,6 +373,10 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
                 continue
             pending += [corp_id for corp_id in corp_ids if corp_id in self.corporations and corp_id not in here]
         return pending
+
+    def round_title(self) -> str:
+        """'Stock Round 3', 'Operating Round 3.2', 'Auction Round', 'Game over'."""
+        return "Game over" if self.finished else self.round.title(self)
 
     def round_label(self) -> str:
         """'Stock Round 3', 'Operating Round 3.2 — SP operating', 'Game over (bank)'."""
@@ -411,10 +437,23 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
                 company.closed = True
         self.log.append("The private companies close")
 
-    def crowded_corporations(self) -> list[Corporation]:
-        crowded = [corp for corp in self.corporations.values()
-                   if len(corp.trains) > self.train_limit(corp)]
-        return sorted(crowded, key=lambda corp: self.market.operating_key(corp.id))
+    def pay_private_revenue(self) -> None:
+        for company in self.companies.values():
+            if company.closed or company.owner is None or not company.revenue:
+                continue
+            self.transfer(self.bank, company.owner, company.revenue)
+            self.log.append(f"{company.owner.name} collects ${company.revenue} from {company.id}")
+
+    def end_of_operating_round(self) -> None:
+        """Title hook run when an operating round ends."""
+
+    def bankrupt(self, player: Player) -> None:
+        """A player who cannot pay goes bankrupt: their cash goes to the bank (1829 family: the
+        game ends; titles where play goes on override this)."""
+        self.transfer(player, self.bank, player.cash)
+        player.bankrupt = True
+        self.log.append(f"{player.name} is bankrupt")
+        self.end_game("bankrupt")
 
     # --- the market --------------------------------------------------------------------------
     def operating_order(self) -> list[Corporation]:
@@ -472,21 +511,18 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
             self._apply_one(auto)
         self.raw_actions.append(action)
 
-    def _apply_one(self, action: dict[str, Any]) -> None:
-        kind = action["type"]
-        if kind in META_ACTIONS:
+    def _apply_one(self, raw: dict[str, Any]) -> None:
+        action = parse_action(raw)
+        if isinstance(action, Meta):
             return
-        if kind == "end_game":
+        if isinstance(action, EndGame):
             if self.finished:
                 raise GameError("the game is already over")
             self.end_game("manually_ended")
             return
         if self.finished:
             raise GameError("the game is over")
-        if kind in ("undo", "redo"):
-            raise GameError("undo and redo are handled by the game log, not the position")
-        entity = self.entity(action)
-        self.round.process(self, entity, action)
+        self.round.process(self, self.entity(action), action)
         self.settle()
 
     def settle(self) -> None:
@@ -501,7 +537,7 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
                 if self.finished:
                     return
                 following = self.next_round()
-                if self.finished:
+                if following is None or self.finished:
                     return
                 self.round = following
                 self.round.start(self)
