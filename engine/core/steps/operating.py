@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.core.actions import Action
 from engine.core.entities import Corporation, Holder
 from engine.core.operating_round import CorporateTurn, OperatingRound
 from engine.core.round import Round
@@ -43,7 +44,7 @@ class OperatingStep(Step):
     def actions(self, game: BaseGame, rnd: Round, entity: Holder) -> list[str]:
         return self.own_actions(game, rnd) if entity is operating(rnd).corporation else []
 
-    def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: object) -> str | None:
+    def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> str | None:
         corp = operating(rnd).corporation
         if isinstance(entity, Corporation) and entity is not corp:
             return f"it is {corp.id}'s turn to operate"

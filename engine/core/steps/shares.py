@@ -188,10 +188,10 @@ class BuySellParShares(Step):
         if isinstance(action, SellShares | BuyShares) and "shares" in choice:
             return share_choice_matches(game, choice, action.shares, action.percent)
         if isinstance(action, BuyShares):
-            return choice["share"] in action.shares or (
+            return bool(choice["share"] in action.shares) or (
                 choice["corporation"] == _corp(action.shares) and choice["from"] == share_source(game, action.shares))
         if isinstance(action, Par):
-            return choice["corporation"] == action.corporation and choice["share_price"] == action.share_price
+            return bool(choice["corporation"] == action.corporation and choice["share_price"] == action.share_price)
         return super().matches(game, choice, action)
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
