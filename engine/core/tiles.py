@@ -88,8 +88,6 @@ class TileDef:
     def exits(self, rotation: int) -> set[int]:
         return {(edge + rotation) % 6 for edge in self._exits}
 
-    def color_rank(self) -> int:
-        return COLOR_ORDER.index(self.color) if self.color in COLOR_ORDER else -1
 
 
 def rotate(endpoint: Endpoint, rotation: int) -> Endpoint:

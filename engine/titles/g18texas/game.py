@@ -129,9 +129,6 @@ class G18Texas(BaseGame):
         self.transfer(self.bank, corp, cell.price * given // 10)
 
     # --- stock rules (rule 11) -------------------------------------------------------------------
-    def counts_toward_limit(self, share: Share) -> bool:
-        return True
-
     def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
         operated = corporation.has_paid if self.option("site_sell_after_dividend") else corporation.times_operated > 0
         if not operated:
