@@ -35,8 +35,10 @@ from engine.core.services.loans import Loans
 from engine.core.services.market import StockMarket
 from engine.core.step import Step
 from engine.core.steps.buy_train import BuyTrainStep
+from engine.core.steps.cash_crisis import CashCrisisStep, Debt
 from engine.core.steps.discard import DiscardTrainStep
 from engine.core.steps.dividend import DividendStep
+from engine.core.steps.pending_token import PendingToken, PendingTokenStep
 from engine.core.steps.route import RouteStep
 from engine.core.steps.shares import BuySellParShares
 from engine.core.steps.token import TokenStep
@@ -120,6 +122,9 @@ class BaseGame(TitleRules, RouteHooksMixin):
         self.importing = False
         self.sequence_index = 0  # position in ROUNDS' opening + cycle
         self.set_index = 0  # position inside an operating set
+        # What interrupting steps wait for: unpaid debts, stations to place.
+        self.cash_crisis: list[Debt] = []
+        self.pending_tokens: list[PendingToken] = []
         self.setup()
         self.round: Round = self._make_round(self._entry(0))
         self._enter_set()
@@ -142,7 +147,7 @@ class BaseGame(TitleRules, RouteHooksMixin):
         }
 
     def interrupt_steps(self) -> tuple[Step, ...]:
-        return (DiscardTrainStep(),)
+        return (DiscardTrainStep(), CashCrisisStep(), PendingTokenStep())
 
     def end_after_operating_set(self) -> str | None:
         """Why the game ends after a set of operating rounds (1829 family: a broken bank)."""

@@ -7,7 +7,7 @@ steps (`engine/core/steps/`) and services (`engine/core/services/`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core.board import Board, HexState
 from engine.core.entities import Company, Corporation, Player, Pool, Share, Train
@@ -15,9 +15,6 @@ from engine.core.graph import can_run_a_route
 from engine.core.services.bank import Bank
 from engine.core.services.depot import Depot
 from engine.core.services.market import StockMarket
-
-if TYPE_CHECKING:
-    from engine.core.round import Round
 
 
 class TitleRules:
@@ -166,11 +163,3 @@ class TitleRules:
     def crowded_order(self, crowded: list[Corporation]) -> list[Corporation]:
         """The order in which companies over the train limit discard (by share price)."""
         return sorted(crowded, key=lambda corp: self.market.operating_key(corp.id))
-
-    # --- rounds ------------------------------------------------------------------------------
-    def interrupt_steps(self) -> tuple[Any, ...]:
-        """Steps that may interrupt any round, at the front of every round's steps."""
-        return ()
-
-    def on_round_end(self, rnd: Round) -> None:
-        """Called when any round ends, after the round's own end effects."""

@@ -36,6 +36,11 @@ def buyable_trains(game: BaseGame, corporation: Corporation) -> list[dict[str, A
         if corporation.cash >= upcoming.price or (must and short <= 0):
             choices.append({"train": upcoming.id, "price": upcoming.price, "variant": upcoming.name,
                             "from": "depot"})
+    seen: set[str] = set()
+    for train in game.depot.discarded:  # the open market: one of each kind, at face value
+        if train.name not in seen and corporation.cash >= train.price:
+            seen.add(train.name)
+            choices.append({"train": train.id, "price": train.price, "variant": train.name, "from": "depot"})
     if not must or corporation.cash >= (upcoming.price if upcoming else 0):
         for seller in game.train_sellers(corporation):
             for train in seller.trains:
@@ -83,6 +88,12 @@ def buy_train(game: BaseGame, corporation: Corporation, action: BuyTrain) -> Non
         if price != upcoming.price:
             raise GameError(f"a new {upcoming.name}-train costs ${upcoming.price}")
         buy_from_depot(game, corporation, upcoming)
+        return
+    used = next((t for t in game.depot.discarded if t.id == train_id), None)
+    if used is not None:
+        if price != used.price:
+            raise GameError(f"a {used.name}-train from the bank's open market costs ${used.price}")
+        buy_from_depot(game, corporation, used)
         return
     seller_train = next((t for t in game.all_trains() if t.id == train_id), None)
     if seller_train is None or not isinstance(seller_train.owner, Corporation):
