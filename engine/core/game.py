@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from engine.core.actions import Action, EndGame, Meta, parse_action
 from engine.core.board import Board
+from engine.core.commands import CommandSpec, standard
 from engine.core.entities import (
     Company,
     Corporation,
@@ -59,6 +60,9 @@ class FirstTrainEffects:
 class BaseGame(TitleRules, RouteHooksMixin):
     """State of one game and the mechanics every title shares."""
 
+    # The commands the front ends offer for this title's actions (engine/core/commands.py).
+    COMMANDS: ClassVar[tuple[CommandSpec, ...]] = standard(
+        "par", "buy", "sell", "pass", "lay", "token", "run", "dividend", "train", "discard", "bankrupt")
     # The order of rounds, by the kinds `round_specs` defines.
     ROUNDS: ClassVar[RoundSequence] = RoundSequence(
         opening=(), cycle=("stock", OperatingSet(("operating",))))

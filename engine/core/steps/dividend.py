@@ -77,5 +77,5 @@ class DividendStep(OperatingStep):
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
         if not self.own_actions(game, rnd):
             return []
-        return [{"type": "dividend", "entity": operating(rnd).corporation.id,
+        return [{"type": "dividend", "entity": operating(rnd).corporation.id, "revenue": self.turn(rnd).revenue,
                  "choices": [{"kind": kind} for kind in game.dividend_kinds()]}]

@@ -198,7 +198,9 @@ class JayGouldParStep(Step):
             return []
         choices = [{"corporation": texas.jay_gould_corporation, "share_price": cell.engine_id,
                     "price": cell.price, "cost": 0} for cell in game.market.par_cells()]  # certificate is free
-        return [{"type": "par", "entity": owner.id, "choices": choices}]
+        prices = ", ".join(f"${price}" for price in sorted({c["price"] for c in choices}))
+        return [{"type": "par", "entity": owner.id, "choices": choices,
+                 "phrase": f"set the par price of {texas.jay_gould_corporation} (Jay Gould): {prices}"}]
 
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
         return isinstance(action, Par) and choice["corporation"] == action.corporation \

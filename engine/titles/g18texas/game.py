@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from engine.core.board import HexState
+from engine.core.commands import STANDARD, standard
 from engine.core.entities import Company, Corporation, Player, Share, Train
 from engine.core.game import BaseGame
 from engine.core.operating_round import OperatingRound
@@ -36,6 +38,10 @@ class G18Texas(BaseGame):
     TITLE = "18Texas"
     SOLD_OUT_MOVE = "up"
     ROUNDS = RoundSequence(opening=("auction",), cycle=("stock", OperatingSet(("operating",))))
+    COMMANDS = (replace(STANDARD["bid"], description="Bid on a private company in the auction",
+                        phrase="bid on a private company"),
+                *standard("par", "buy", "sell", "pass", "lay", "token", "run", "dividend", "train",
+                          "issue", "redeem", "discard", "bankrupt"))
     RULE_OPTIONS = {
         "site_auction_bids": "Auction bids need not be multiples of $5 (rule 10 says they must).",
         "site_y_city_terrain": "The first #511 on Dallas/Fort Worth (D9) or Houston (I14) pays the "

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.core.actions import Action, Pass, register
+from engine.core.commands import CommandOption, CommandSpec, standard
 from engine.core.entities import Corporation, Holder, Player
 from engine.core.game import BaseGame
 from engine.core.operating_round import OperatingRound
@@ -170,6 +171,10 @@ class Tiny(BaseGame):
     NEGATIVE_HOLDINGS = True
     DISCARDS_TO_MARKET = True
     ROUNDS = RoundSequence(opening=(), cycle=("stock", OperatingSet(("operating", "short"))))
+    COMMANDS = (*standard("par", "buy", "sell", "pass", "token", "run", "dividend", "train", "discard",
+                          "bankrupt"),
+                CommandSpec("short", "short", "Sell a share short", "sell short", ("player",),
+                            (CommandOption("corporation", str, "The company", True, "corporation"),)))
 
     def title_data(self) -> dict[str, Any]:
         return DATA
