@@ -8,7 +8,6 @@ A title subclasses `BaseGame`, supplies its data, declares its rounds and their 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.core.actions import Action, EndGame, Meta, parse_action
@@ -24,11 +23,12 @@ from engine.core.entities import (
     Train,
 )
 from engine.core.operating_round import OperatingRound
-from engine.core.phases import Phase, parse_phases
+from engine.core.phases import FirstTrainEffects, Phase, first_train_effects, parse_phases
 from engine.core.rng import SetupRandom
 from engine.core.round import OperatingSet, Round, RoundSequence, RoundSpec
 from engine.core.route_hooks import RouteHooksMixin
 from engine.core.rules import TitleRules
+from engine.core.sequence import RoundCursor
 from engine.core.services.bank import Bank
 from engine.core.services.depot import Depot
 from engine.core.services.ledger import ShareLedger
@@ -46,15 +46,6 @@ from engine.core.steps.token import TokenStep
 from engine.core.steps.track import TrackStep
 from engine.core.stock_round import StockRound
 from engine.errors import GameError
-
-
-@dataclass(frozen=True)
-class FirstTrainEffects:
-    """What buying the first train of a kind does."""
-
-    phase: str | None
-    rusts: tuple[str, ...]
-    events: tuple[str, ...]
 
 
 class BaseGame(TitleRules, RouteHooksMixin):
@@ -124,14 +115,13 @@ class BaseGame(TitleRules, RouteHooksMixin):
         self.last_tile_hexes: list[str] = []
         self.last_runs: list[Any] = []
         self.importing = False
-        self.sequence_index = 0  # position in ROUNDS' opening + cycle
-        self.set_index = 0  # position inside an operating set
+        self.cursor = RoundCursor()
         # What interrupting steps wait for: unpaid debts, stations to place.
         self.cash_crisis: list[Debt] = []
         self.pending_tokens: list[PendingToken] = []
         self.setup()
-        self.round: Round = self._make_round(self._entry(0))
-        self._enter_set()
+        self.cursor.enter(self)
+        self.round: Round = self.make_round(self.cursor.kind(self.ROUNDS))
         self.round.start(self)
         self.settle()
 
@@ -157,46 +147,13 @@ class BaseGame(TitleRules, RouteHooksMixin):
         """Why the game ends after a set of operating rounds (1829 family: a broken bank)."""
         return "bank" if self.bank_broken else None
 
-    # --- the round sequence ----------------------------------------------------------------
-    def _sequence(self) -> tuple[str | OperatingSet, ...]:
-        return self.ROUNDS.opening + self.ROUNDS.cycle
-
-    def _entry(self, index: int) -> str:
-        entry = self._sequence()[index]
-        return entry.rounds[self.set_index] if isinstance(entry, OperatingSet) else entry
-
-    def _make_round(self, kind: str) -> Round:
+    def make_round(self, kind: str) -> Round:
         return self.round_specs()[kind].make(tuple(self.interrupt_steps()))
-
-    def _enter_set(self) -> None:
-        if isinstance(self._sequence()[self.sequence_index], OperatingSet):
-            self.round_num = 1
-            self.set_index = 0
-            self.operating_rounds = self.phase.operating_rounds
 
     def next_round(self) -> Round | None:
         """The round after the current one, or None when the game ends between rounds."""
-        entries = self._sequence()
-        entry = entries[self.sequence_index]
-        if isinstance(entry, OperatingSet):
-            if self.set_index + 1 < len(entry.rounds):
-                self.set_index += 1
-                return self._make_round(entry.rounds[self.set_index])
-            if self.round_num < self.operating_rounds:
-                self.round_num += 1
-                self.set_index = 0
-                return self._make_round(entry.rounds[0])
-            reason = self.end_after_operating_set()
-            if reason:
-                self.end_game(reason)
-                return None
-        self.sequence_index += 1
-        if self.sequence_index >= len(entries):
-            self.sequence_index = len(self.ROUNDS.opening)
-            self.turn += 1
-        self.set_index = 0
-        self._enter_set()
-        return self._make_round(self._entry(self.sequence_index))
+        kind = self.cursor.advance(self)
+        return None if kind is None else self.make_round(kind)
 
     # --- lookups ---------------------------------------------------------------------------
     @property
@@ -402,36 +359,7 @@ class BaseGame(TitleRules, RouteHooksMixin):
 
     def first_train_effects(self, name: str) -> FirstTrainEffects:
         """What the first train of a kind would set off if it were bought now."""
-        phase = next((p.name for index, p in enumerate(self.phases)
-                      if p.on_train == name and index > self.phase_index), None)
-        rusts = []
-        for raw in self.data["entities"]["trains"]:
-            if raw.get("rusts_on") == name and raw["name"] not in rusts:
-                rusts.append(raw["name"])
-        events = next((tuple(raw.get("events") or ()) for raw in self.data["entities"]["trains"]
-                       if raw["name"] == name), ())
-        return FirstTrainEffects(phase, tuple(rusts), events)
-
-    def buy_train_effects(self, train: Train) -> None:
-        """A first train of its kind may start a phase, rust older trains and fire events."""
-        if not self.depot.first_of_kind(train):
-            return
-        self.depot.sold_names.add(train.name)
-        effects = self.first_train_effects(train.name)
-        for index, phase in enumerate(self.phases):
-            if phase.name == effects.phase and index > self.phase_index:
-                self.phase_index = index
-                self.log.append(f"Phase {phase.name} begins")
-                self.on_phase_change(phase)
-        for corp in self.corporations.values():
-            rusted = [t for t in corp.trains if t.name in effects.rusts]
-            for old in rusted:
-                corp.trains.remove(old)
-                old.owner = None
-            if rusted:
-                self.log.append(f"{corp.id}'s {', '.join(t.name for t in rusted)}-train(s) rust")
-        for event in train.events:
-            self.on_train_event(event)
+        return first_train_effects(self, name)
 
     def on_phase_change(self, phase: Phase) -> None:
         """Title hook for what a new phase starts."""

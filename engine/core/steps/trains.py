@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.actions import BuyTrain
 from engine.core.entities import Corporation, Player, Train
+from engine.core.phases import apply_first_train
 from engine.core.share_sales import sale_choices
 from engine.errors import GameError
 
@@ -135,4 +136,4 @@ def buy_from_depot(game: BaseGame, corporation: Corporation, train: Train) -> No
     corporation.trains.append(train)
     train.owner = corporation
     game.log.append(f"{corporation.id} buys a {train.name}-train for ${price}")
-    game.buy_train_effects(train)
+    apply_first_train(game, train)
