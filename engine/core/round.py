@@ -10,7 +10,7 @@ has nothing to decide skips it, so an entity with no legal action is passed over
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.core.actions import Action
 from engine.core.entities import Holder, Player
@@ -154,10 +154,9 @@ class RoundSpec:
 
     kind: type[Round]
     steps: tuple[Step, ...]
-    options: tuple[tuple[str, Any], ...] = ()
 
     def make(self, interrupts: tuple[Step, ...]) -> Round:
-        return self.kind(steps=[*interrupts, *self.steps], **dict(self.options))
+        return self.kind(steps=[*interrupts, *self.steps])
 
 
 @dataclass(frozen=True)
