@@ -101,7 +101,7 @@ class Round:
         acting = self.acting_entity(game)
         step = self.blocking_step(game)
         if acting is not None and entity is not acting and not any(
-                step.actions(game, self, entity) for step in self.active_steps(game)):
+                other.actions(game, self, entity) for other in self.active_steps(game)):
             return f"it is {game.describe(acting)}'s turn ({self.title(game)})"
         allowed = sorted({kind for s in self.active_steps(game) for kind in s.actions(game, self, entity)})
         where = f"the {step.label} step" if step is not None else self.title(game)
