@@ -424,9 +424,10 @@ class BaseGame(TitleRules, RouteHooksMixin):
 
     def process(self, action: dict[str, Any]) -> None:
         """Apply one action; on a GameError the game is exactly as before."""
-        # The title data is read-only and logged actions are never changed, so the safety copy
-        # shares them (copying the data was most of the cost of every move).
+        # The title data is read-only, logged actions are never changed and steps are stateless,
+        # so the safety copy shares them (copying the data was most of the cost of every move).
         memo: dict[int, Any] = {id(self.data): self.data, id(self.raw_actions): list(self.raw_actions)}
+        memo.update({id(step): step for step in self.round.steps})  # steps hold no state
         backup = copy.deepcopy(self.__dict__, memo)
         try:
             self.apply(action)
