@@ -65,8 +65,11 @@ class Round:
         return found
 
     def blocking_step(self, game: BaseGame) -> Step | None:
-        steps = self.active_steps(game)
-        return steps[-1] if steps and steps[-1].blocking else None
+        """The first active blocking step: what the round waits for."""
+        for step in self.steps:
+            if step.blocking and step.active(game, self):
+                return step
+        return None
 
     def step(self, key: str) -> Step | None:
         return next((step for step in self.steps if step.key == key), None)

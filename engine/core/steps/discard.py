@@ -28,7 +28,11 @@ class DiscardTrainStep(Step):
         return {"discard_train": self.process_discard}
 
     def active(self, game: BaseGame, rnd: Round) -> bool:
-        return bool(crowded(game))
+        # Asked before every move, so no list and no sort.
+        for corp in game.corporations.values():
+            if corp.trains and len(corp.trains) > game.train_limit(corp):
+                return True
+        return False
 
     def acting_entity(self, game: BaseGame, rnd: Round) -> Holder | None:
         waiting = crowded(game)
