@@ -351,9 +351,6 @@ class BaseGame(TitleRules, RouteHooksMixin):
         return self.round.label(self)
 
     # --- trains and phases -----------------------------------------------------------------
-    def train_limit(self, corporation: Corporation) -> int:
-        return self.phase.train_limit
-
     def all_trains(self) -> list[Train]:
         return [train for corp in self.corporations.values() for train in corp.trains]
 

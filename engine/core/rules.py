@@ -12,6 +12,7 @@ from typing import Any
 from engine.core.board import Board, HexState
 from engine.core.entities import Company, Corporation, Player, Pool, Share, Train
 from engine.core.graph import can_run_a_route
+from engine.core.phases import Phase
 from engine.core.services.bank import Bank
 from engine.core.services.depot import Depot
 from engine.core.services.market import StockMarket
@@ -29,6 +30,10 @@ class TitleRules:
     corporations: dict[str, Corporation]
     companies: dict[str, Company]
     importing: bool
+
+    @property
+    def phase(self) -> Phase:
+        raise NotImplementedError
 
     def transfer(self, source: Any, target: Any, amount: int) -> None:
         raise NotImplementedError
@@ -122,7 +127,7 @@ class TitleRules:
 
     # --- trains ------------------------------------------------------------------------------
     def train_limit(self, corporation: Corporation) -> int:
-        raise NotImplementedError
+        return self.phase.train_limit
 
     def must_buy_train(self, corporation: Corporation) -> bool:
         return (not corporation.trains and self.depot.next_train() is not None

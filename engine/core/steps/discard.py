@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from engine.core.actions import Action, DiscardTrain
 from engine.core.entities import Corporation, Holder
 from engine.core.round import Round
+from engine.core.rules import TitleRules
 from engine.core.step import Handler, Move, Step
 from engine.errors import GameError
 
@@ -29,8 +30,15 @@ class DiscardTrainStep(Step):
 
     def active(self, game: BaseGame, rnd: Round) -> bool:
         # Asked before every move, so no list and no sort.
+        if type(game).train_limit is TitleRules.train_limit:  # one limit for every company
+            most = game.phase.train_limit
+            for corp in game.corporations.values():
+                if len(corp.trains) > most:
+                    return True
+            return False
+        limit = game.train_limit
         for corp in game.corporations.values():
-            if corp.trains and len(corp.trains) > game.train_limit(corp):
+            if corp.trains and len(corp.trains) > limit(corp):
                 return True
         return False
 

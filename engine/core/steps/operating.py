@@ -25,11 +25,16 @@ class OperatingStep(Step):
     """A step of the operating company's turn."""
 
     def active(self, game: BaseGame, rnd: Round) -> bool:
-        turn = operating(rnd).turn
+        # Asked for every step before every move: plain attribute access (an operating step
+        # is only ever in an operating round).
+        turn: CorporateTurn | None = getattr(rnd, "turn", None)
         return turn is not None and self.key not in turn.done_steps
 
     def turn(self, rnd: Round) -> CorporateTurn:
-        return operating(rnd).operating_turn
+        turn: CorporateTurn | None = getattr(rnd, "turn", None)
+        if turn is None:
+            raise GameError("no company is operating")
+        return turn
 
     def done(self, rnd: Round) -> None:
         self.turn(rnd).done_steps.add(self.key)
@@ -42,7 +47,8 @@ class OperatingStep(Step):
         return []
 
     def actions(self, game: BaseGame, rnd: Round, entity: Holder) -> list[str]:
-        return self.own_actions(game, rnd) if entity is operating(rnd).corporation else []
+        turn: CorporateTurn | None = getattr(rnd, "turn", None)
+        return self.own_actions(game, rnd) if turn is not None and entity is turn.corporation else []
 
     def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> str | None:
         corp = operating(rnd).corporation
