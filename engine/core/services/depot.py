@@ -52,6 +52,9 @@ class TrainKind:
     available_on: str | None = None
     events: tuple[str, ...] = ()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> TrainKind:
+        return self  # immutable: the safety copy of a game shares it
+
     @classmethod
     def parse(cls, raw: dict[str, Any], players: int) -> TrainKind:
         return cls(name=raw["name"], distance=int(raw["distance"]), price=int(raw["price"]),
