@@ -13,21 +13,17 @@ from typing import Any
 from bot.errors import CommandError, NotYourTurn
 from bot.model import Command
 from bot.routes_text import parse_routes
-from bot.vocabulary import DIVIDEND_WORDS, SOURCE_WORDS
+from bot.vocabulary import COMMANDS, DIVIDEND_WORDS, SOURCE_WORDS
+from engine.core.commands import CommandSpec
 from engine.core.game import BaseGame
+from engine.core.step import INFORMATIONAL
 from engine.describe import rotation_words
 
 Move = dict[str, Any]
+BID_TARGETS = ("company", "corporation", "minor")  # what an auction's choices may offer
 
-# Which action types a command word makes, and who acts: the caller ("player") or a company.
-TYPES: dict[str, tuple[str, ...]] = {
-    "bid": ("bid",), "par": ("par",), "buy": ("buy_shares",), "sell": ("sell_shares",),
-    "pass": ("pass",), "lay": ("lay_tile",), "token": ("place_token",), "run": ("run_routes",),
-    "dividend": ("dividend",), "train": ("buy_train",), "issue": ("sell_shares",),
-    "redeem": ("buy_shares",), "discard": ("discard_train",), "bankrupt": ("bankrupt",),
-}
-PLAYER_ONLY = {"buy", "sell"}  # buy/sell for a company are /redeem and /issue
-COMPANY_ONLY = {"issue", "redeem"}
+# Which action type a command word makes, and for whom (the engine's command table).
+TYPES: dict[str, CommandSpec] = COMMANDS
 
 
 def controls(state: BaseGame, player_id: Any, move: Move) -> bool:
@@ -48,12 +44,8 @@ def controls(state: BaseGame, player_id: Any, move: Move) -> bool:
 
 def candidate_moves(state: BaseGame, moves: list[Move], player_id: Any, word: str) -> list[Move]:
     """The legal moves this command word could mean for this player (raises when none)."""
-    types = TYPES[word]
-    matching = [m for m in moves if m["type"] in types]
-    if word in PLAYER_ONLY:
-        matching = [m for m in matching if m.get("entity_type", "player") == "player"]
-    if word in COMPANY_ONLY:
-        matching = [m for m in matching if m.get("entity_type") == "corporation"]
+    spec = TYPES[word]
+    matching = [m for m in moves if m["type"] == spec.action and m.get("entity_type", "player") in spec.entities]
     mine = [m for m in matching if controls(state, player_id, m)]
     if mine:
         return mine
@@ -87,21 +79,54 @@ def build_action(state: BaseGame, moves: list[Move], player_id: Any, command: Co
     if word == "run":
         return _run(state, mine, command, proposal)
     builder = _BUILDERS.get(word)
-    return base(mine[0]) if builder is None else builder(state, mine, command)
+    return _by_choice_fields(TYPES[word], mine, command) if builder is None else builder(state, mine, command)
+
+
+def _by_choice_fields(spec: CommandSpec, mine: list[Move], command: Command) -> dict[str, Any]:
+    """Any command whose options pick a legal choice by its fields (the table's choice_field):
+    the chosen choice's own fields make the action, and free options are passed as given."""
+    options = [(move, choice) for move in mine for choice in (move.get("choices") or [None])]
+    for option in spec.options:
+        value = command.get(option.name)
+        if option.choice_field is None or value is None:
+            continue
+        field = option.choice_field
+        kept = [(m, c) for m, c in options if c is not None and _upper(c.get(field)) == _upper(value)]
+        if not kept:
+            allowed = sorted({str(c.get(field)) for _, c in options if c is not None})
+            raise CommandError(f"{option.name}:{value} is not possible now; "
+                               f"{option.name} can be {_listing(allowed) or 'nothing'}")
+        options = kept
+    move, choice = options[0]
+    action = base(move)
+    if choice is not None:
+        action.update({key: value for key, value in choice.items() if key not in INFORMATIONAL})
+    for option in spec.options:
+        if option.choice_field is None and command.get(option.name) is not None:
+            action[option.name] = command.get(option.name)
+    return action
 
 
 def _bid(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    """A bid on whatever the auction offers: a private company, or a corporation where the
+    title auctions them; the choice names it under its own field."""
     move = mine[0]
     wanted = _upper(command.get("company"))
-    companies = {c["company"].upper(): c for c in move["choices"]}
-    if wanted not in companies:
-        offers = [f"{c['company']} (from ${c['min']})" for c in move["choices"]]
+    targets = {str(c.get(_bid_field(c))).upper(): c for c in move["choices"]}
+    if wanted not in targets:
+        offers = [f"{c.get(_bid_field(c))} (from ${c['min']})" for c in move["choices"]]
         raise CommandError(f"{wanted or 'that'} is not up for auction; you can bid on "
                            f"{_listing(offers) or 'nothing (not enough cash)'}")
     price = command.get("price")
     if not isinstance(price, int):
         raise CommandError("give the bid as a whole number of dollars, e.g. price:45")
-    return {**base(move), "company": companies[wanted]["company"], "price": price}
+    choice = targets[wanted]
+    field = _bid_field(choice)
+    return {**base(move), field: choice[field], "price": price}
+
+
+def _bid_field(choice: dict[str, Any]) -> str:
+    return next((key for key in BID_TARGETS if key in choice), "company")
 
 
 def _par(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
@@ -294,6 +319,8 @@ def _discard(state: BaseGame, mine: list[Move], command: Command) -> dict[str, A
     return {**base(move), "train": chosen}
 
 
+# Commands whose options need more than matching choice fields (names, defaults, free amounts);
+# any other command of a title's table is built by `_by_choice_fields`.
 _BUILDERS: dict[str, Any] = {
     "bid": _bid, "par": _par, "buy": _buy, "sell": _sell, "lay": _lay, "token": _token,
     "dividend": _dividend, "train": _train, "issue": _count, "redeem": _count,

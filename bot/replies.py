@@ -10,35 +10,19 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.game import BaseGame
-from engine.core.operating_round import OperatingRound
 from engine.describe import idle_step
 from storage import SeatRecord
 
 Move = dict[str, Any]
 Mention = Callable[[SeatRecord], str]
 
-# (action type, entity type or "") -> (what it means, the command word)
-PHRASES: dict[tuple[str, str], tuple[str, str]] = {
-    ("bid", ""): ("bid on a private company", "bid"),
-    ("par", ""): ("start a company", "par"),
-    ("buy_shares", "player"): ("buy a share", "buy"),
-    ("buy_shares", "corporation"): ("redeem shares", "redeem"),
-    ("sell_shares", "player"): ("sell shares", "sell"),
-    ("sell_shares", "corporation"): ("issue shares", "issue"),
-    ("pass", ""): ("pass", "pass"),
-    ("lay_tile", ""): ("lay track", "lay"),
-    ("place_token", ""): ("place a station", "token"),
-    ("run_routes", ""): ("run trains", "run"),
-    ("dividend", ""): ("pay out or withhold the revenue", "dividend"),
-    ("buy_train", ""): ("buy a train", "train"),
-    ("discard_train", ""): ("discard a train over the limit", "discard"),
-    ("bankrupt", ""): ("declare bankruptcy", "bankrupt"),
-}
-
-
-def phrase(move: Move) -> tuple[str, str]:
-    kind = move["type"]
-    return PHRASES.get((kind, move.get("entity_type", "player")), PHRASES.get((kind, ""), (kind, "action")))
+def phrase(state: BaseGame, move: Move) -> tuple[str, str]:
+    """What a move does and the command word that makes it, from the title's command table;
+    a step that words its move itself (`phrase` in the move) has the last word."""
+    kind, entity_type = move["type"], move.get("entity_type", "player")
+    spec = next((c for c in type(state).COMMANDS if c.action == kind and entity_type in c.entities), None)
+    words, word = (spec.phrase, spec.word) if spec is not None else (kind.replace("_", " "), "action")
+    return str(move.get("phrase") or words), word
 
 
 def controller(state: BaseGame, move: Move) -> Any:
@@ -54,26 +38,20 @@ def controller(state: BaseGame, move: Move) -> Any:
 
 
 def round_title(state: BaseGame) -> str:
-    name = state.round.name
-    if isinstance(state.round, OperatingRound):
-        return f"{name} {state.turn}.{state.round_num}"
-    if name == "Stock Round":
-        return f"{name} {state.turn}"
-    return name
+    return state.round.title(state)
 
 
 def _details(state: BaseGame, move: Move) -> str:
     """A few words on the choices, where they fit on a line."""
     kind = move["type"]
     choices = move.get("choices") or []
+    if move.get("phrase"):
+        return ""  # the step's own words say it all
     if kind == "bid":
-        return ": " + ", ".join(f"{c['company']} from ${c['min']}" for c in choices) if choices else ""
-    if kind == "par" and state.round.name != "Stock Round":
-        corp = choices[0]["corporation"] if choices else "?"
-        prices = sorted({c["price"] for c in choices})
-        return f" of {corp} (Jay Gould): " + ", ".join(f"${p}" for p in prices)
+        return ": " + ", ".join(f"{c.get('company') or c.get('corporation')} from ${c['min']}"
+                                for c in choices) if choices else ""
     if kind == "dividend":
-        revenue = getattr(getattr(state.round, "turn", None), "revenue", None)
+        revenue = move.get("revenue")
         kinds = ", ".join(c["kind"] for c in choices)
         return f" of ${revenue} ({kinds})" if revenue is not None else f" ({kinds})"
     if kind == "buy_train" and choices:
@@ -107,9 +85,7 @@ def whose_turn(state: BaseGame, moves: list[Move], seats: list[SeatRecord],
             acting.append(seat)
         parts = []
         for move in group:
-            words, command = phrase(move)
-            if move["type"] == "par" and state.round.name != "Stock Round":
-                words = "set the par price"
+            words, command = phrase(state, move)
             parts.append(f"{words}{_details(state, move)} (/{command})")
         idle = idle_step(state, moves) if [m["type"] for m in group] == ["pass"] else None
         if idle is not None and idle[0] == entity:  # say why there is nothing else to do

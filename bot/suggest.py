@@ -12,6 +12,7 @@ from typing import Any
 from bot.commands import TYPES, candidate_moves, tile_name
 from bot.errors import CommandError
 from bot.routes_text import format_routes
+from engine.core.commands import CommandSpec
 from engine.core.game import BaseGame
 from engine.describe import rotation_words
 
@@ -51,8 +52,24 @@ def suggest(state: BaseGame, moves: list[dict[str, Any]], player_id: Any, word: 
     if picker is None:
         if word == "run" and option == "routes" and proposal is not None:
             return [(f"The proposed runs (${total}): {format_routes(proposal['routes'])}", USE_PROPOSAL)]
-        return []
+        return _keep(_by_choice_field(TYPES[word], option, choices, filled), typed)
     return _keep(picker(state, choices, filled), typed)
+
+
+def _by_choice_field(spec: CommandSpec, option: str, choices: list[dict[str, Any]],
+                     filled: dict[str, Any]) -> list[Choice]:
+    """Any option the title's table ties to a choice field: the values that field takes among
+    the choices that fit the options already filled."""
+    wanted = spec.option(option)
+    if wanted is None or wanted.choice_field is None:
+        return []
+    for other in spec.options:
+        value = filled.get(other.name)
+        if other is wanted or other.choice_field is None or value in (None, ""):
+            continue
+        choices = [c for c in choices if _same(value, c.get(other.choice_field))]
+    values = dict.fromkeys(c[wanted.choice_field] for c in choices if wanted.choice_field in c)
+    return [(str(value), value) for value in values if isinstance(value, str | int)]
 
 
 def _same(value: Any, other: Any) -> bool:

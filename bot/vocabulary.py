@@ -1,13 +1,17 @@
 """The command words both front doors share: names, options and their help texts.
 
 Discord's slash commands and the terminal's ``@Alice /lay hex:E11 tile:57 rotation:2`` are
-the same words with the same options; this table is the one place they are written down
-(the Discord cogs are checked against it by a test).
+the same words with the same options. The moves come from the engine's titles (each title lists
+the actions it uses with their words, options and phrases); the game commands are the bot's own.
+Both front doors are generated from this table.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from engine import command_table
+from engine.core.commands import CommandSpec
 
 
 @dataclass(frozen=True)
@@ -33,49 +37,24 @@ def _o(name: str, kind: type, description: str, required: bool = False, auto: bo
     return Option(name, kind, description, required, auto)
 
 
-_PRIVATE = _o("private", str, "Use this private company's power", auto=True)
+# Options whose suggestions do not come from one field of the legal moves' choices: a private
+# company's power, the optimizer's proposed runs, a bid within its range (see bot/suggest.py).
+SUGGESTED = frozenset({("lay", "private"), ("token", "private"), ("run", "routes"), ("bid", "price")})
 
-# Moves: each makes one engine action for the caller's seat or a company they preside.
-MOVES: dict[str, Spec] = {spec.name: spec for spec in (
-    Spec("bid", "Bid on a private company in the auction", (
-        _o("company", str, "The private company", True, True),
-        _o("price", int, "Your bid in dollars", True, True))),
-    Spec("par", "Start a company: choose its par price", (
-        _o("corporation", str, "The company to start", True, True),
-        _o("price", int, "Par price in dollars", True, True))),
-    Spec("buy", "Buy one share", (
-        _o("corporation", str, "The company", True, True),
-        _o("from", str, "treasury or pool (default: treasury when both sell)", auto=True))),
-    Spec("sell", "Sell shares to the pool", (
-        _o("corporation", str, "The company", True, True),
-        _o("percent", int, "How much to sell, e.g. 20", auto=True))),
-    Spec("pass", "Pass (end your turn, or skip this step)"),
-    Spec("lay", "Lay or upgrade a tile", (
-        _o("hex", str, "Where, e.g. E11", True, True),
-        _o("tile", str, "Which tile, e.g. 57", True, True),
-        _o("rotation", int, "Rotation 0-5 (60° steps); the choices say which hexes its track leads to",
-           True, True),
-        _PRIVATE)),
-    Spec("token", "Place a station token", (
-        _o("city", str, "The city: a hex such as D9, or a city id", True, True),
-        _PRIVATE)),
-    Spec("run", "Run trains: confirm the proposed runs, or give your own", (
-        _o("routes", str, "e.g. 2-0: I14-I12-I10-I8-J7-J5; 3-0: ... (empty: the proposal)", auto=True),)),
-    Spec("dividend", "Pay out, pay half, or withhold the revenue", (
-        _o("kind", str, "payout, half or withhold", True, True),)),
-    Spec("train", "Buy a train", (
-        _o("train", str, "A train name (3) or id (3-1)", True, True),
-        _o("price", int, "Price, for a train bought from another company"),)),
-    Spec("issue", "Issue treasury shares to the pool", (
-        _o("count", int, "How many shares", True, True),)),
-    Spec("redeem", "Redeem shares from the pool", (
-        _o("count", int, "How many shares", True, True),)),
-    Spec("discard", "Discard a train over the train limit", (
-        _o("train", str, "Which train", True, True),)),
-    Spec("bankrupt", "Declare bankruptcy (when the train cannot be paid for)"),
-    Spec("action", "Apply one raw 18xx.games action (power users and tools)", (
-        _o("json", str, "One action as JSON", True),)),
-)}
+
+def _from_engine(command: CommandSpec) -> Spec:
+    return Spec(command.word, command.description, tuple(
+        Option(o.name, o.kind, o.description, o.required,
+               o.choice_field is not None or (command.word, o.name) in SUGGESTED)
+        for o in command.options))
+
+
+# Moves: each makes one engine action for the caller's seat or a company they preside. The
+# engine's titles declare them (engine.command_table); /action is the bot's own.
+COMMANDS: dict[str, CommandSpec] = command_table()
+MOVES: dict[str, Spec] = {word: _from_engine(command) for word, command in COMMANDS.items()}
+MOVES["action"] = Spec("action", "Apply one raw 18xx.games action (power users and tools)", (
+    _o("json", str, "One action as JSON", True),))
 
 # Game lifecycle, information and administration: `/game <word>`.
 GAME: dict[str, Spec] = {spec.name: spec for spec in (

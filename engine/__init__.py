@@ -5,6 +5,7 @@ from engine.log import (
     EXPORT_KEY,
     TITLES,
     Game,
+    command_table,
     document_options,
     effective_actions,
     export_settings,
@@ -12,5 +13,5 @@ from engine.log import (
     new_game,
 )
 
-__all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "document_options", "effective_actions",
+__all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "command_table", "document_options", "effective_actions",
            "export_settings", "load_game", "new_game"]

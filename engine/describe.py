@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.core.entities import Corporation
 from engine.core.game import BaseGame
 from engine.log import effective_actions
 
@@ -65,11 +66,9 @@ def idle_step(state: BaseGame, moves: list[dict[str, Any]]) -> tuple[str, str] |
     """(company, step label) when the operating company's only legal move in its current step
     is to pass, e.g. ("T&P", "lay track"); a private company's power may still offer a move
     of its own. None otherwise."""
-    current = getattr(state.round, "current_step", None)
-    step = current(state) if callable(current) else None
-    entity = getattr(state.round, "acting_entity", None)
-    corporation = entity(state) if callable(entity) else None
-    if step is None or corporation is None:
+    step = state.round.blocking_step(state)
+    corporation = state.round.acting_entity(state)
+    if step is None or not isinstance(corporation, Corporation):
         return None
     own = [m for m in moves if str(m.get("entity")) == corporation.id]
     if not own or any(m["type"] != "pass" for m in own):

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.commands import CommandSpec, merge_tables
 from engine.core.game import BaseGame
 from engine.core.rng import seed_from_game
 from engine.errors import GameError
 from engine.titles import TITLE_CLASSES
 
 TITLES = frozenset(TITLE_CLASSES)
+
+
+def command_table(title: str | None = None) -> dict[str, CommandSpec]:
+    """The commands of one title, or of every title the engine knows, by word."""
+    classes = [title_class(title)] if title is not None else list(TITLE_CLASSES.values())
+    return merge_tables([cls.COMMANDS for cls in classes])
+
 SITE_RULES = "site_rules"
 # Our own key in exported documents: the exact rule options, which 18xx.games does not know.
 EXPORT_KEY = "stationmaster"

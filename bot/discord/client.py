@@ -11,9 +11,8 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord.buttons import MoveButton
 from bot.discord.game_cog import GameCog
-from bot.discord.operating_cog import OperatingCog
+from bot.discord.moves import move_commands
 from bot.discord.respond import actor_of, answer, answer_move, refuse, report_failure
-from bot.discord.stock_cog import StockCog
 from bot.model import Command
 from bot.moderator import Moderator
 from bot.reminders import ReminderService
@@ -64,8 +63,8 @@ class StationmasterBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.add_cog(GameCog(self))
-        await self.add_cog(StockCog(self))
-        await self.add_cog(OperatingCog(self))
+        for command in move_commands(self):
+            self.tree.add_command(command)
         self.add_dynamic_items(MoveButton)  # persistent: buttons keep working after a restart
         await self.sync_commands()
         await self.reminders.start()

@@ -20,12 +20,6 @@ class Holder:
 
 
 @dataclass(eq=False)
-class Bank(Holder):
-    cash: int = 0
-    name: str = "Bank"
-
-
-@dataclass(eq=False)
 class Pool(Holder):
     """The bank pool (open market) where sold shares lie."""
 
@@ -66,6 +60,7 @@ class Train:
     rusts_on: str | None
     events: tuple[str, ...] = ()
     owner: Holder | None = None
+    obsolete_on: str | None = None
 
 
 @dataclass(eq=False)
@@ -97,7 +92,7 @@ class Corporation(Holder):
     home_hex: str | None = None
     home_city: int = 0
     float_percent: int = 50
-    share_percent: int = 10  # percent of one ordinary share; 18USA has 10, 20 and 50
+    share_percent: int = 10  # percent of one ordinary share: 10, 20 or 50 for 10, 5 or 2 shares
     cash: int = 0
     shares: list[Share] = field(default_factory=list)
     trains: list[Train] = field(default_factory=list)
@@ -107,7 +102,6 @@ class Corporation(Holder):
     has_paid: bool = False  # reached the dividend step at least once
     route_seen: bool = False  # had a runnable route at some check (see route_available)
     closed: bool = False
-    par_cell: Any = None
 
     @property
     def key(self) -> str:

@@ -1,17 +1,19 @@
-"""The shared game: state, money and share movements, phases, and processing of actions.
+"""The shared game: the position, money and certificates, phases, the round sequence, and
+processing of actions.
 
-A title subclasses `BaseGame`, supplies its data and rounds, and overrides the documented hooks.
+A title subclasses `BaseGame`, supplies its data, declares its rounds and their steps
+(`ROUNDS`, `round_specs`) and overrides the hooks of `engine.core.rules.TitleRules`.
 """
 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from engine.core.actions import Action, EndGame, Meta, parse_action
 from engine.core.board import Board
+from engine.core.commands import CommandSpec, standard
 from engine.core.entities import (
-    Bank,
     Company,
     Corporation,
     Holder,
@@ -20,36 +22,50 @@ from engine.core.entities import (
     Share,
     Train,
 )
-from engine.core.market import StockMarket
 from engine.core.operating_round import OperatingRound
-from engine.core.operations import OperationsMixin
-from engine.core.or_steps import BuyTrainStep, DividendStep, RouteStep, Step, TokenStep, TrackStep
+from engine.core.phases import FirstTrainEffects, Phase, first_train_effects, parse_phases
 from engine.core.rng import SetupRandom
-from engine.core.rounds import Round
+from engine.core.round import OperatingSet, Round, RoundSequence, RoundSpec
 from engine.core.route_hooks import RouteHooksMixin
+from engine.core.rules import TitleRules
+from engine.core.sequence import RoundCursor
+from engine.core.services.bank import Bank
+from engine.core.services.depot import Depot
+from engine.core.services.ledger import ShareLedger
+from engine.core.services.loans import Loans
+from engine.core.services.market import StockMarket
+from engine.core.step import Step
+from engine.core.steps.buy_train import BuyTrainStep
+from engine.core.steps.cash_crisis import CashCrisisStep, Debt
+from engine.core.steps.discard import DiscardTrainStep
+from engine.core.steps.dividend import DividendStep
+from engine.core.steps.pending_token import PendingToken, PendingTokenStep
+from engine.core.steps.route import RouteStep
+from engine.core.steps.shares import BuySellParShares
+from engine.core.steps.token import TokenStep
+from engine.core.steps.track import TrackStep
 from engine.core.stock_round import StockRound
-from engine.core.trains import Depot, Phase, parse_phases
 from engine.errors import GameError
 
 
-@dataclass(frozen=True)
-class FirstTrainEffects:
-    """What buying the first train of a kind does."""
-
-    phase: str | None
-    rusts: tuple[str, ...]
-    events: tuple[str, ...]
-
-
-META_ACTIONS = {"message", "program_share_pass", "program_buy_shares", "program_merger_pass",
-                "program_disable", "program_auction_bid", "program_close_pass"}
-
-
-class BaseGame(RouteHooksMixin, OperationsMixin):
+class BaseGame(TitleRules, RouteHooksMixin):
     """State of one game and the mechanics every title shares."""
+
+    # The commands the front ends offer for this title's actions (engine/core/commands.py).
+    COMMANDS: ClassVar[tuple[CommandSpec, ...]] = standard(
+        "par", "buy", "sell", "pass", "lay", "token", "run", "dividend", "train", "discard", "bankrupt")
+    # The order of rounds, by the kinds `round_specs` defines.
+    ROUNDS: ClassVar[RoundSequence] = RoundSequence(
+        opening=(), cycle=("stock", OperatingSet(("operating",))))
 
     TITLE: ClassVar[str] = ""
     RULE_OPTIONS: ClassVar[dict[str, str]] = {}
+    # Where a company wholly held by players moves at the end of a stock round (None: stays).
+    SOLD_OUT_MOVE: ClassVar[str | None] = None
+    # Whether a holding may be negative (short sales).
+    NEGATIVE_HOLDINGS: ClassVar[bool] = False
+    # Whether discarded trains go to the open market, to be bought again, or leave the game.
+    DISCARDS_TO_MARKET: ClassVar[bool] = False
 
     def __init__(self, players: list[dict[str, Any]], seed: int,
                  options: list[str] | None = None) -> None:
@@ -65,7 +81,9 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         low, high = self.data["entities"]["player_range"]
         if not low <= count <= high:
             raise GameError(f"{self.TITLE} is for {low} to {high} players, not {count}")
-        self.bank = Bank(cash=int(constants["bank_cash"]))
+        self.bank = Bank.from_constant(constants["bank_cash"])
+        self.ledger = ShareLedger(negative_holdings=self.NEGATIVE_HOLDINGS)
+        self.loans = Loans.from_constants(constants)
         self.pool = Pool()
         start_cash = int(constants["starting_cash"][str(count)])
         self.players: list[Player] = []
@@ -81,7 +99,7 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         self.cert_limit = int(constants["certificate_limit"][str(count)])
         self.board = Board(self.data["map"], self.data["tiles"])
         self.market = StockMarket(self.data["market"])
-        self.depot = Depot(self.data["entities"]["trains"])
+        self.depot = Depot.from_data(self.data["entities"]["trains"], count)
         self.phases: list[Phase] = parse_phases(self.data["entities"]["phases"])
         self.phase_index = 0
         self.corporations: dict[str, Corporation] = {}
@@ -91,16 +109,19 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         self.operating_rounds = self.phase.operating_rounds
         self.finished = False
         self.end_reason: str | None = None
-        self.bank_broken = False
         self.priority_index = 0
         self.log: list[str] = []
         self.raw_actions: list[dict[str, Any]] = []
-        self.share_moves = 0
         self.last_tile_hexes: list[str] = []
         self.last_runs: list[Any] = []
         self.importing = False
+        self.cursor = RoundCursor()
+        # What interrupting steps wait for: unpaid debts, stations to place.
+        self.cash_crisis: list[Debt] = []
+        self.pending_tokens: list[PendingToken] = []
         self.setup()
-        self.round: Round = self.first_round()
+        self.cursor.enter(self)
+        self.round: Round = self.make_round(self.cursor.kind(self.ROUNDS))
         self.round.start(self)
         self.settle()
 
@@ -111,36 +132,28 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
     def setup(self) -> None:
         """Create corporations and companies and do the random setup."""
 
-    def first_round(self) -> Round:
-        raise NotImplementedError
+    def round_specs(self) -> dict[str, RoundSpec]:
+        """Each kind of round the title plays, with its steps in order."""
+        return {
+            "stock": RoundSpec(StockRound, (BuySellParShares(),)),
+            "operating": RoundSpec(OperatingRound, (TrackStep(), TokenStep(), RouteStep(), DividendStep(),
+                                                    BuyTrainStep())),
+        }
 
-    def next_round(self) -> Round:
-        """Stock round, then the set of operating rounds the phase gives, then stock again."""
-        finished = self.round
-        if isinstance(finished, OperatingRound):
-            if self.round_num < self.operating_rounds:
-                self.round_num += 1
-                return self.new_operating_round()
-            if self.bank_broken:
-                self.end_game("bank")
-                return finished
-            self.turn += 1
-            self.round_num = 1
-            return self.new_stock_round()
-        if isinstance(finished, StockRound):
-            self.round_num = 1
-            self.operating_rounds = self.phase.operating_rounds
-            return self.new_operating_round()
-        return self.new_stock_round()
+    def interrupt_steps(self) -> tuple[Step, ...]:
+        return (DiscardTrainStep(), CashCrisisStep(), PendingTokenStep())
 
-    def new_stock_round(self) -> Round:
-        return StockRound()
+    def end_after_operating_set(self) -> str | None:
+        """Why the game ends after a set of operating rounds (1829 family: a broken bank)."""
+        return "bank" if self.bank_broken else None
 
-    def new_operating_round(self) -> Round:
-        return OperatingRound()
+    def make_round(self, kind: str) -> Round:
+        return self.round_specs()[kind].make(tuple(self.interrupt_steps()))
 
-    def operating_steps(self) -> list[Step]:
-        return [TrackStep(), TokenStep(), RouteStep(), DividendStep(), BuyTrainStep()]
+    def next_round(self) -> Round | None:
+        """The round after the current one, or None when the game ends between rounds."""
+        kind = self.cursor.advance(self)
+        return None if kind is None else self.make_round(kind)
 
     # --- lookups ---------------------------------------------------------------------------
     @property
@@ -168,9 +181,11 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         except KeyError:
             raise GameError(f"there is no private company {key!r}") from None
 
-    def entity(self, action: dict[str, Any]) -> Holder:
-        kind = action.get("entity_type", "player")
-        key = action.get("entity")
+    def entity(self, action: Action) -> Holder:
+        """Who takes an action."""
+        return self.lookup(action.entity_type, action.entity)
+
+    def lookup(self, kind: str, key: Any) -> Holder:
         if kind == "player":
             return self.player(key)
         if kind == "corporation":
@@ -205,9 +220,12 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
             raise GameError(f"{self.describe(source)} has ${source.cash}, not ${amount}")
         source.cash -= amount
         target.cash += amount
-        if self.bank.cash < 0 and not self.bank_broken:
-            self.bank_broken = True
+        if source is self.bank and self.bank.paid_out():
             self.log.append("The bank has broken")
+
+    @property
+    def bank_broken(self) -> bool:
+        return self.bank.broken
 
     def describe(self, holder: Holder | None) -> str:
         if holder is None:
@@ -227,32 +245,20 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
     def counts_toward_limit(self, share: Share) -> bool:
         return True
 
-    def percent_of(self, player: Player, corporation: Corporation) -> int:
-        return corporation.percent_owned_by(player)
-
-    def move_share(self, share: Share, target: Holder) -> None:
-        """Give a certificate to a new holder; holders list certificates in the order received."""
-        share.owner = target
-        self.share_moves += 1
-        share.received = self.share_moves
-
-    def holding_order(self, corporation: Corporation, holder: Holder) -> list[Share]:
-        return sorted(corporation.shares_of(holder), key=lambda share: share.received)
-
     def swap_presidency(self, corporation: Corporation, old: Player, new: Player) -> None:
         """The new president hands ordinary shares worth the president's certificate to the old."""
         president_share = corporation.president_share()
         needed = president_share.percent
         given = 0
         # As on the reference site, the shares held longest are the ones handed over.
-        for share in self.holding_order(corporation, new):
+        for share in self.ledger.holding_order(corporation, new):
             if given >= needed:
                 break
             if share.president:
                 continue
-            self.move_share(share, old)
+            self.ledger.move(share, old)
             given += share.percent
-        self.move_share(president_share, new)
+        self.ledger.move(president_share, new)
         self.log.append(f"{new.name} becomes the president of {corporation.id}")
 
     def new_president_after(self, corporation: Corporation, current: Player,
@@ -273,41 +279,25 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         if corporation.percent_owned_by(buyer) > corporation.percent_owned_by(president):
             self.swap_presidency(corporation, president, buyer)
 
-    # --- stock round rules (1829 family defaults; titles override) --------------------------
-    def pool_limit_percent(self) -> int:
-        return int(self.data["entities"]["constants"].get("bank_pool_limit_percent", 50))
-
-    def max_player_percent(self) -> int:
-        return int(self.data["entities"]["constants"].get("max_player_percent", 60))
-
-    def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
-        if corporation.times_operated == 0:
-            return f"{corporation.id} has not yet operated, so its shares cannot be sold"
-        return None
-
-    def after_sale(self, corporation: Corporation, percent: int) -> None:
-        """Share price moves down one row per share sold."""
-        self.market.move(corporation.id, "down", corporation.units(percent))
-
+    # --- starting and floating companies ---------------------------------------------------
     def check_par(self, player: Player, corporation: Corporation, cell: Any) -> None:
         if corporation.ipoed:
             raise GameError(f"{corporation.id} has already been started")
         if cell is None or not cell.is_par:
             pars = ", ".join(f"${c.price} ({c.engine_id})" for c in self.market.par_cells())
             raise GameError(f"choose a par price from the par spaces: {pars}")
-        cost = cell.price * corporation.units(corporation.president_share().percent)
+        cost = self.par_cost(corporation, cell.price)
         if player.cash < cost:
             raise GameError(f"starting {corporation.id} at ${cell.price} costs ${cost}; {player.name} has ${player.cash}")
 
     def par_corporation(self, player: Player, corporation: Corporation, cell: Any, pay: bool) -> None:
         corporation.ipoed = True
-        corporation.par_cell = cell
         self.market.place(corporation.id, cell)
         share = corporation.president_share()
-        price = cell.price * corporation.units(share.percent)
+        price = self.par_cost(corporation, cell.price)
         if pay:
             self.transfer(player, corporation, price)
-        self.move_share(share, player)
+        self.ledger.move(share, player)
         self.log.append(f"{player.name} starts {corporation.id} at ${cell.price}")
         self.check_float(corporation)
 
@@ -317,15 +307,14 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
             self.log.append(f"{corporation.id} floats")
             self.on_float(corporation)
 
-    def on_float(self, corporation: Corporation) -> None:
-        """Title hook: what floating does (capital, home token, price)."""
-
     def end_of_stock_round(self) -> None:
-        """Companies wholly held by players rise one row."""
+        """Companies wholly held by players move as the title says (SOLD_OUT_MOVE)."""
+        if self.SOLD_OUT_MOVE is None:
+            return
         sold_out = [corp for corp in self.operating_order_all()
-                    if corp.percent_held_by_players() == 100]
+                    if corp.percent_held_by_players() >= 100]
         for corp in sold_out:
-            self.market.move(corp.id, "up")
+            self.market.move(corp.id, self.SOLD_OUT_MOVE)
 
     def operating_order_all(self) -> list[Corporation]:
         placed = [corp for corp in self.corporations.values() if corp.id in self.market.position]
@@ -351,6 +340,10 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
             pending += [corp_id for corp_id in corp_ids if corp_id in self.corporations and corp_id not in here]
         return pending
 
+    def round_title(self) -> str:
+        """'Stock Round 3', 'Operating Round 3.2', 'Auction Round', 'Game over'."""
+        return "Game over" if self.finished else self.round.title(self)
+
     def round_label(self) -> str:
         """'Stock Round 3', 'Operating Round 3.2 — SP operating', 'Game over (bank)'."""
         if self.finished:
@@ -358,44 +351,12 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
         return self.round.label(self)
 
     # --- trains and phases -----------------------------------------------------------------
-    def train_limit(self, corporation: Corporation) -> int:
-        return self.phase.train_limit
-
     def all_trains(self) -> list[Train]:
         return [train for corp in self.corporations.values() for train in corp.trains]
 
     def first_train_effects(self, name: str) -> FirstTrainEffects:
         """What the first train of a kind would set off if it were bought now."""
-        phase = next((p.name for index, p in enumerate(self.phases)
-                      if p.on_train == name and index > self.phase_index), None)
-        rusts = []
-        for raw in self.data["entities"]["trains"]:
-            if raw.get("rusts_on") == name and raw["name"] not in rusts:
-                rusts.append(raw["name"])
-        events = next((tuple(raw.get("events") or ()) for raw in self.data["entities"]["trains"]
-                       if raw["name"] == name), ())
-        return FirstTrainEffects(phase, tuple(rusts), events)
-
-    def buy_train_effects(self, train: Train) -> None:
-        """A first train of its kind may start a phase, rust older trains and fire events."""
-        if not self.depot.first_of_kind(train):
-            return
-        self.depot.sold_names.add(train.name)
-        effects = self.first_train_effects(train.name)
-        for index, phase in enumerate(self.phases):
-            if phase.name == effects.phase and index > self.phase_index:
-                self.phase_index = index
-                self.log.append(f"Phase {phase.name} begins")
-                self.on_phase_change(phase)
-        for corp in self.corporations.values():
-            rusted = [t for t in corp.trains if t.name in effects.rusts]
-            for old in rusted:
-                corp.trains.remove(old)
-                old.owner = None
-            if rusted:
-                self.log.append(f"{corp.id}'s {', '.join(t.name for t in rusted)}-train(s) rust")
-        for event in train.events:
-            self.on_train_event(event)
+        return first_train_effects(self, name)
 
     def on_phase_change(self, phase: Phase) -> None:
         """Title hook for what a new phase starts."""
@@ -410,10 +371,23 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
                 company.closed = True
         self.log.append("The private companies close")
 
-    def crowded_corporations(self) -> list[Corporation]:
-        crowded = [corp for corp in self.corporations.values()
-                   if len(corp.trains) > self.train_limit(corp)]
-        return sorted(crowded, key=lambda corp: self.market.operating_key(corp.id))
+    def pay_private_revenue(self) -> None:
+        for company in self.companies.values():
+            if company.closed or company.owner is None or not company.revenue:
+                continue
+            self.transfer(self.bank, company.owner, company.revenue)
+            self.log.append(f"{company.owner.name} collects ${company.revenue} from {company.id}")
+
+    def end_of_operating_round(self) -> None:
+        """Title hook run when an operating round ends."""
+
+    def bankrupt(self, player: Player) -> None:
+        """A player who cannot pay goes bankrupt: their cash goes to the bank (1829 family: the
+        game ends; titles where play goes on override this)."""
+        self.transfer(player, self.bank, player.cash)
+        player.bankrupt = True
+        self.log.append(f"{player.name} is bankrupt")
+        self.end_game("bankrupt")
 
     # --- the market --------------------------------------------------------------------------
     def operating_order(self) -> list[Corporation]:
@@ -447,9 +421,10 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
 
     def process(self, action: dict[str, Any]) -> None:
         """Apply one action; on a GameError the game is exactly as before."""
-        # The title data is read-only and logged actions are never changed, so the safety copy
-        # shares them (copying the data was most of the cost of every move).
+        # The title data is read-only, logged actions are never changed and steps are stateless,
+        # so the safety copy shares them (copying the data was most of the cost of every move).
         memo: dict[int, Any] = {id(self.data): self.data, id(self.raw_actions): list(self.raw_actions)}
+        memo.update({id(step): step for step in self.round.steps})  # steps hold no state
         backup = copy.deepcopy(self.__dict__, memo)
         try:
             self.apply(action)
@@ -471,21 +446,18 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
             self._apply_one(auto)
         self.raw_actions.append(action)
 
-    def _apply_one(self, action: dict[str, Any]) -> None:
-        kind = action["type"]
-        if kind in META_ACTIONS:
+    def _apply_one(self, raw: dict[str, Any]) -> None:
+        action = parse_action(raw)
+        if isinstance(action, Meta):
             return
-        if kind == "end_game":
+        if isinstance(action, EndGame):
             if self.finished:
                 raise GameError("the game is already over")
             self.end_game("manually_ended")
             return
         if self.finished:
             raise GameError("the game is over")
-        if kind in ("undo", "redo"):
-            raise GameError("undo and redo are handled by the game log, not the position")
-        entity = self.entity(action)
-        self.round.process(self, entity, action)
+        self.round.process(self, self.entity(action), action)
         self.settle()
 
     def settle(self) -> None:
@@ -500,7 +472,7 @@ class BaseGame(RouteHooksMixin, OperationsMixin):
                 if self.finished:
                     return
                 following = self.next_round()
-                if self.finished:
+                if following is None or self.finished:
                     return
                 self.round = following
                 self.round.start(self)

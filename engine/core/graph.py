@@ -17,9 +17,6 @@ class Reach:
     nodes: set[Node] = field(default_factory=set)
     paths: set[tuple[str, int]] = field(default_factory=set)
 
-    def touches(self, coord: str) -> bool:
-        return coord in self.hexes
-
 
 def stop_is_passable(board: Board, node: Node, corporation: str) -> bool:
     coord, kind, index = node

@@ -98,9 +98,9 @@ def solve(problem: ModelInput, seconds: float, workers: int = WORKERS, plans: Se
     entered = time.perf_counter()
     built = _Builder(problem)
     for t, most in (caps or {}).items():
-        built.model.Add(built.worth[t] <= most)
+        built.model.add(built.worth[t] <= most)
     if total_cap is not None:
-        built.model.Add(sum(built.worth) <= total_cap)
+        built.model.add(sum(built.worth) <= total_cap)
     if plans:
         built.hint(plans, holders or {})
     solver = cp_model.CpSolver()
@@ -166,65 +166,65 @@ class _Builder:
     def _train(self, t: int) -> None:
         model, problem, graph = self.model, self.problem, self.problem.graph
         train = problem.trains[t]
-        forward = [model.NewBoolVar(f"f{t}_{e}") for e in range(len(graph.edges))]
-        backward = [model.NewBoolVar(f"b{t}_{e}") for e in range(len(graph.edges))]
-        visit = [model.NewBoolVar(f"v{t}_{v}") for v in range(self.count)]
-        idle = model.NewBoolVar(f"idle{t}")
-        arcs: list[tuple[int, int, cp_model.IntVar]] = [(self.depot, self.depot, idle)]
+        forward = [model.new_bool_var(f"f{t}_{e}") for e in range(len(graph.edges))]
+        backward = [model.new_bool_var(f"b{t}_{e}") for e in range(len(graph.edges))]
+        visit = [model.new_bool_var(f"v{t}_{v}") for v in range(self.count)]
+        idle = model.new_bool_var(f"idle{t}")
+        arcs: list[tuple[int, int, cp_model.LiteralT]] = [(self.depot, self.depot, idle)]
         for e, edge in enumerate(graph.edges):
             arcs.append((edge.a, edge.b, forward[e]))
             arcs.append((edge.b, edge.a, backward[e]))
         for v in range(self.count):
             arcs.append((v, v, ~visit[v]))
             # Without this a train that skips the depot could run a closed loop of track.
-            model.AddImplication(visit[v], ~idle)
+            model.add_implication(visit[v], ~idle)
         start: dict[int, cp_model.IntVar] = {}
         finish: dict[int, cp_model.IntVar] = {}
         for v in self.stops:
             node = graph.stop_of[v]
             if node in problem.never_end:
                 continue
-            start[v] = model.NewBoolVar(f"s{t}_{v}")
-            finish[v] = model.NewBoolVar(f"e{t}_{v}")
+            start[v] = model.new_bool_var(f"s{t}_{v}")
+            finish[v] = model.new_bool_var(f"e{t}_{v}")
             arcs.append((self.depot, v, start[v]))
             arcs.append((v, self.depot, finish[v]))
-            model.AddBoolOr([~start[v], ~finish[v]])  # a run has two different ends
-        model.AddCircuit(arcs)
+            model.add_bool_or([~start[v], ~finish[v]])  # a run has two different ends
+        model.add_circuit(arcs)
         # Attachments this train may carry.
-        assigned = {k: model.NewBoolVar(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
+        assigned = {k: model.new_bool_var(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
                     if attachment.trains is None or train.id in attachment.trains}
         skips_allowed = sum(problem.attachments[k].skips * var for k, var in assigned.items())
         skip: dict[int, cp_model.IntVar] = {}
         if any(problem.attachments[k].skips for k in assigned):
             for v in self.stops:
-                skip[v] = model.NewBoolVar(f"k{t}_{v}")
-                model.AddImplication(skip[v], visit[v])
-            model.Add(sum(skip.values()) <= skips_allowed)
+                skip[v] = model.new_bool_var(f"k{t}_{v}")
+                model.add_implication(skip[v], visit[v])
+            model.add(sum(skip.values()) <= skips_allowed)
         # Stops that may not be passed through are ends (or skipped, if blocked).
         for v in self.stops:
             node = graph.stop_of[v]
             ends = [var for var in (start.get(v), finish.get(v)) if var is not None]
             if node in problem.must_end or (node in problem.blocked and v not in skip):
-                model.Add(sum(ends) >= visit[v])
+                model.add(sum(ends) >= visit[v])
             elif node in problem.blocked:
-                model.Add(sum(ends) + skip[v] >= visit[v])
+                model.add(sum(ends) + skip[v] >= visit[v])
         # A side where more track meets is crossed from one hex into the other.
         for v, own_hex in graph.side_of.items():
             mine = [e for e in graph.incident[v] if graph.side_hex[(e, v)] == own_hex]
-            model.Add(sum(forward[e] + backward[e] for e in mine) == visit[v])
+            model.add(sum(forward[e] + backward[e] for e in mine) == visit[v])
         costs = problem.costs
         counted = sum(costs.get(graph.stop_of[v], 1) * (visit[v] - (skip[v] if v in skip else 0))
                       for v in self.stops)
         extra = sum(problem.attachments[k].distance_bonus * var for k, var in assigned.items())
-        model.Add(counted <= train.distance + extra)
-        model.Add(sum(visit[v] for v in self.stops) >= 2).OnlyEnforceIf(~idle)
+        model.add(counted <= train.distance + extra)
+        model.add(sum(visit[v] for v in self.stops) >= 2).OnlyEnforceIf(~idle)
         tokened = [visit[v] - (skip[v] if v in skip else 0) for v in self.stops
                    if graph.stop_of[v] in problem.tokened]
-        model.Add(sum(tokened) >= 1).OnlyEnforceIf(~idle)
+        model.add(sum(tokened) >= 1).OnlyEnforceIf(~idle)
         for area in problem.areas:
             members = [visit[v] for v in self.stops if graph.stop_of[v] in area]
             if len(members) > 1:
-                model.Add(sum(members) <= 1)
+                model.add(sum(members) <= 1)
         # What the run earns.
         worth: list[cp_model.LinearExpr] = []
         for v in self.stops:
@@ -236,13 +236,13 @@ class _Builder:
         for coord, bonus in train.track_bonuses.items():
             touching = [e for e, edge in enumerate(graph.edges) if coord in edge.hexes]
             if bonus and touching:
-                got = model.NewBoolVar(f"r{t}_{coord}")
+                got = model.new_bool_var(f"r{t}_{coord}")
                 hub = graph.junction_of(coord)
                 if hub is not None and all(hub in (graph.edges[e].a, graph.edges[e].b) for e in touching):
                     # All track of the hex meets at its junction: a tighter bound for the LP.
-                    model.Add(got <= visit[hub])
+                    model.add(got <= visit[hub])
                 else:
-                    model.Add(got <= sum(forward[e] + backward[e] for e in touching))
+                    model.add(got <= sum(forward[e] + backward[e] for e in touching))
                 arcs_here = [var for e in touching for var in (forward[e], backward[e])]
                 self.derived.append((got, _any_of(arcs_here)))
                 worth.append(bonus * got)
@@ -256,7 +256,7 @@ class _Builder:
         self.finish.append(finish)
         self.skip.append(skip)
         self.assigned.append(assigned)
-        self.worth.append(sum(worth))
+        self.worth.append(cp_model.LinearExpr.sum(worth))
 
     def _attachment_worth(self, t: int, k: int, assigned: cp_model.IntVar,
                           visit: list[cp_model.IntVar], skip: dict[int, cp_model.IntVar]) -> list[cp_model.LinearExpr]:
@@ -267,27 +267,27 @@ class _Builder:
             for v in self.stops:
                 if problem.costs.get(graph.stop_of[v], 1) <= 0:
                     continue  # stops that take no distance earn no per-stop bonus
-                got = model.NewBoolVar(f"p{t}_{k}_{v}")
-                model.AddImplication(got, visit[v])
-                model.AddImplication(got, assigned)
+                got = model.new_bool_var(f"p{t}_{k}_{v}")
+                model.add_implication(got, visit[v])
+                model.add_implication(got, assigned)
                 if v in skip:
-                    model.AddImplication(got, ~skip[v])
+                    model.add_implication(got, ~skip[v])
                 self.derived.append((got, _all_of([visit[v], assigned])))
                 worth.append(attachment.stop_bonus * got)
         if attachment.run_bonuses:
             options = []
             needs: list[list[list[cp_model.IntVar]]] = []
             for o, (hexes, amount) in enumerate(attachment.run_bonuses):
-                got = model.NewBoolVar(f"q{t}_{k}_{o}")
-                model.AddImplication(got, assigned)
+                got = model.new_bool_var(f"q{t}_{k}_{o}")
+                model.add_implication(got, assigned)
                 needs.append([])
                 for coord in hexes:
                     there = [visit[v] for v in self.stops if graph.stop_of[v][0] == coord]
-                    model.Add(got <= sum(there))
+                    model.add(got <= sum(there))
                     needs[-1].append(there)
                 options.append(got)
                 worth.append(amount * got)
-            model.Add(sum(options) <= 1)
+            model.add(sum(options) <= 1)
             amounts = [amount for _, amount in attachment.run_bonuses]
 
             def best_option(value: Callable[[cp_model.IntVar], int]) -> int:
@@ -304,32 +304,32 @@ class _Builder:
         model, problem, graph = self.model, self.problem, self.problem.graph
         trains = range(len(problem.trains))
         for e in range(len(graph.edges)):
-            model.Add(sum(self.forward[t][e] + self.backward[t][e] for t in trains) <= 1)
+            model.add(sum(self.forward[t][e] + self.backward[t][e] for t in trains) <= 1)
         for v in graph.side_of:
-            model.Add(sum(self.visit[t][v] for t in trains) <= 1)
+            model.add(sum(self.visit[t][v] for t in trains) <= 1)
         for k in range(len(problem.attachments)):
             holders = [self.assigned[t][k] for t in trains if k in self.assigned[t]]
             if len(holders) > 1:
-                model.Add(sum(holders) <= 1)
+                model.add(sum(holders) <= 1)
         for hexes, most in problem.end_limits:
-            counted = []
+            counted: list[cp_model.IntVar] = []
             for t in trains:
                 ends = [var for v in self.stops if graph.stop_of[v][0] in hexes
                         for var in (self.start[t].get(v), self.finish[t].get(v)) if var is not None]
                 if ends:
-                    ending = model.NewBoolVar(f"g{t}_{len(counted)}")
+                    ending = model.new_bool_var(f"g{t}_{len(counted)}")
                     for var in ends:
-                        model.AddImplication(var, ending)
+                        model.add_implication(var, ending)
                     self.derived.append((ending, _any_of(ends)))
                     counted.append(ending)
             if len(counted) > most:
-                model.Add(sum(counted) <= most)
+                model.add(sum(counted) <= most)
         # Interchangeable trains: the earlier one earns at least as much, so each answer is
         # searched once rather than in every order.
         for t in range(1, len(problem.trains)):
             if self._interchangeable(t - 1, t):
-                model.Add(self.worth[t - 1] >= self.worth[t])
-        model.Maximize(sum(self.worth))
+                model.add(self.worth[t - 1] >= self.worth[t])
+        model.maximize(sum(self.worth))
 
     def _interchangeable(self, first: int, second: int) -> bool:
         a, b = self.problem.trains[first], self.problem.trains[second]

@@ -122,7 +122,7 @@ def build_track_graph(board: Board, starts: list[Node], stops_passable: dict[Nod
         if key not in seen_points:
             seen_points.add(key)
             stack.append(key)
-    tile_paths = {}
+    tile_paths: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
     while stack:
         _check(deadline, counter)
         point = stack.pop()
@@ -135,11 +135,11 @@ def build_track_graph(board: Board, starts: list[Node], stops_passable: dict[Nod
             for index, (a, b) in enumerate(paths):
                 if point not in (a, b):
                     continue
-                key = (coord, index)
-                if key not in pieces:
-                    pieces[key] = (a, b)
-                    by_point.setdefault(a, []).append(key)
-                    by_point.setdefault(b, []).append(key)
+                piece = (coord, index)
+                if piece not in pieces:
+                    pieces[piece] = (a, b)
+                    by_point.setdefault(a, []).append(piece)
+                    by_point.setdefault(b, []).append(piece)
                 far = b if a == point else a
                 if far in seen_points or far[0] == "dead":
                     continue
@@ -184,12 +184,14 @@ def build_track_graph(board: Board, starts: list[Node], stops_passable: dict[Nod
         chain = [start]
         used.add(start)
         a, b = pieces[start]
-        ends = []
-        for direction, point in ((0, a), (1, b)):
+        ends: list[tuple[str, ...] | None] = []
+        end: tuple[str, ...] | None
+        for direction, end in ((0, a), (1, b)):
+            point = end
             while point in through:
                 nxt = next(key for key in through[point] if key != (chain[0] if direction == 0 else chain[-1]))
                 if nxt in used:
-                    point = None  # a closed loop of plain track: no vertex on it
+                    end = None  # a closed loop of plain track: no vertex on it
                     break
                 used.add(nxt)
                 if direction == 0:
@@ -197,8 +199,8 @@ def build_track_graph(board: Board, starts: list[Node], stops_passable: dict[Nod
                 else:
                     chain.append(nxt)
                 x, y = pieces[nxt]
-                point = y if x == point else x
-            ends.append(point)
+                point = end = y if x == point else x
+            ends.append(end)
         if ends[0] is None or ends[1] is None:
             continue
         va = _vertex_for(graph, ends[0])

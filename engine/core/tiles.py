@@ -98,6 +98,7 @@ class TileDef:
         return {(edge + rotation) % 6 for edge in self._exits}
 
     def color_rank(self) -> int:
+        """Position in the upgrade sequence white, yellow, green, brown, gray (-1 off it)."""
         return COLOR_ORDER.index(self.color) if self.color in COLOR_ORDER else -1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.core.actions import LayTile
 from engine.core.board import HexState, split_tile_id
 from engine.core.entities import Corporation
 from engine.core.graph import Reach
@@ -46,12 +47,12 @@ def lay_candidates(game: BaseGame, state: HexState, special: tuple[str, ...] = (
     return available
 
 
-def check_tile_lay(game: BaseGame, corporation: Corporation, action: dict[str, Any],
+def check_tile_lay(game: BaseGame, corporation: Corporation, action: LayTile,
                    reach: Reach | None, *, allowed_tiles: tuple[str, ...] = (),
                    allowed_hexes: tuple[str, ...] = (), ignore_block_by: str | None = None,
                    yellow_only: bool = False) -> TileLay:
     """Check a lay_tile action against the rules; `reach` None means no route is needed."""
-    coord = action.get("hex")
+    coord = action.hex
     if coord not in game.board.hexes:
         raise GameError(f"{coord!r} is not a hex on the map")
     state = game.board.hexes[coord]
@@ -62,7 +63,7 @@ def check_tile_lay(game: BaseGame, corporation: Corporation, action: dict[str, A
     for company in game.blocking_companies(coord):
         if company.id != ignore_block_by:
             raise GameError(f"{coord} is blocked by the private company {company.name} while it is open")
-    tile_id = str(action.get("tile", ""))
+    tile_id = action.tile
     name, _ = split_tile_id(tile_id)
     tile = game.board.tiles.get(name)
     if tile is None:
@@ -80,8 +81,8 @@ def check_tile_lay(game: BaseGame, corporation: Corporation, action: dict[str, A
             raise GameError(f"{tile.color} tiles are not available in phase {game.phase.name}")
         options = ", ".join(legal_names) or "none"
         raise GameError(f"tile {name} cannot be laid in {coord}; tiles that can: {options}")
-    rotation = action.get("rotation")
-    if not isinstance(rotation, int) or not 0 <= rotation <= 5:
+    rotation = action.rotation
+    if not 0 <= rotation <= 5:
         raise GameError("rotation is a number from 0 to 5")
     rotations = game.board.legal_rotations(state, tile)
     if rotation not in rotations and not _same_shape(tile, rotation, rotations):
@@ -147,7 +148,7 @@ def legal_tile_lays(game: BaseGame, corporation: Corporation, reach: Reach | Non
             rotations = []
             for rotation in game.board.legal_rotations(state, game.board.tiles[name]):
                 try:
-                    check_tile_lay(game, corporation, {"hex": coord, "tile": tile_id, "rotation": rotation},
+                    check_tile_lay(game, corporation, LayTile(hex=coord, tile=tile_id, rotation=rotation),
                                    reach, allowed_tiles=tiles, allowed_hexes=hexes,
                                    ignore_block_by=ignore_block_by, yellow_only=yellow_only)
                 except GameError:

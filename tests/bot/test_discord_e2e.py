@@ -28,6 +28,7 @@ from bot.config import Settings
 from bot.discord.client import StationmasterBot
 from bot.model import Command
 from bot.moderator import Moderator
+from bot.vocabulary import MOVES
 from storage import SqliteGameRepository
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -291,8 +292,7 @@ async def test_reminder_fires_once_and_not_again_after_a_restart(fake_discord: F
         assert job is not None and job.next_run_time.timestamp() >= state.last_ping_at + 3600 - 1
 
 
-@pytest.mark.parametrize("word", ["bid", "par", "buy", "sell", "pass", "lay", "token", "run", "dividend",
-                                  "train", "issue", "redeem", "discard", "bankrupt", "action", "game"])
+@pytest.mark.parametrize("word", [*MOVES, "game"])
 async def test_commands_match_the_shared_vocabulary(fake_discord: FakeDiscord, tmp_path: Path, word: str) -> None:
     from bot.vocabulary import ALL
 

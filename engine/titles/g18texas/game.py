@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from engine.core.board import HexState
+from engine.core.commands import STANDARD, standard
 from engine.core.entities import Company, Corporation, Player, Share, Train
 from engine.core.game import BaseGame
-from engine.core.or_steps import BuyTrainStep, DividendStep, RouteStep, Step, TokenStep, TrackStep
-from engine.core.rounds import Round
+from engine.core.operating_round import OperatingRound
+from engine.core.round import OperatingSet, RoundSequence, RoundSpec
+from engine.core.steps.buy_train import BuyTrainStep
+from engine.core.steps.dividend import DividendStep
+from engine.core.steps.route import RouteStep
+from engine.core.steps.shares import BuySellParShares
+from engine.core.stock_round import StockRound
 from engine.core.track import place_token
 from engine.errors import GameError
-from engine.titles.g18texas.abilities import AbilitiesMixin
-from engine.titles.g18texas.auction import PrivateAuction
+from engine.titles.g18texas.abilities import PrivatePowersStep, TexasTokenStep, TexasTrackStep
+from engine.titles.g18texas.auction import AuctionRound, JayGouldParStep, PrivateBidStep
 from engine.titles.g18texas.issue import IssueRedeemStep
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -27,8 +34,14 @@ def load_data() -> dict[str, Any]:
             for name in ("map", "tiles", "market", "entities")}
 
 
-class G18Texas(AbilitiesMixin, BaseGame):
+class G18Texas(BaseGame):
     TITLE = "18Texas"
+    SOLD_OUT_MOVE = "up"
+    ROUNDS = RoundSequence(opening=("auction",), cycle=("stock", OperatingSet(("operating",))))
+    COMMANDS = (replace(STANDARD["bid"], description="Bid on a private company in the auction",
+                        phrase="bid on a private company"),
+                *standard("par", "buy", "sell", "pass", "lay", "token", "run", "dividend", "train",
+                          "issue", "redeem", "discard", "bankrupt"))
     RULE_OPTIONS = {
         "site_auction_bids": "Auction bids need not be multiples of $5 (rule 10 says they must).",
         "site_y_city_terrain": "The first #511 on Dallas/Fort Worth (D9) or Houston (I14) pays the "
@@ -62,8 +75,7 @@ class G18Texas(AbilitiesMixin, BaseGame):
                 token_count=raw["tokens"], token_fee=raw["token_fee"], home_hex=raw["home_hex"],
                 home_city=raw["home_city_index"], float_percent=raw["float_percent"],
             )
-            corp.shares = [Share(f"{corp.id}_0", corp, 20, True, corp)]
-            corp.shares += [Share(f"{corp.id}_{index}", corp, 10, False, corp) for index in range(1, 9)]
+            self.ledger.create(corp, shares=10, president_shares=2)
             self.corporations[corp.id] = corp
         count = len(self.players)
         for raw in entities["privates"]["companies"]:
@@ -83,11 +95,19 @@ class G18Texas(AbilitiesMixin, BaseGame):
                 self.company_shares[company_id] = [extra.pop(0)]
         for company_id, shares in self.company_shares.items():
             for share in shares:
-                self.move_share(share, self.companies[company_id])
+                self.ledger.move(share, self.companies[company_id])
         self.phase_private_close = "5"
 
-    def first_round(self) -> Round:
-        return PrivateAuction()
+    def round_specs(self) -> dict[str, RoundSpec]:
+        return {
+            "auction": RoundSpec(AuctionRound, (JayGouldParStep(), PrivateBidStep())),
+            "stock": RoundSpec(StockRound, (BuySellParShares(),)),
+            # Rule 12: track, station, runs, dividend, trains, then issue or redeem (12.7); the
+            # privates' powers act alongside the company's own steps.
+            "operating": RoundSpec(OperatingRound, (
+                PrivatePowersStep(), TexasTrackStep(), TexasTokenStep(), RouteStep(), DividendStep(),
+                BuyTrainStep(), IssueRedeemStep())),
+        }
 
     def on_private_bought(self, company: Company) -> None:
         """The I&GN and NOPR come with a 10% share of the Jay Gould company (rule 5)."""
@@ -95,7 +115,7 @@ class G18Texas(AbilitiesMixin, BaseGame):
             return
         for share in self.company_shares.get(company.id, []):
             assert isinstance(company.owner, Player)
-            self.move_share(share, company.owner)
+            self.ledger.move(share, company.owner)
 
     def pending_jay_gould_par(self) -> Player | None:
         corp = self.corporations[self.jay_gould_corporation]
@@ -115,9 +135,6 @@ class G18Texas(AbilitiesMixin, BaseGame):
         self.transfer(self.bank, corp, cell.price * given // 10)
 
     # --- stock rules (rule 11) -------------------------------------------------------------------
-    def counts_toward_limit(self, share: Share) -> bool:
-        return True
-
     def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
         operated = corporation.has_paid if self.option("site_sell_after_dividend") else corporation.times_operated > 0
         if not operated:
@@ -136,9 +153,6 @@ class G18Texas(AbilitiesMixin, BaseGame):
         self.market.move(corporation.id, "up")
 
     # --- operating rules (rule 12) --------------------------------------------------------------
-    def operating_steps(self) -> list[Step]:
-        return [TrackStep(), TokenStep(), RouteStep(), DividendStep(), BuyTrainStep(), IssueRedeemStep()]
-
     def terrain_cost(self, state: HexState) -> int:
         if state.tile_laid:
             return 0
@@ -199,23 +213,3 @@ class G18Texas(AbilitiesMixin, BaseGame):
         if state.tile.name == "6" and not self.option("site_tile_6_upgrades"):
             return tuple(name for name in targets if name != "619")
         return targets
-
-    def process_bankrupt(self, rnd: Any, entity: Any, action: dict[str, Any]) -> None:
-        """Rule 12.6: a president who cannot pay for the compulsory train is bankrupt; the game ends."""
-        corp = rnd.corporation
-        if entity is not corp:
-            raise GameError(f"only {corp.id} can declare its president bankrupt now")
-        step = rnd.current_step(self)
-        if not isinstance(step, BuyTrainStep) or not self.must_buy_train(corp):
-            raise GameError("bankruptcy is only declared when a compulsory train cannot be paid for")
-        president = corp.president()
-        if president is None:
-            raise GameError(f"{corp.id} has no president")
-        if self.emergency_shortfall(corp) <= 0:
-            raise GameError(f"{president.name} can pay for the train and is not bankrupt")
-        if self.emergency_sales(corp, president):
-            raise GameError(f"{president.name} must first sell shares to raise the money")
-        self.transfer(president, self.bank, president.cash)
-        president.bankrupt = True
-        self.log.append(f"{president.name} is bankrupt")
-        self.end_game("bankrupt")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from usa_logs import LOGS, read_log, trace_lines
 
-from engine.core.market import StockMarket
+from engine.core.services.market import StockMarket
 from engine.titles.g18usa.data import load_data
 
 # Section 1 of the map notes: edge e of a hex faces the neighbour at this (dx, dy).

@@ -60,13 +60,13 @@ def test_6546_two_yellow_tiles_in_every_phase(phase: str) -> None:
 def test_6296_dallas_fort_worth_has_its_60_dollar_water_cost_in_the_data() -> None:
     board = or_game().state.board
     assert board.hexes["D9"].hexdef.terrain_cost == 60 and board.hexes["I14"].hexdef.terrain_cost == 60
-    # Which readings charge it is the site_y_city_terrain option (test_rules_options); later
+    # Which readings charge it is the site_y_city_terrain option (test_18texas_rule_options); later
     # upgrades are free in both (test_option_later_upgrades_of_dallas_fort_worth_are_free_either_way).
 
 
-# --- #6179: no reuse of track inside junction tiles: test_rules_12_4_runs ----------------------------
+# --- #6179: no reuse of track inside junction tiles: test_18texas_rule_12_4_runs ----------------------------
 def test_6179_no_reuse_of_the_junction_of_a_tile() -> None:
-    from test_rules_12_4_runs import (
+    from test_18texas_rule_12_4_runs import (
         test_12_1_no_track_segment_twice_not_even_at_a_junction as covered,
     )
     covered()
@@ -146,9 +146,9 @@ def test_6306_ign_hexes_are_open_to_everyone_once_it_has_closed() -> None:
     play(game, "lay_tile", "SSW", hex="D13", tile="9-0", rotation=rotation_for(game, "9", {1, 4}))
 
 
-# --- #8825, #9467: discarded trains leave the game: test_rules_12_6_trains ------------------------
+# --- #8825, #9467: discarded trains leave the game: test_18texas_rule_12_6_trains ------------------------
 def test_8825_discarded_trains_leave_the_game() -> None:
-    from test_rules_12_6_trains import test_12_6_discarded_trains_leave_the_game as covered
+    from test_18texas_rule_12_6_trains import test_12_6_discarded_trains_leave_the_game as covered
     covered()
 
 

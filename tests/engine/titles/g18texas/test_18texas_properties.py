@@ -20,6 +20,7 @@ from engine import GameError, new_game
 from engine.core.entities import Company, Corporation, Player
 from engine.core.game import BaseGame
 from engine.core.operating_round import OperatingRound
+from engine.core.steps.discard import crowded
 from engine.core.stock_round import StockRound
 from engine.log import Game
 
@@ -104,7 +105,7 @@ def check_invariants(state: BaseGame, money: int) -> None:
     assert len(trains) == len(set(trains)), "a train has two owners"
     assert not set(trains) & {t.id for t in state.depot.trains}
     rnd = state.round
-    if isinstance(rnd, OperatingRound) and not rnd.pending_discards and not state.finished:
+    if isinstance(rnd, OperatingRound) and not crowded(state) and not state.finished:
         for corp in state.corporations.values():
             assert len(corp.trains) <= state.train_limit(corp), f"{corp.id} over its train limit"
     for coord, hex_state in state.board.hexes.items():

@@ -354,7 +354,7 @@ def test_11_2_no_player_may_own_more_than_sixty_percent() -> None:
     # shares lies in the pool.
     for _ in range(3):
         setup.give_share("SP", "B")
-    state.move_share(corp(game, "SP").shares_of(player(game, "A"))[0], state.pool)
+    state.ledger.move(corp(game, "SP").shares_of(player(game, "A"))[0], state.pool)
     setup.cash("B", 500)
     refuse(game, "buy_shares", "B", r"a player may hold at most 60% of a company",
            shares=[next_share(game, "SP", "pool")], percent=10)

@@ -1,4 +1,4 @@
-"""Rulebook section 13: the end of the game and the final scores (bankruptcy: test_rules_12_6)."""
+"""Rulebook section 13: the end of the game and the final scores (bankruptcy: test_18texas_rule_12_6_trains)."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ def test_12_7_issuing_may_not_put_more_than_half_in_the_pool() -> None:
         state = setup.state
         sp = state.corporation("SP")
         for who in ("B", "C"):
-            state.move_share(sp.shares_of(state.player(who))[0], state.pool)
+            state.ledger.move(sp.shares_of(state.player(who))[0], state.pool)
         setup.give_share("SP", "pool")
         setup.give_share("SP", "pool")
     game = sp_at_issue(extra=extra)
@@ -110,7 +110,7 @@ def test_12_7_redeeming_may_not_make_the_treasury_more_than_half() -> None:
         state = setup.state
         setup.give_share("SP", "pool")
         setup.give_share("SP", "pool")
-        state.move_share(state.corporation("SP").shares_of(state.player("B"))[0], state.pool)
+        state.ledger.move(state.corporation("SP").shares_of(state.player("B"))[0], state.pool)
     game = sp_at_issue(extra=extra)
     assert [c["percent"] for c in choices_of(game, "buy_shares")] == [10, 20]
     refuse(game, "buy_shares", "SP", r"SP may redeem at most 2 share\(s\) now; the treasury may hold at most 50%",

@@ -289,7 +289,7 @@ def test_12_6_forced_sales_follow_the_normal_rules_and_keep_the_active_presidenc
         state = setup.state
         state.corporation("SP").times_operated = 1
         for share in state.corporation("MP").shares_of(state.player("A")):
-            state.move_share(share, state.corporation("MP"))
+            state.ledger.move(share, state.corporation("MP"))
         setup.give_share("SP", "B")
     game = forced_sale_game(extra=extra)
     # A (30% of SP) may sell 10% but not 20%: B would become SP's president.
@@ -331,7 +331,7 @@ def test_13_a_president_who_cannot_raise_the_money_is_bankrupt_and_the_game_ends
         # Direct setup: A owns no sellable shares (A's MP shares go back to MP's treasury).
         state = setup.state
         for share in state.corporation("MP").shares_of(state.player("A")):
-            state.move_share(share, state.corporation("MP"))
+            state.ledger.move(share, state.corporation("MP"))
     game = forced_sale_game(extra=extra)
     assert [m["type"] for m in game.legal_moves()] == ["bankrupt"]
     play(game, "bankrupt", "SP")

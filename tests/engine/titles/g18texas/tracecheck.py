@@ -11,7 +11,7 @@ from engine import GameError, new_game
 from engine.core.game import BaseGame
 from engine.log import SITE_RULES
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[3] / "data"
 
 
 def read_trace(path: Path) -> list[dict[str, Any]]:

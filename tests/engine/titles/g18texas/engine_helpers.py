@@ -21,6 +21,7 @@ from engine.core.graph import stop_is_passable
 from engine.core.operating_round import OperatingRound
 from engine.core.rng import SetupRandom
 from engine.core.routes import check_run, rebuild_run
+from engine.core.steps.discard import crowded
 from engine.core.stock_round import StockRound
 from engine.log import Game
 
@@ -249,7 +250,7 @@ def operating(game: Game) -> str:
 def step_label(game: Game) -> str | None:
     rnd = game.state.round
     assert isinstance(rnd, OperatingRound)
-    step = rnd.current_step(game.state)
+    step = rnd.blocking_step(game.state)
     return step.key if step else None
 
 
@@ -278,8 +279,8 @@ def finish_turn(game: Game) -> None:
     assert isinstance(rnd, OperatingRound)
     turn = rnd.turn
     while not game.finished and game.state.round is rnd and rnd.turn is turn:
-        if rnd.pending_discards:
-            raise AssertionError(f"{rnd.pending_discards[0]} must discard a train first")
+        if crowded(game.state):
+            raise AssertionError(f"{crowded(game.state)[0].id} must discard a train first")
         label = step_label(game)
         if label == "route":
             play(game, "run_routes", company, routes=[])
@@ -368,7 +369,7 @@ class Setup:
         for source in (corp_, self.state.pool):
             for share in sorted(corp_.shares, key=lambda s: s.id):
                 if share.owner is source and share.president == president and share.owner is not target:
-                    self.state.move_share(share, target)
+                    self.state.ledger.move(share, target)
                     return share
         raise AssertionError(f"no {corporation} certificate to move")
 

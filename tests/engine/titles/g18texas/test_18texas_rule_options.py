@@ -35,7 +35,7 @@ def test_every_rule_option_has_tests_for_both_readings() -> None:
     assert new_game("18Texas", [{"id": k} for k in "ABC"], 1).state.options == set()
 
 
-# --- site_auction_bids (also test_rules_10_auction) --------------------------------------------
+# --- site_auction_bids (also test_18texas_rule_10_auction) --------------------------------------------
 @pytest.mark.parametrize(("options", "accepted"), [([], False), (["site_auction_bids"], True)])
 def test_option_auction_bids_multiple_of_five(options: list[str], accepted: bool) -> None:
     game = make_game(3, options=options)
@@ -89,7 +89,7 @@ def _rotation(game: Game, coord: str, tile: str) -> int:
     raise AssertionError(f"no {tile} offered in {coord}")
 
 
-# --- site_train_prices (also test_rules_12_6_trains) ---------------------------------------------
+# --- site_train_prices (also test_18texas_rule_12_6_trains) ---------------------------------------------
 @pytest.mark.parametrize(("options", "accepted"), [([], False), (["site_train_prices"], True)])
 def test_option_train_from_a_company_with_another_president(options: list[str], accepted: bool) -> None:
     def prepare(setup: Setup) -> None:
@@ -159,7 +159,7 @@ def test_option_route_lost_by_merging_dallas_and_fort_worth(options: list[str], 
         play(game, "pass", "T&P")
 
 
-# --- site_ign_unconnected (also test_rules_05_privates) -----------------------------------------
+# --- site_ign_unconnected (also test_18texas_rule_05_privates) -----------------------------------------
 @pytest.mark.parametrize(("options", "accepted"), [([], False), (["site_ign_unconnected"], True)])
 def test_option_ign_tiles_unconnected(options: list[str], accepted: bool) -> None:
     def prepare(setup: Setup) -> None:
@@ -175,7 +175,7 @@ def test_option_ign_tiles_unconnected(options: list[str], accepted: bool) -> Non
                hex="D13", tile="9-0", rotation=away)
 
 
-# --- site_emergency_sale_prices (test_rules_12_6_trains has both readings) ------------------------
+# --- site_emergency_sale_prices (test_18texas_rule_12_6_trains has both readings) ------------------------
 def test_option_emergency_sale_prices_is_a_known_option() -> None:
     assert "site_emergency_sale_prices" in G18Texas.RULE_OPTIONS
     game = or_game(options=["site_emergency_sale_prices"])

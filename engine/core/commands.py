@@ -1,0 +1,110 @@
+"""The front ends' table: for each action a title uses, the command word players type, its
+options, and the phrase that says what the move does.
+
+The bot builds its Discord and terminal commands, their autocomplete and its reply texts from
+these tables (`bot/vocabulary.py`), so a new action is added in the title and its step, with
+its entry here or in the title's own table.
+
+An option's `choice_field` names the field of the legal move's choices it picks (what
+autocomplete offers and what the value is matched against); an option without one is free
+(a price within limits, runs as text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CommandOption:
+    name: str
+    kind: type  # str, int, float or bool
+    description: str
+    required: bool = False
+    choice_field: str | None = None
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command word: the action type it makes, for which kinds of entity, and its options."""
+
+    word: str
+    action: str  # the 18xx.games action type
+    description: str
+    phrase: str  # what the move does, as in "Alice — lay track (/lay)"
+    entities: tuple[str, ...] = ("player", "corporation", "company")
+    options: tuple[CommandOption, ...] = ()
+
+    def option(self, name: str) -> CommandOption | None:
+        return next((o for o in self.options if o.name == name), None)
+
+
+def _o(name: str, kind: type, description: str, required: bool = False,
+       field: str | None = None) -> CommandOption:
+    return CommandOption(name, kind, description, required, field)
+
+
+PRIVATE = _o("private", str, "Use this private company's power")
+
+# The shared actions of the 1829 family, by command word; a title lists the ones it uses.
+STANDARD: dict[str, CommandSpec] = {spec.word: spec for spec in (
+    CommandSpec("bid", "bid", "Bid in an auction", "bid", ("player",),
+                (_o("company", str, "What to bid on: a private company, or a company where auctioned", True,
+                    "company"),
+                              _o("price", int, "Your bid in dollars", True))),
+    CommandSpec("par", "par", "Start a company: choose its par price", "start a company", ("player",),
+                (_o("corporation", str, "The company to start", True, "corporation"),
+                 _o("price", int, "Par price in dollars", True, "price"))),
+    CommandSpec("buy", "buy_shares", "Buy one share", "buy a share", ("player",),
+                (_o("corporation", str, "The company", True, "corporation"),
+                 _o("from", str, "treasury or pool (default: treasury when both sell)", field="from"))),
+    CommandSpec("sell", "sell_shares", "Sell shares to the pool", "sell shares", ("player",),
+                (_o("corporation", str, "The company", True, "corporation"),
+                 _o("percent", int, "How much to sell, e.g. 20", field="percent"))),
+    CommandSpec("pass", "pass", "Pass (end your turn, or skip this step)", "pass"),
+    CommandSpec("lay", "lay_tile", "Lay or upgrade a tile", "lay track", ("corporation", "company"),
+                (_o("hex", str, "Where, e.g. E11", True, "hex"),
+                 _o("tile", str, "Which tile, e.g. 57", True, "tiles"),
+                 _o("rotation", int, "Rotation 0-5 (60° steps); the choices say which hexes its track leads to",
+                    True, "rotations"), PRIVATE)),
+    CommandSpec("token", "place_token", "Place a station token", "place a station",
+                ("player", "corporation", "company"),
+                (_o("city", str, "The city: a hex such as D9, or a city id", True, "city"), PRIVATE)),
+    CommandSpec("run", "run_routes", "Run trains: confirm the proposed runs, or give your own", "run trains",
+                ("corporation",),
+                (_o("routes", str, "e.g. 2-0: I14-I12-I10-I8-J7-J5; 3-0: ... (empty: the proposal)"),)),
+    CommandSpec("dividend", "dividend", "Pay out, pay half, or withhold the revenue",
+                "pay out or withhold the revenue", ("corporation",),
+                (_o("kind", str, "payout, half or withhold", True, "kind"),)),
+    CommandSpec("train", "buy_train", "Buy a train", "buy a train", ("corporation",),
+                (_o("train", str, "A train name (3) or id (3-1)", True, "train"),
+                 _o("price", int, "Price, for a train bought from another company"))),
+    CommandSpec("issue", "sell_shares", "Issue treasury shares to the pool", "issue shares", ("corporation",),
+                (_o("count", int, "How many shares", True, "shares"),)),
+    CommandSpec("redeem", "buy_shares", "Redeem shares from the pool", "redeem shares", ("corporation",),
+                (_o("count", int, "How many shares", True, "shares"),)),
+    CommandSpec("discard", "discard_train", "Discard a train over the train limit",
+                "discard a train over the limit", ("corporation",),
+                (_o("train", str, "Which train", True, "train"),)),
+    CommandSpec("bankrupt", "bankrupt", "Declare bankruptcy (when the train cannot be paid for)",
+                "declare bankruptcy"),
+)}
+
+
+def standard(*words: str) -> tuple[CommandSpec, ...]:
+    """The shared commands a title uses, by word."""
+    return tuple(STANDARD[word] for word in words)
+
+
+def merge_tables(tables: list[tuple[CommandSpec, ...]]) -> dict[str, CommandSpec]:
+    """One table for front ends serving several titles. A word makes the same action with the
+    same options in each (its phrase and description may be a title's own)."""
+    merged: dict[str, CommandSpec] = {}
+    for table in tables:
+        for spec in table:
+            known = merged.get(spec.word)
+            if known is not None and (known.action, known.entities, known.options) != (
+                    spec.action, spec.entities, spec.options):
+                raise ValueError(f"command /{spec.word} is declared differently by two titles")
+            merged.setdefault(spec.word, spec)
+    return merged

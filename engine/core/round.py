@@ -1,0 +1,177 @@
+"""A round: whose turn it is and an ordered list of steps.
+
+An action goes to the first active step that takes its type from the acting entity; only the
+steps up to the first active blocking step are in play. Interrupting steps (a forced discard,
+raising cash, a pending station) sit at the front of every round's list, so they hold any
+round while they are active without the round knowing about them. A round whose blocking step
+has nothing to decide skips it, so an entity with no legal action is passed over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.core.actions import Action
+from engine.core.entities import Holder, Player
+from engine.core.step import Move, Step, controller, entity_id
+from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+
+
+@dataclass
+class Round:
+    name: ClassVar[str] = "Round"
+    steps: list[Step] = field(default_factory=list)
+    finished: bool = False
+
+    # --- the round's own flow (subclasses) -------------------------------------------------
+    def start(self, game: BaseGame) -> None:
+        """Called once when the round begins."""
+
+    def current_entity(self, game: BaseGame) -> Holder | None:
+        """Whose turn it is in the round's own order."""
+        return None
+
+    def turn_over(self, game: BaseGame) -> None:
+        """No step is left for the current entity: the next one's turn, or the round ends."""
+        self.finished = True
+
+    def after_action(self, game: BaseGame) -> None:
+        """Called after every processed action."""
+
+    def finish(self, game: BaseGame) -> None:
+        """Effects at the end of the round."""
+
+    def title(self, game: BaseGame) -> str:
+        """The round as players name it: 'Stock Round 3'."""
+        return self.name
+
+    def label(self, game: BaseGame) -> str:
+        """The title, with who is acting where that helps: 'Operating Round 3.2 — SP operating'."""
+        return self.title(game)
+
+    # --- steps -----------------------------------------------------------------------------
+    def active_steps(self, game: BaseGame) -> list[Step]:
+        """The steps in play: active ones up to and including the first active blocking one."""
+        found = []
+        for step in self.steps:
+            if step.active(game, self):
+                found.append(step)
+                if step.blocking:
+                    break
+        return found
+
+    def blocking_step(self, game: BaseGame) -> Step | None:
+        """The first active blocking step: what the round waits for."""
+        for step in self.steps:
+            if step.blocking and step.active(game, self):
+                return step
+        return None
+
+    def step(self, key: str) -> Step | None:
+        return next((step for step in self.steps if step.key == key), None)
+
+    def acting_entity(self, game: BaseGame) -> Holder | None:
+        step = self.blocking_step(game)
+        return step.acting_entity(game, self) if step is not None else self.current_entity(game)
+
+    def acting_players(self, game: BaseGame) -> list[Player]:
+        player = controller(self.acting_entity(game))
+        return [player] if player is not None else []
+
+    # --- actions ---------------------------------------------------------------------------
+    def process(self, game: BaseGame, entity: Holder, action: Action) -> None:
+        steps = self.active_steps(game)
+        for step in steps:
+            if action.type in step.actions(game, self, entity):
+                handler = step.handlers().get(action.type)
+                if handler is None:
+                    raise RuntimeError(f"{type(step).__name__} offers {action.type} but has no handler")
+                handler(game, self, entity, action)
+                self.after_action(game)
+                return
+        # Why not: the steps in play first, then the others (a later step may know its rule).
+        for step in steps + [step for step in self.steps if step not in steps]:
+            reason = step.refusal(game, self, entity, action)
+            if reason:
+                raise GameError(reason)
+        raise GameError(self.not_allowed(game, entity, action))
+
+    def not_allowed(self, game: BaseGame, entity: Holder, action: Action) -> str:
+        acting = self.acting_entity(game)
+        step = self.blocking_step(game)
+        if acting is not None and entity is not acting and not any(
+                other.actions(game, self, entity) for other in self.active_steps(game)):
+            return f"it is {game.describe(acting)}'s turn ({self.title(game)})"
+        allowed = sorted({kind for s in self.active_steps(game) for kind in s.actions(game, self, entity)})
+        where = f"the {step.label} step" if step is not None else self.title(game)
+        return (f"{action.type} is not allowed now: {game.describe(entity)} is at {where}; "
+                f"allowed now: {', '.join(allowed) or 'nothing'}")
+
+    def legal_moves(self, game: BaseGame) -> list[Move]:
+        """The blocking step's moves (the decision the round waits for) first, then those of the
+        non-blocking steps before it."""
+        steps = self.active_steps(game)
+        if steps and steps[-1].blocking:
+            steps = [steps[-1], *steps[:-1]]
+        moves: list[Move] = []
+        for step in steps:
+            moves += step.legal_moves(game, self)
+        return moves
+
+    def offered(self, game: BaseGame, entity: Holder, action: Action) -> bool:
+        """Whether `action` is one of the legal moves (free amounts within their limits)."""
+        wanted = entity_id(entity)
+        for step in self.active_steps(game):
+            if action.type not in step.actions(game, self, entity):
+                continue
+            for move in step.legal_moves(game, self):
+                if move["type"] != action.type or str(move["entity"]) != str(wanted):
+                    continue
+                choices = move.get("choices")
+                if choices is None or any(step.matches(game, choice, action) for choice in choices):
+                    return True
+        return False
+
+    # --- settling --------------------------------------------------------------------------
+    def advance(self, game: BaseGame) -> bool:
+        """Do one thing that needs no decision; True if something changed."""
+        if self.finished:
+            return False
+        step = self.blocking_step(game)
+        if step is None:
+            self.turn_over(game)
+            return True
+        if step.waiting(game, self):
+            return False
+        step.skip(game, self)
+        return True
+
+
+@dataclass(frozen=True)
+class RoundSpec:
+    """One kind of round a title plays: its class and its steps, in order."""
+
+    kind: type[Round]
+    steps: tuple[Step, ...]
+
+    def make(self, interrupts: tuple[Step, ...]) -> Round:
+        return self.kind(steps=[*interrupts, *self.steps])
+
+
+@dataclass(frozen=True)
+class OperatingSet:
+    """Rounds played as one operating round, as many times as the phase gives at its start."""
+
+    rounds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundSequence:
+    """The order of rounds: the opening ones once, then the cycle again and again."""
+
+    opening: tuple[str, ...]
+    cycle: tuple[str | OperatingSet, ...]

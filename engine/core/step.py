@@ -1,0 +1,94 @@
+"""A step: one part of a round that owns a few action types — its legal moves, its matching of
+an offered move, and its processing, one handler per action type.
+
+Steps hold no state of their own: a round's state lives in the round's dataclass fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.core.actions import Action
+from engine.core.entities import Company, Corporation, Holder, Player
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+    from engine.core.round import Round
+
+Move = dict[str, Any]
+# A handler takes the game, the round, the acting entity and the typed action.
+Handler = Callable[[Any, Any, Holder, Any], None]
+
+# Choice fields that describe a move but are not part of the action a player sends.
+INFORMATIONAL = frozenset({"price", "cost", "hex", "from", "min_price", "max_price", "min", "max",
+                           "step", "corporation", "percent", "rotations", "tiles", "variant"})
+
+
+def controller(entity: Holder | None) -> Player | None:
+    """The player who decides for an entity: the player, a company's president, a private's owner."""
+    if isinstance(entity, Player):
+        return entity
+    if isinstance(entity, Corporation):
+        return entity.president()
+    if isinstance(entity, Company):
+        return entity.owner if isinstance(entity.owner, Player) else None
+    return None
+
+
+class Step:
+    """One step of a round. A blocking step that is active holds the round until it is done;
+    active steps before it (non-blocking ones) may act too."""
+
+    key: ClassVar[str] = "step"
+    label: ClassVar[str] = "step"
+    blocking: ClassVar[bool] = True
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        """The action types this step processes, each with its handler."""
+        return {}
+
+    def active(self, game: BaseGame, rnd: Round) -> bool:
+        """Whether the step is in play now (an inactive step is passed over)."""
+        return True
+
+    def actions(self, game: BaseGame, rnd: Round, entity: Holder) -> list[str]:
+        """The action types `entity` may take at this step now."""
+        return []
+
+    def acting_entity(self, game: BaseGame, rnd: Round) -> Holder | None:
+        """Who the step waits for."""
+        return rnd.current_entity(game)
+
+    def waiting(self, game: BaseGame, rnd: Round) -> bool:
+        """Whether the step waits for a decision; if not, the round skips it (`skip`)."""
+        entity = self.acting_entity(game, rnd)
+        return entity is not None and bool(self.actions(game, rnd, entity))
+
+    def skip(self, game: BaseGame, rnd: Round) -> None:
+        """What passing over the step without a decision does."""
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        entity = self.acting_entity(game, rnd)
+        if entity is None:
+            return []
+        return [{"type": kind, "entity": entity_id(entity)} for kind in self.actions(game, rnd, entity)]
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        """Whether `action` is the offered `choice` (fields not sent by players are ignored)."""
+        sent = action.to_dict()
+        return all(sent.get(key) == value for key, value in choice.items() if key not in INFORMATIONAL)
+
+    def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> str | None:
+        """Why `action` is not allowed here, when more can be said than which actions are."""
+        return None
+
+
+def entity_id(entity: Holder) -> str | int:
+    """The id an action names an entity by."""
+    if isinstance(entity, Player):
+        return entity.id
+    return entity.key

@@ -1,0 +1,101 @@
+"""Running trains: the operating company's runs and their revenue (12.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from engine.core.actions import RunRoutes
+from engine.core.entities import Corporation, Holder
+from engine.core.round import Round
+from engine.core.route_hooks import finish_company_runs, run_adjustment
+from engine.core.routes import Run, check_run, rebuild_run
+from engine.core.step import Handler
+from engine.core.steps.operating import OperatingStep, operating
+from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+
+
+class RouteStep(OperatingStep):
+    label = "run trains"
+    key = "route"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"run_routes": self.process_run_routes}
+
+    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        corp = operating(rnd).corporation
+        if not corp.trains or not game.route_available(corp):
+            return []
+        return ["run_routes"]
+
+    def skip(self, game: BaseGame, rnd: Round) -> None:
+        turn = self.turn(rnd)
+        if turn.revenue is None:
+            turn.revenue = 0
+        self.done(rnd)
+
+    def process_run_routes(self, game: BaseGame, rnd: Round, entity: Holder, action: RunRoutes) -> None:
+        corp = self.operator(rnd, entity)
+        turn = self.turn(rnd)
+        runs = check_runs(game, corp, action.routes)
+        turn.runs = runs
+        extra = action.extra_revenue
+        if extra and not game.trust_logged_revenue():
+            raise GameError("extra_revenue is not part of a run in this game; give the runs only")
+        turn.revenue = sum(run.revenue for run in runs) + extra
+        game.last_runs = runs
+        game.log.append(f"{corp.id} runs for ${turn.revenue}")
+        self.done(rnd)
+
+
+def check_runs(game: BaseGame, corp: Corporation, routes: tuple[Mapping[str, Any], ...]) -> list[Run]:
+    runs: list[Run] = []
+    declared_revenues: list[Any] = []
+    used: set[tuple[str, int]] = set()
+    used_edges: set[tuple[str, int]] = set()
+    trains_used: set[str] = set()
+    for route in routes:
+        train_id = route.get("train")
+        train = next((t for t in corp.trains if t.id == train_id), None)
+        if train is None:
+            raise GameError(f"{corp.id} has no train {train_id!r}")
+        if train.id in trains_used:
+            raise GameError(f"train {train_id} can run only once")
+        trains_used.add(train.id)
+        chains = route.get("connections")
+        if not isinstance(chains, list):
+            raise GameError("each route needs its connections")
+        stops, paths = rebuild_run(game.board, chains, used)
+        _check_edges_once(game, paths, used_edges)
+        used.update(paths)
+        revenue = check_run(game.board, corp.id, stops, train.distance, game.colors_available())
+        revenue += run_adjustment(game, corp, train, stops, paths)
+        declared_revenues.append(route.get("revenue"))
+        runs.append(Run(train.id, tuple(stops), tuple(paths), tuple(tuple(c) for c in chains), revenue))
+    # Title route hooks: limits across all the runs, and bonuses decided once for the company.
+    runs = finish_company_runs(game, corp, runs)
+    checked: list[Run] = []
+    for run, declared in zip(runs, declared_revenues, strict=True):
+        if isinstance(declared, int) and declared != run.revenue and not game.trust_logged_revenue():
+            raise GameError(f"the run of train {run.train} is worth ${run.revenue}, not ${declared}")
+        if isinstance(declared, int) and game.trust_logged_revenue():
+            run = replace(run, revenue=declared)
+        checked.append(run)
+    return checked
+
+
+def _check_edges_once(game: BaseGame, paths: list[tuple[str, int]], used_edges: set[tuple[str, int]]) -> None:
+    """Rule 12.1: no segment of track twice, not even the short piece where two paths of a tile
+    meet at the same side, so each side of a hex is crossed at most once by a company's runs."""
+    for coord, index in paths:
+        for kind, where in game.board.hexes[coord].paths()[index]:
+            if kind != "edge":
+                continue
+            if (coord, where) in used_edges:
+                raise GameError(f"the runs use the track at side {where} of {coord} twice; no piece of "
+                                f"track may be used twice, not even where two tracks join (12.1)")
+            used_edges.add((coord, where))

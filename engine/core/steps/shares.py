@@ -1,0 +1,245 @@
+"""The stock round's step (1829 family): sell any number of certificates, then buy one
+certificate or start a company, or pass."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.core.actions import Action, BuyShares, Par, Pass, SellShares
+from engine.core.entities import Holder, Player, Share
+from engine.core.round import Round
+from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale, sale_choices
+from engine.core.step import Handler, Move, Step
+from engine.core.stock_round import StockRound
+from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+
+STOCK_ACTIONS = ["sell_shares", "buy_shares", "par", "pass"]
+
+
+def _stock(rnd: Round) -> StockRound:
+    assert isinstance(rnd, StockRound)
+    return rnd
+
+
+def share_choice_matches(game: BaseGame, choice: Mapping[str, Any], shares: tuple[str, ...],
+                         percent: int | None) -> bool:
+    """A sale or purchase of several certificates: the same certificates (or the same company),
+    and the same percent, since the same certificates can make different amounts."""
+    wanted = choice.get("percent") if percent is None else percent
+    return wanted == choice.get("percent") and (
+        sorted(choice["shares"]) == sorted(shares) or _corp(choice["shares"]) == _corp(shares))
+
+
+def _corp(share_ids: Any) -> str | None:
+    names = {share_id.rsplit("_", 1)[0] for share_id in share_ids}
+    return names.pop() if len(names) == 1 else None
+
+
+def share_source(game: BaseGame, shares: tuple[str, ...]) -> str | None:
+    """Where the (single) certificate bought lies now: "treasury", "pool" or None.
+
+    Any certificate from the offered source matches, as logs may name another share id than the
+    one offered; a president's certificate never does (it is bought with par).
+    """
+    corporation = game.corporations.get(_corp(shares) or "")
+    if corporation is None or len(shares) != 1:
+        return None
+    share = corporation.share_by_id(shares[0])
+    if share is None or share.president:
+        return None
+    if share.owner is corporation:
+        return "treasury"
+    return "pool" if share.owner is game.pool else None
+
+
+class BuySellParShares(Step):
+    key = "stock"
+    label = "buy and sell shares"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"sell_shares": self.process_sell, "buy_shares": self.process_buy,
+                "par": self.process_par, "pass": self.process_pass}
+
+    def actions(self, game: BaseGame, rnd: Round, entity: Holder) -> list[str]:
+        return STOCK_ACTIONS if entity is _stock(rnd).current(game) else []
+
+    def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> str | None:
+        player = _stock(rnd).current(game)
+        if entity is not player:
+            return f"it is {player.name}'s turn in the stock round"
+        return f"{action.type} is not a stock round action; allowed: sell_shares, buy_shares, par, pass"
+
+    def waiting(self, game: BaseGame, rnd: Round) -> bool:
+        """A player who has sold or bought ends the turn by passing; one who can neither sell,
+        buy nor start a company is passed over."""
+        stock = _stock(rnd)
+        if stock.turn_state.sold or stock.turn_state.bought:
+            return True
+        return any(move["type"] != "pass" for move in self.legal_moves(game, rnd))
+
+    def skip(self, game: BaseGame, rnd: Round) -> None:
+        stock = _stock(rnd)
+        game.log.append(f"{stock.current(game).name} has no valid actions and passes")
+        stock.end_turn(game)
+
+    # --- rules -------------------------------------------------------------------------------
+    def must_sell_reason(self, game: BaseGame, rnd: StockRound, player: Player) -> str | None:
+        """Rule 11.1: a player over the certificate limit who can sell must do so first."""
+        count = game.certificate_count(player)
+        if count <= game.cert_limit or not self.legal_sells(game, rnd, player):
+            return None
+        return (f"{player.name} holds {count} certificates, more than the limit of {game.cert_limit}, "
+                f"and must sell first (11.1)")
+
+    def legal_sells(self, game: BaseGame, rnd: StockRound, player: Player) -> list[Move]:
+        return [] if rnd.turn_state.bought else sale_choices(game, player)
+
+    def check_buy(self, game: BaseGame, rnd: StockRound, player: Player, share: Share) -> int:
+        """Validate buying one certificate; return its price."""
+        corporation = share.corporation
+        if rnd.turn_state.bought:
+            raise GameError("only one certificate may be bought each turn")
+        if corporation.id in rnd.sold_this_round.get(player.key, set()):
+            raise GameError(f"{player.name} sold {corporation.id} this round and may not buy it back")
+        if share.owner is corporation:
+            if not corporation.ipoed:
+                raise GameError(f"{corporation.id} has not been started; start it with par")
+        elif share.owner is not game.pool:
+            raise GameError(f"{share.id} is neither in the company treasury nor in the bank pool")
+        if share.president:
+            raise GameError("the president's certificate is bought with par")
+        if game.certificate_count(player) >= game.cert_limit:
+            raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
+        after = corporation.percent_owned_by(player) + share.percent
+        if after > game.max_player_percent():
+            raise GameError(f"a player may hold at most {game.max_player_percent()}% of a company")
+        price = game.share_price(corporation) * corporation.units(share.percent)
+        if player.cash < price:
+            raise GameError(f"{share.id} costs ${price}; {player.name} has ${player.cash}")
+        return price
+
+    def _not_before_selling(self, game: BaseGame, rnd: StockRound, player: Player) -> None:
+        reason = self.must_sell_reason(game, rnd, player)
+        if reason:
+            raise GameError(reason)
+
+    # --- handlers ----------------------------------------------------------------------------
+    def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
+        stock = _stock(rnd)
+        self._not_before_selling(game, stock, stock.current(game))
+        stock.end_turn(game)
+
+    def process_sell(self, game: BaseGame, rnd: Round, entity: Holder, action: SellShares) -> None:
+        stock = _stock(rnd)
+        player = stock.current(game)
+        if stock.turn_state.bought:
+            raise GameError("shares are sold before buying, not after")
+        corporation = corporation_of_shares(game, action.shares)
+        plan = plan_sale(game, player, corporation, action.shares, action.percent)
+        execute_sale(game, player, plan, action.shares)
+        stock.sold_this_round.setdefault(player.key, set()).add(corporation.id)
+        stock.turn_state.sold = True
+        stock.last_to_act = player
+
+    def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyShares) -> None:
+        stock = _stock(rnd)
+        player = stock.current(game)
+        self._not_before_selling(game, stock, player)
+        if len(action.shares) != 1:
+            raise GameError("buy one certificate at a time")
+        corporation = corporation_of_shares(game, action.shares)
+        share = corporation.share_by_id(action.shares[0])
+        if share is None:
+            raise GameError(f"{action.shares[0]} is not a certificate of {corporation.id}")
+        price = self.check_buy(game, stock, player, share)
+        source = share.owner
+        game.transfer(player, corporation if source is corporation else game.bank, price)
+        game.ledger.move(share, player)
+        game.log.append(f"{player.name} buys {share.percent}% of {corporation.id} for ${price}")
+        game.check_presidency_after_buy(corporation, player)
+        game.check_float(corporation)
+        stock.turn_state.bought = True
+        stock.last_to_act = player
+        stock.end_turn(game)
+
+    def process_par(self, game: BaseGame, rnd: Round, entity: Holder, action: Par) -> None:
+        stock = _stock(rnd)
+        player = stock.current(game)
+        self._not_before_selling(game, stock, player)
+        corporation = game.corporation(action.corporation)
+        if stock.turn_state.bought:
+            raise GameError("only one certificate may be bought each turn")
+        cell = game.market.by_id.get(action.share_price)
+        game.check_par(player, corporation, cell)
+        if game.certificate_count(player) >= game.cert_limit:
+            raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
+        assert cell is not None
+        game.par_corporation(player, corporation, cell, pay=True)
+        stock.turn_state.bought = True
+        stock.last_to_act = player
+        stock.end_turn(game)
+
+    # --- legal moves -------------------------------------------------------------------------
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, SellShares | BuyShares) and "shares" in choice:
+            return share_choice_matches(game, choice, action.shares, action.percent)
+        if isinstance(action, BuyShares):
+            return bool(choice["share"] in action.shares) or (
+                choice["corporation"] == _corp(action.shares) and choice["from"] == share_source(game, action.shares))
+        if isinstance(action, Par):
+            return bool(choice["corporation"] == action.corporation and choice["share_price"] == action.share_price)
+        return super().matches(game, choice, action)
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        stock = _stock(rnd)
+        player = stock.current(game)
+        moves: list[Move] = []
+        if self.must_sell_reason(game, stock, player):
+            return [{"type": "sell_shares", "entity": player.id, "choices": self.legal_sells(game, stock, player)}]
+        if not stock.turn_state.bought:
+            sells = self.legal_sells(game, stock, player)
+            if sells:
+                moves.append({"type": "sell_shares", "entity": player.id, "choices": sells})
+            buys = self.buy_choices(game, stock, player)
+            if buys:
+                moves.append({"type": "buy_shares", "entity": player.id, "choices": buys})
+            pars = self.par_choices(game, player)
+            if pars:
+                moves.append({"type": "par", "entity": player.id, "choices": pars})
+        moves.append({"type": "pass", "entity": player.id})
+        return moves
+
+    def buy_choices(self, game: BaseGame, rnd: StockRound, player: Player) -> list[Move]:
+        buys = []
+        for corporation in game.corporations.values():
+            for source in (corporation, game.pool):
+                share = next((s for s in sorted(corporation.shares, key=lambda s: s.id)
+                              if s.owner is source and not s.president), None)
+                if share is None:
+                    continue
+                try:
+                    price = self.check_buy(game, rnd, player, share)
+                except GameError:
+                    continue
+                buys.append({"corporation": corporation.id, "share": share.id,
+                             "from": "treasury" if source is corporation else "pool",
+                             "percent": share.percent, "price": price})
+        return buys
+
+    def par_choices(self, game: BaseGame, player: Player) -> list[Move]:
+        pars: list[Move] = []
+        if game.certificate_count(player) >= game.cert_limit:
+            return pars
+        for corporation in game.corporations.values():
+            for cell in game.market.par_cells():
+                try:
+                    game.check_par(player, corporation, cell)
+                except GameError:
+                    continue
+                pars.append({"corporation": corporation.id, "share_price": cell.engine_id,
+                             "price": cell.price, "cost": game.par_cost(corporation, cell.price)})
+        return pars
