@@ -19,6 +19,8 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord() as fake:
         with pointed_at(fake):
             yield fake
-        if fake.unknown_routes:
-            # Surface missing endpoints even when the test itself passed.
-            raise AssertionError(f"the bot called routes the fake does not know: {fake.unknown_routes}")
+        problems = fake.problems()
+        if problems:
+            # What Discord would have refused fails the test that caused it, even if the test
+            # itself did not look (a reminder that could not be posted, a late answer).
+            raise AssertionError("fakediscord: " + "\n".join(problems))

@@ -132,12 +132,12 @@ class Gateway:
         if compress == "zstd-stream" or (compress and compress != "zlib-stream"):
             message = ZSTD_MESSAGE if compress == "zstd-stream" else f"fakediscord: unsupported compress={compress}"
             log.error(message)
-            self.fake.errors.append(message)
+            self.fake.refuse(message)
             await ws.close(code=CLOSE_INVALID_API_VERSION, message=message.encode()[:120])
             return ws
         if request.query.get("encoding", "json") != "json":
             message = f"fakediscord: only encoding=json is supported, got {request.query['encoding']}"
-            self.fake.errors.append(message)
+            self.fake.refuse(message)
             await ws.close(code=CLOSE_INVALID_API_VERSION, message=message.encode()[:120])
             return ws
 
@@ -177,7 +177,7 @@ class Gateway:
     async def _identify(self, conn: Connection, data: dict[str, Any]) -> Session | None:
         fake = self.fake
         if data.get("token") != fake.token:
-            fake.errors.append("fakediscord: IDENTIFY with a wrong token")
+            fake.refuse("fakediscord: IDENTIFY with a wrong token")
             await conn.ws.close(code=CLOSE_AUTH_FAILED, message=b"Authentication failed.")
             return None
         self.identifies += 1

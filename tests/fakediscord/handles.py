@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from .deadlines import describe
 from .models import CallbackRecord, InteractionRecord, StoredMessage
 
 if TYPE_CHECKING:
@@ -11,6 +13,11 @@ if TYPE_CHECKING:
 
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
+T = TypeVar("T")
+
+
+class InteractionFailed(AssertionError):
+    """The user saw "The application did not respond" instead of the bot's answer."""
 
 
 class InteractionHandle:
@@ -24,11 +31,20 @@ class InteractionHandle:
     def id(self) -> int:
         return self.record.id
 
+    async def _wait(self, found: Callable[[], T | None], timeout: float, what: str) -> T:
+        """Wait for ``found()``; fails at once if the user saw no answer (3 s passed, or the
+        bot's first answer was refused)."""
+
+        def answer_or_failure() -> T | None:
+            if self.record.failure is not None:
+                raise InteractionFailed(f"{describe(self.record)}: {self.record.failure}\n{self.fake.describe()}")
+            return found()
+
+        return await self.fake.wait_for(answer_or_failure, timeout=timeout, what=what)
+
     async def wait_response(self, timeout: float = 5.0) -> CallbackRecord:
-        """The initial callback (any type). Discord gives the bot 3 s; we are lenient."""
-        return await self.fake.wait_for(
-            lambda: self.record.callback, timeout=timeout, what=f"a callback to interaction {self.id}"
-        )
+        """The initial callback (any type), which Discord needs within 3 s."""
+        return await self._wait(lambda: self.record.callback, timeout, f"a callback to interaction {self.id}")
 
     async def wait_message(self, timeout: float = 5.0) -> StoredMessage:
         """The message the user sees as the answer, once it is no longer "thinking".
@@ -55,19 +71,19 @@ class InteractionHandle:
                     return rec.original
             return None
 
-        return await self.fake.wait_for(answer, timeout=timeout, what=f"an answer message to interaction {self.id}")
+        return await self._wait(answer, timeout, f"an answer message to interaction {self.id}")
 
     async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[StoredMessage]:
         def enough() -> list[StoredMessage] | None:
             return list(self.record.followups) if len(self.record.followups) >= count else None
 
-        return await self.fake.wait_for(enough, timeout=timeout, what=f"{count} follow-up(s) to interaction {self.id}")
+        return await self._wait(enough, timeout, f"{count} follow-up(s) to interaction {self.id}")
 
     async def wait_edits(self, count: int = 1, timeout: float = 5.0) -> list[dict[str, Any]]:
         def enough() -> list[dict[str, Any]] | None:
             return list(self.record.edits) if len(self.record.edits) >= count else None
 
-        return await self.fake.wait_for(enough, timeout=timeout, what=f"{count} edit(s) of interaction {self.id}")
+        return await self._wait(enough, timeout, f"{count} edit(s) of interaction {self.id}")
 
     async def wait_choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
         """Autocomplete choices ({"name", "value"} dicts), possibly empty."""

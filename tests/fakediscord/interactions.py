@@ -49,7 +49,7 @@ def _record(
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(channel.guild_id)},
         "context": 0,
-        "attachment_size_limit": 25 * 1024 * 1024,
+        "attachment_size_limit": fake.upload_limit,
     }
     if message is not None:
         payload["message"] = message.payload()

@@ -7,7 +7,7 @@ from typing import Any
 from .bodies import UploadedFile
 from .ids import iso_now
 from .models import StoredAttachment, StoredMessage, new_attachment
-from .validation import DiscordError, check_message
+from .validation import DEFAULT_UPLOAD_LIMIT, DiscordError, check_message
 
 _COPIED_FIELDS = ("content", "embeds", "components", "allowed_mentions", "tts", "message_reference")
 # Flags a client may set; LOADING/EPHEMERAL on an existing message are Discord's to manage.
@@ -21,15 +21,20 @@ def apply_body(
     *,
     base_url: str,
     creating: bool,
+    upload_limit: int = DEFAULT_UPLOAD_LIMIT,
 ) -> None:
-    """Copy the fields present in ``body`` onto ``message``; absent fields stay unchanged on edit."""
+    """Copy the fields present in ``body`` onto ``message``; absent fields stay unchanged on edit.
+
+    Raises DiscordError (changing nothing) when Discord would refuse the body."""
     kept = _kept_attachments(message, body, creating)
     new = _new_attachments(body, files, base_url, message.channel_id)
     check_message(
         body,
-        sum(f.size for f in new),
+        [f.size for f in new],
         creating=creating,
         has_attachments=bool(kept or new),
+        upload_limit=upload_limit,
+        attachment_count=len(kept) + len(new),
     )
     for name in _COPIED_FIELDS:
         if name in body:

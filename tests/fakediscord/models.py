@@ -378,6 +378,10 @@ class InteractionRecord:
     edits: list[dict[str, Any]] = field(default_factory=list)
     # Every callback attempt after the first is an error on Discord; kept for diagnostics.
     rejected_callbacks: list[dict[str, Any]] = field(default_factory=list)
+    # When the fake sent it (FakeDiscord.now()): the 3-second and 15-minute clocks start here.
+    sent_at: float = 0.0
+    # What the user saw instead of an answer ("The application did not respond"), if anything.
+    failure: str | None = None
 
     @property
     def choices(self) -> list[dict[str, Any]] | None:

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import deadlines
 from .bodies import read_body
+from .command_limits import check_command, check_commands
 from .ids import new_snowflake
 from .messages import apply_body
 from .models import (
@@ -25,7 +27,8 @@ from .models import (
     RequestLog,
     StoredMessage,
 )
-from .validation import DiscordError, check_choices
+from .ratelimits import CHANNEL_MESSAGES, RateLimited
+from .validation import DiscordError, check_choices, check_thread_name
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -58,16 +61,22 @@ async def middleware(request: web.Request, handler: Handler) -> web.StreamRespon
             if request.headers.get("Authorization") != f"Bot {fake.token}":
                 raise DiscordError(401, 0, "401: Unauthorized")
         response = await handler(request)
-    except DiscordError as exc:
-        fake.errors.append(f"{request.method} {path}: {exc}")
+    except RateLimited as exc:
+        if exc.ignored:
+            fake.refuse(f"{request.method} {path}: sent again before the 429's retry_after had passed")
         response = json_response(exc.body(), status=exc.status)
+        response.headers.update(exc.headers)
+    except DiscordError as exc:
+        fake.refuse(f"{request.method} {path}: {exc}")
+        response = json_response(exc.body(), status=exc.status)
+        response.headers.update(exc.headers)
     except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
         route = f"{request.method} {path}"
         fake.unknown_routes.append(route)
         log.error("fakediscord: UNKNOWN ROUTE %s (add it to tests/fakediscord/rest.py)", route)
         response = json_response({"code": 0, "message": f"404: Not Found (fakediscord has no {route})"}, 404)
     except Exception as exc:  # a fake bug must surface in the test, not as a silent 500
-        fake.errors.append(f"{request.method} {path}: fake crashed: {exc!r}")
+        fake.refuse(f"{request.method} {path}: fake crashed: {exc!r}")
         log.exception("fakediscord: handler crashed on %s %s", request.method, path)
         response = json_response({"code": 0, "message": f"fakediscord crashed: {exc!r}"}, 500)
     if not path.startswith("/gateway"):
@@ -145,6 +154,7 @@ def _interaction(request: web.Request) -> InteractionRecord:
     record = fake.interactions_by_token.get(request.match_info["token"])
     if record is None:
         raise DiscordError(404, 10015, "Unknown Webhook")
+    deadlines.check_token(record, fake.now(), fake.token_lifetime)
     return record
 
 
@@ -226,12 +236,14 @@ async def put_commands(request: web.Request) -> web.Response:
     body, _ = await read_body(request)
     if not isinstance(body, list):
         raise DiscordError(400, 50035, "Invalid Form Body: expected a list of commands")
+    check_commands(body)
     return json_response(_fake(request).commands.overwrite(scope, body))
 
 
 async def post_command(request: web.Request) -> web.Response:
     scope = _scope(request)
     body, _ = await read_body(request)
+    check_command(body)
     return json_response(_fake(request).commands.upsert(scope, body), status=201)
 
 
@@ -255,6 +267,11 @@ async def interaction_callback(request: web.Request) -> web.Response:
     if record.callback is not None:
         record.rejected_callbacks.append(body)
         raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+    late = deadlines.late_answer(record, fake.now(), fake.response_deadline)
+    if late is not None:
+        record.failure = record.failure or deadlines.what_the_user_sees(record)
+        fake.notify()
+        raise DiscordError(404, 10062, f"Unknown interaction: {late}")
     cb_type = int(body["type"])
     data = body.get("data") or {}
     _check_callback_type(record, cb_type)
@@ -329,8 +346,8 @@ async def webhook_execute(request: web.Request) -> web.Response:
     original = record.original
     if record.callback.type == 5 and original is not None and original.loading:
         body = {**body, "flags": (original.flags & EPHEMERAL) | (int(body.get("flags") or 0) & ~EPHEMERAL)}
-        original.flags &= ~LOADING
-        apply_body(original, body, files, base_url=fake.base_url, creating=True)
+        # Checked before the placeholder changes: a refused follow-up leaves it "thinking".
+        apply_body(original, body, files, base_url=fake.base_url, creating=True, upload_limit=fake.upload_limit)
         original.flags = int(body["flags"])
         message = original
         fake.notify()
@@ -393,6 +410,8 @@ async def patch_channel(request: web.Request) -> web.Response:
     fake = _fake(request)
     channel = _channel(request)
     body, _ = await read_body(request)
+    if "name" in body:
+        check_thread_name(body["name"])
     for key in ("name", "topic", "archived", "locked", "auto_archive_duration", "invitable"):
         if key in body:
             setattr(channel, key, body[key])
@@ -436,6 +455,7 @@ async def list_messages(request: web.Request) -> web.Response:
 async def post_message(request: web.Request) -> web.Response:
     fake = _fake(request)
     channel = _channel(request)
+    limits = fake.rate_limits.take(CHANNEL_MESSAGES, str(channel.id))
     if channel.is_thread and channel.locked:
         raise DiscordError(403, 50083, "Thread is locked")
     body, files = await read_body(request)
@@ -445,7 +465,9 @@ async def post_message(request: web.Request) -> web.Response:
     message = await fake.create_message(channel, fake.bot_user, body, files)
     if channel.is_thread:
         channel.member_ids.add(fake.bot_user.id)
-    return json_response(message.payload())
+    response = json_response(message.payload())
+    response.headers.update(limits)
+    return response
 
 
 async def get_message(request: web.Request) -> web.Response:

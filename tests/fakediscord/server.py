@@ -8,13 +8,15 @@ Tests create one, add users, point discord.py at it (see ``client.pointed_at``),
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from aiohttp import web
 
+from . import deadlines
 from . import interactions as ix
 from .bodies import UploadedFile
 from .commands import CommandRegistry
@@ -35,7 +37,9 @@ from .models import (
     RequestLog,
     StoredMessage,
 )
+from .ratelimits import RateLimits
 from .rest import build_app
+from .validation import DEFAULT_UPLOAD_LIMIT, check_thread_name
 
 log = logging.getLogger("fakediscord")
 
@@ -44,6 +48,10 @@ T = TypeVar("T")
 
 class FakeDiscordTimeout(AssertionError):
     """The bot did not do what the test waited for; the message tells what it did do."""
+
+
+class FakeDiscordRefused(AssertionError):
+    """Discord would have refused something the bot did (a post, an answer, a late reply)."""
 
 
 class FakeDiscord:
@@ -64,7 +72,18 @@ class FakeDiscord:
         self.commands = CommandRegistry(self.application_id)
         self.requests: list[RequestLog] = []
         self.unknown_routes: list[str] = []
+        # Everything the fake refused, as Discord would have: a test that causes one fails
+        # (its waits at once, and the fixture at teardown) unless it is inside
+        # ``expecting_errors()``.
         self.errors: list[str] = []
+        self._expecting = 0
+        # Discord's clocks: 3 s for the first answer, 15 min for follow-ups (see deadlines.py).
+        self.response_deadline = deadlines.RESPONSE_SECONDS
+        self.token_lifetime = deadlines.TOKEN_SECONDS
+        self._clock_offset = 0.0
+        self._timers: list[asyncio.TimerHandle] = []
+        self.upload_limit = DEFAULT_UPLOAD_LIMIT
+        self.rate_limits = RateLimits(self.now)
         self.gateway = Gateway(self)
         # How long an interaction waits for a connected bot (covers a RESUME in progress).
         self.session_wait = 2.0
@@ -90,6 +109,8 @@ class FakeDiscord:
         return self
 
     async def close(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
         await self.gateway.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -182,6 +203,48 @@ class FakeDiscord:
         """Make connected clients drop the socket and RESUME (like a Discord gateway restart)."""
         await self.gateway.request_reconnect()
 
+    # -- Discord's clock and refusals ---------------------------------------------------------
+
+    def now(self) -> float:
+        """The fake's clock (monotonic seconds), which ``advance_clock`` moves forward."""
+        return time.monotonic() + self._clock_offset
+
+    def advance_clock(self, seconds: float) -> None:
+        """Let ``seconds`` pass for Discord's clocks (e.g. past an interaction token's 15 minutes)."""
+        self._clock_offset += seconds
+
+    def refuse(self, message: str) -> None:
+        """Record something Discord would refuse; waits fail on it unless it is expected."""
+        self.errors.append(message)
+        log.error("fakediscord refused: %s", message)
+        self.notify()
+
+    @contextlib.contextmanager
+    def expecting_errors(self) -> Iterator[list[str]]:
+        """For tests of refusals: the errors recorded inside are moved into the yielded list."""
+        start = len(self.errors)
+        found: list[str] = []
+        self._expecting += 1
+        try:
+            yield found
+        finally:
+            self._expecting -= 1
+            found.extend(self.errors[start:])
+            del self.errors[start:]
+
+    def problems(self) -> list[str]:
+        """What must fail the test: refusals, unknown routes, interactions never answered."""
+        found = [f"the fake refused: {e}" for e in self.errors]
+        found += [f"the bot called a route the fake does not know: {r}" for r in self.unknown_routes]
+        found += [deadlines.unanswered(r, self.response_deadline) for r in self.interactions.values()
+                  if r.callback is None and r.failure is None]
+        return found
+
+    def _deadline_passed(self, record: InteractionRecord) -> None:
+        if record.callback is None and record.failure is None:
+            record.failure = deadlines.what_the_user_sees(record)
+            self.refuse(deadlines.unanswered(record, self.response_deadline))
+
     # -- waiting -----------------------------------------------------------------------------
 
     def notify(self) -> None:
@@ -192,10 +255,13 @@ class FakeDiscord:
     async def wait_for(self, predicate: Callable[[], T | None], *, timeout: float = 5.0, what: str = "condition") -> T:
         """Wait until ``predicate()`` returns something truthy and return it."""
         deadline = time.monotonic() + timeout
+        errors_before = len(self.errors)
         while True:
             result = predicate()
             if result:
                 return result
+            if len(self.errors) > errors_before and not self._expecting:
+                raise FakeDiscordRefused(f"while waiting for {what}: {self.errors[errors_before:]}\n{self.describe()}")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise FakeDiscordTimeout(f"timed out after {timeout}s waiting for {what}\n{self.describe()}")
@@ -310,6 +376,9 @@ class FakeDiscord:
         )
         self.interactions[record.id] = record
         self.interactions_by_token[record.token] = record
+        record.sent_at = self.now()
+        loop = asyncio.get_running_loop()
+        self._timers.append(loop.call_later(self.response_deadline, self._deadline_passed, record))
         await session.dispatch("INTERACTION_CREATE", record.payload)
         return InteractionHandle(self, record)
 
@@ -343,7 +412,7 @@ class FakeDiscord:
         extra_flags: int = 0,
     ) -> StoredMessage:
         message = StoredMessage(id=new_snowflake(), channel_id=channel.id, guild_id=channel.guild_id, author=author)
-        apply_body(message, body, files, base_url=self.base_url, creating=True)
+        apply_body(message, body, files, base_url=self.base_url, creating=True, upload_limit=self.upload_limit)
         message.flags |= extra_flags
         if interaction is not None:
             message.interaction_id = interaction.id
@@ -357,7 +426,7 @@ class FakeDiscord:
         return message
 
     async def edit_message(self, message: StoredMessage, body: dict[str, Any], files: list[UploadedFile]) -> StoredMessage:
-        apply_body(message, body, files, base_url=self.base_url, creating=False)
+        apply_body(message, body, files, base_url=self.base_url, creating=False, upload_limit=self.upload_limit)
         self.notify()
         if not message.ephemeral:
             await self.dispatch("MESSAGE_UPDATE", self._message_event(message))
@@ -374,6 +443,7 @@ class FakeDiscord:
     async def create_thread(
         self, parent: FakeChannel, owner: FakeUser, body: dict[str, Any], starter: StoredMessage | None
     ) -> FakeChannel:
+        check_thread_name(body.get("name"))
         thread = FakeChannel(
             # Threads started from a message share the message's id, as on Discord.
             id=starter.id if starter is not None else new_snowflake(),
