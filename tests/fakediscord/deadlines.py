@@ -42,10 +42,8 @@ def describe(record: InteractionRecord) -> str:
 
 def late_answer(record: InteractionRecord, now: float, deadline: float) -> str | None:
     """Why an initial answer sent ``now`` is refused, or None if it is in time."""
-    if record.failure is not None:
-        return record.failure
     elapsed = now - record.sent_at
-    if elapsed > deadline:
+    if record.failure is not None or elapsed > deadline:
         return (f"{describe(record)} was answered after {elapsed:.2f} s; Discord allows {deadline:g} s, "
                 f"so the user saw \"{what_the_user_sees(record)}\"")
     return None
