@@ -24,6 +24,7 @@ BID_TARGETS = ("company", "corporation", "minor")  # what an auction's choices m
 
 # Which action type a command word makes, and for whom (the engine's command table).
 TYPES: dict[str, CommandSpec] = COMMANDS
+PROPOSAL_WORDS = ("proposal", "best", "proposed")  # routes: that mean the proposed runs
 
 
 def controls(state: BaseGame, player_id: Any, move: Move) -> bool:
@@ -52,6 +53,11 @@ def candidate_moves(state: BaseGame, moves: list[Move], player_id: Any, word: st
     if matching:
         raise NotYourTurn(f"/{word} is not yours to make now")
     raise CommandError(f"/{word} is not possible now")
+
+
+def wants_proposal(command: Command) -> bool:
+    """A /run that confirms the optimizer's proposal (no routes:, or autocomplete's choice)."""
+    return str(command.get("routes") or "").strip().casefold() in ("", *PROPOSAL_WORDS)
 
 
 def base(move: Move) -> dict[str, Any]:
@@ -260,9 +266,7 @@ def _token(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any
 def _run(state: BaseGame, mine: list[Move], command: Command,
          proposal: dict[str, Any] | None) -> dict[str, Any]:
     move = mine[0]
-    text = str(command.get("routes") or "").strip()
-    if text.casefold() in ("proposal", "best", "proposed"):  # autocomplete's "use the proposal"
-        text = ""
+    text = "" if wants_proposal(command) else str(command.get("routes") or "").strip()
     if text.casefold() == "none":  # the trains have no legal run: run for nothing
         return {**base(move), "routes": []}
     if not text:

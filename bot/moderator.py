@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import pictures as pics
-from bot.commands import build_action, controls
+from bot.commands import build_action, controls, wants_proposal
 from bot.config import ReminderDefaults
 from bot.consent import ConsentMixin, waiting_line
 from bot.ending import EndingMixin
@@ -149,7 +149,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
                 return Outcome(Reply.error(f"That button is from an earlier position (move {expected_seq}); "
                                            f"the game has moved on to move {session.seq}.\nNow: {turn}", game_id))
             proposal = None
-            if command.name == "run" and not command.get("routes"):
+            if command.name == "run" and wants_proposal(command):
                 proposal = await self._proposal(session, state, session.seq)
             try:
                 action = build_action(state, session.game.legal_moves(), seat.player_id, command,

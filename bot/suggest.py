@@ -18,7 +18,12 @@ from engine.describe import rotation_words
 
 Choice = tuple[str, Any]  # (label shown, value sent)
 LIMIT = 25
+LABEL = 100  # characters Discord shows of a choice (it refuses longer ones)
 USE_PROPOSAL = "proposal"  # the routes: value that means "the proposed runs"
+
+
+def _label(text: str) -> str:
+    return text if len(text) <= LABEL else text[:LABEL - 1] + "…"
 
 
 def _keep(choices: list[Choice], typed: str) -> list[Choice]:
@@ -30,7 +35,7 @@ def _keep(choices: list[Choice], typed: str) -> list[Choice]:
         choices = starts + inside
     unique: dict[str, Choice] = {}
     for label, value in choices:
-        unique.setdefault(str(value), (label[:100], value))
+        unique.setdefault(str(value), (_label(label), value))
     return list(unique.values())[:LIMIT]
 
 
@@ -51,7 +56,7 @@ def suggest(state: BaseGame, moves: list[dict[str, Any]], player_id: Any, word: 
     picker = _PICKERS.get((word, option))
     if picker is None:
         if word == "run" and option == "routes" and proposal is not None:
-            return [(f"The proposed runs (${total}): {format_routes(proposal['routes'])}", USE_PROPOSAL)]
+            return [(_label(f"The proposed runs (${total}): {format_routes(proposal['routes'])}"), USE_PROPOSAL)]
         return _keep(_by_choice_field(TYPES[word], option, choices, filled), typed)
     return _keep(picker(state, choices, filled), typed)
 

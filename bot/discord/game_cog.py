@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.autocomplete import seats, titles
-from bot.discord.respond import actor_of, answer, answer_move, message_kwargs, refuse
+from bot.discord.respond import actor_of, answer, answer_move, clip, message_kwargs, refuse
 from bot.vocabulary import GAME
 
 if TYPE_CHECKING:
@@ -138,7 +138,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         reply = await self.bot.moderator.import_game(actor_of(interaction), await file.read(),
                                                      guild_id=interaction.guild_id, channel_id=channel.id)
         if not reply.ok or reply.game_id is None:
-            await interaction.followup.send(reply.text, ephemeral=True)
+            await interaction.followup.send(clip(reply.text), ephemeral=True)
             return
         thread = await channel.create_thread(name=f"Imported game #{reply.game_id}", auto_archive_duration=10080,
                                              type=discord.ChannelType.public_thread)

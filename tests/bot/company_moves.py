@@ -17,11 +17,12 @@ from typing import Any
 from fixture_script import _live, _who, _words
 
 from bot.sessions import resolved_options
-from engine import new_game
+from engine import Game, new_game
 from engine.core.game import BaseGame
 from storage import GameRepository, NewGame, NewSeat
 
-LOG = Path(__file__).resolve().parents[1] / "data" / "generated" / "18Texas" / "randplay_18Texas_4p_s201.json"
+GENERATED = Path(__file__).resolve().parents[1] / "data" / "generated" / "18Texas"
+LOG = GENERATED / "randplay_18Texas_4p_s201.json"
 WORDS = ("lay", "token", "run", "dividend", "train", "issue", "redeem")
 CASES = WORDS + ("private", "action")
 
@@ -47,7 +48,7 @@ def _private_line(state: BaseGame, move: dict[str, Any]) -> str:
 def company_moves() -> dict[str, CompanyMove]:
     document = log()
     names = [p["name"] for p in document["players"]]
-    game = new_game(document["title"], document["players"], int(document["settings"]["seed"]), ["site_rules"])
+    game = replay(document, 0)
     found: dict[str, CompanyMove] = {}
 
     def add(case: str, upto: int, entity: str, acting: str, line: str) -> None:
@@ -71,24 +72,38 @@ def company_moves() -> dict[str, CompanyMove]:
                 add("action", index, action["entity"], _who(state, action), "/action json:" + json.dumps(raw))
         if len(found) == len(CASES):
             return found
-        for step in [action] + list(action.get("auto_actions") or []):
-            game.process(_live(step))
+        play(game, action)
     missing = sorted(set(CASES) - set(found))
     raise AssertionError(f"{LOG.name} has no position for {missing}")
 
 
+def replay(document: dict[str, Any], upto: int) -> Game:
+    """The log's first ``upto`` actions played as the moderator plays them live."""
+    game = new_game(document["title"], document["players"], int(document["settings"]["seed"]), ["site_rules"])
+    for action in document["actions"][:upto]:
+        play(game, action)
+    return game
+
+
+def play(game: Game, action: dict[str, Any]) -> None:
+    for step in [action] + list(action.get("auto_actions") or []):
+        game.process(_live(step))
+
+
 @functools.cache
-def log() -> dict[str, Any]:
-    return json.loads(LOG.read_text())
+def log(path: Path = LOG) -> dict[str, Any]:
+    return json.loads(path.read_text())
 
 
-async def store_position(repo: GameRepository, move: CompanyMove, users: dict[str, int] | None = None,
-                         thread_id: int | None = None) -> int:
-    """The position as a running game seated by the log's players (Discord users if given)."""
-    document = log()
-    users = users or {}
-    seats = [NewSeat(p["id"], p["name"], users.get(p["name"])) for p in document["players"]]
+async def store_position(repo: GameRepository, upto: int, users: dict[str, int] | None = None,
+                         thread_id: int | None = None, names: dict[str, str] | None = None,
+                         document: dict[str, Any] | None = None) -> int:
+    """The log's first ``upto`` actions as a running game seated by its players (Discord users
+    if given; ``names`` gives seats other display names than the log's)."""
+    document = document or log()
+    users, names = users or {}, names or {}
+    seats = [NewSeat(p["id"], names.get(p["name"], p["name"]), users.get(p["name"])) for p in document["players"]]
     game = NewGame(document["title"], int(document["settings"]["seed"]), resolved_options(document["title"], True),
-                   status="active", thread_id=thread_id, creator_user_id=users.get(seats[0].display_name))
-    actions = [(a, None) for a in document["actions"][:move.upto]]
+                   status="active", thread_id=thread_id, creator_user_id=users.get(document["players"][0]["name"]))
+    actions = [(a, None) for a in document["actions"][:upto]]
     return await repo.create_game(game, seats, actions=actions)

@@ -48,7 +48,7 @@ async def test_the_terminal_refuses_a_company_move_by_another_player(tmp_path: P
     move = company_moves()[case]
     db = tmp_path / "games.db"
     async with await SqliteGameRepository.open(db) as repo:
-        game_id = await store_position(repo, move)
+        game_id = await store_position(repo, move.upto)
     before = await stored(db, game_id)
 
     refused = await terminal(db, game_id, f"@{move.other} {move.line}")
@@ -86,7 +86,7 @@ async def test_discord_refuses_a_company_move_by_another_player(fake_discord: Fa
     users = {p["name"]: fake.add_user(p["name"]) for p in log()["players"]}
     repo = await SqliteGameRepository.open(db)
     try:
-        game_id = await store_position(repo, move, {name: user.id for name, user in users.items()},
+        game_id = await store_position(repo, move.upto, {name: user.id for name, user in users.items()},
                                        thread_id=fake.channel.id)
         before = await stored(db, game_id)
         bot = StationmasterBot(Settings(db_path=str(db), guild_ids=(fake.guild.id,)),
