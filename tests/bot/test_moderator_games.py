@@ -6,9 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from bot_helpers import actor, open_moderator, play_opening, started_game
 
+# The optimizer and the pictures are our own code: a broken import must fail these tests, not
+# skip them (the bot itself would go on without them, quietly).
+import engine.core.router  # noqa: F401
+import render.from_engine  # noqa: F401
+from bot import pictures
 from bot.model import Actor, Command
 from bot.moderator import Moderator
 from storage import SqliteGameRepository
@@ -85,7 +89,7 @@ async def test_a_finished_import_shows_final_scores_and_exports_its_result(tmp_p
 
 
 async def test_the_run_step_gets_a_proposal_and_run_confirms_it(tmp_path: Path) -> None:
-    pytest.importorskip("engine.core.router")
+    assert pictures.ROUTER
     repo, moderator = await open_moderator(tmp_path / "games.db")
     try:
         imported = await moderator.import_game(Actor(None, "table", True), json.dumps(fixture(44)))
@@ -133,7 +137,7 @@ async def test_runs_typed_by_hand_are_checked_by_the_engine(tmp_path: Path) -> N
 
 
 async def test_pictures_are_png_and_map_and_market_only_when_they_changed(tmp_path: Path) -> None:
-    pytest.importorskip("render.from_engine")
+    assert pictures.RENDER
     repo = await SqliteGameRepository.open(tmp_path / "games.db")
     moderator = Moderator(repo, images=True, router_budget=0.5)
     try:

@@ -14,13 +14,11 @@ from typing import Any
 import pytest
 
 from engine import GameError, new_game
-from engine.core.board import opposite
 from engine.core.entities import Corporation, Player, Share
 from engine.core.game import BaseGame
-from engine.core.graph import stop_is_passable
 from engine.core.operating_round import OperatingRound
 from engine.core.rng import SetupRandom
-from engine.core.routes import check_run, rebuild_run
+from engine.core.router import best_runs
 from engine.core.steps.discard import crowded
 from engine.core.stock_round import StockRound
 from engine.log import Game
@@ -445,92 +443,11 @@ class Setup:
 
 
 # --- runs ----------------------------------------------------------------------------------
-def _segments(state: BaseGame, start: tuple[str, str, int], used: set[tuple[str, int]]
-              ) -> list[tuple[tuple[str, str, int], list[str], list[tuple[str, int]]]]:
-    """Track walks from a stop to the next stop, as (end stop, hex chain, paths)."""
-    board = state.board
-    found: list[tuple[tuple[str, str, int], list[str], list[tuple[str, int]]]] = []
-
-    def walk(coord: str, endpoint: tuple[str, int], chain: list[str], taken: list[tuple[str, int]]) -> None:
-        for index, (a, b) in enumerate(board.hexes[coord].paths()):
-            if endpoint not in (a, b) or (coord, index) in used or (coord, index) in taken:
-                continue
-            far = b if endpoint == a else a
-            here = taken + [(coord, index)]
-            if far[0] == "edge":
-                neighbor = board.hexes[coord].hexdef.neighbors.get(far[1])
-                if neighbor is None or neighbor not in board.hexes:
-                    continue
-                walk(neighbor, ("edge", opposite(far[1])), chain + [neighbor], here)
-            elif far[0] == "junction":
-                walk(coord, far, chain, here)
-            else:
-                node = (coord, far[0], far[1])
-                if node != start:
-                    found.append((node, chain, here))
-
-    walk(start[0], (start[1], start[2]), [start[0]], [])
-    return found
-
-
-def simple_runs(state: BaseGame, corporation: Corporation, budget: int = 400) -> list[dict[str, Any]]:
-    """Greedy legal runs: for each train the best run found within a small search budget."""
-    board = state.board
-    used: set[tuple[str, int]] = set()
-    routes = []
-    starts = [(coord, "city", index) for coord, index in board.token_hexes(corporation.id)]
-    for train in sorted(corporation.trains, key=lambda t: -t.distance):
-        best: tuple[int, list[list[str]], list[tuple[str, int]]] | None = None
-        tries = 0
-        stack: list[tuple[list[tuple[str, str, int]], list[list[str]], list[tuple[str, int]]]] = [
-            ([start], [], []) for start in starts]
-        while stack and tries < budget:
-            stops, chains, paths = stack.pop()
-            tries += 1
-            if len(stops) >= 2:
-                try:
-                    revenue = check_run(board, corporation.id, stops, train.distance, state.colors_available())
-                except GameError:
-                    revenue = -1
-                if revenue >= 0 and (best is None or revenue > best[0]):
-                    best = (revenue, chains, paths)
-            last = stops[-1]
-            if len(stops) >= train.distance:
-                continue
-            if len(stops) > 1 and not stop_is_passable(board, last, corporation.id):
-                continue
-            for end, chain, walk in _segments(state, last, used | set(paths)):
-                if end in stops:
-                    continue
-                stack.append((stops + [end], chains + [chain], paths + walk))
-        if best is None or best[0] <= 0:
-            continue
-        revenue, chains, paths = best
-        # The engine rebuilds the run from its chains; only keep what it accepts.
-        try:
-            rebuild_run(board, chains, set(used))
-        except GameError:
-            continue
-        used.update(paths)
-        routes.append({"train": train.id, "connections": chains, "revenue": revenue})
-    return routes
-
-
 def runs_for(state: BaseGame, corporation: Corporation) -> list[dict[str, Any]]:
-    """The route optimizer's runs (engine/core/router.py) when it is there, else the greedy runs.
-
-    The optimizer is written separately; while it is unfinished and fails, the greedy runs keep
-    these tests about the rules engine going.
-    """
-    try:
-        from engine.core.router import best_runs
-    except ImportError:
-        return simple_runs(state, corporation)
-    try:
-        result = best_runs(state, corporation, time_budget=1.0)
-        return list(result.to_action(corporation.id)["routes"])
-    except Exception:  # noqa: BLE001 - an unfinished optimizer must not stop the rules tests
-        return simple_runs(state, corporation)
+    """The route optimizer's runs (engine/core/router.py). An optimizer error is raised, not
+    papered over: the property games exercise the optimizer as much as the rules."""
+    result = best_runs(state, corporation, time_budget=1.0)
+    return list(result.to_action(corporation.id)["routes"])
 
 
 # --- random legal play (property tests) --------------------------------------------------------
