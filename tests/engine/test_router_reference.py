@@ -1,53 +1,125 @@
 """A brute-force reference for the route optimizer, and checks of the reference itself.
 
-The reference shares no code with the optimizer: it walks the board's track path by path from
-every stop on the map, keeps every walk that is a legal run (rule 12.1/12.4 as the engine checks
-them: no path and no hex side used twice by a company's runs), and tries every combination of runs
-for the trains. It is slow and obviously exhaustive.
-Title route hooks are applied here straight from their documented meaning.
+The reference reads the title's printed data on its own: the track paths, stops, revenues,
+distance costs and which stops end a run come from the map and tile JSON (``game.data``), with
+a laid tile's rotation applied here, and the value of a stop in the current phase comes from
+the map's own phase-to-colour table. It walks that track path by path from every stop on the
+map, keeps every walk that is a legal run (rule 12.1/12.4: a run includes a city with the
+company's station, visits a stop at most once, passes no city full of other companies'
+stations and no off-board area, and no path or hex side is used twice by a company's runs), and
+tries every combination of runs for the trains. It is slow and obviously exhaustive.
+
+What it takes from the engine, and nothing more: the position it is given (which tile lies on
+each hex with which rotation, whose stations are in each city, the current phase's name) and
+the title's route hooks (engine/core/route_hooks.py: stop values per train, track bonuses, stop
+roles, end limits and attachments, which are the title's rules for runs beyond the printed
+track; 18Texas uses none). The hooks are declarative, so the reference applies them from their
+documented meaning: it calls no engine code to value or check a run.
+It shares no code with the optimizer nor with the engine's run check (engine/core/routes.py):
+the checks below compare it with that run check and with the revenues the reference site
+logged, each an independent computation.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
 from typing import Any
 
-from engine.core.board import Board, opposite
+import pytest
+
 from engine.core.entities import Corporation, Train
 from engine.core.game import BaseGame
-from engine.core.routes import check_run, rebuild_run
+from engine.core.routes import check_run
 from engine.router_cli import run_positions
 
-Node = tuple[str, str, int]
-PathKey = tuple[str, int]
+Node = tuple[str, str, int]  # (hex, "city" | "town" | "offboard", index)
+Endpoint = tuple[str, int]  # ("edge", 0-5) or a stop (kind, index) or ("junction", 0)
+PathKey = tuple[str, int]  # (hex, index of the path in the tile's data)
 Side = tuple[str, int]  # (hex coord, edge)
 RefRun = tuple[tuple[Node, ...], frozenset[PathKey], frozenset[Side]]  # stops in order, paths, sides
+STOP_KINDS = {"cities": "city", "towns": "town", "offboards": "offboard"}
 
 
-def _passable(board: Board, corporation: str, node: Node) -> bool:
-    coord, kind, index = node
-    stop = board.hexes[coord].tile.stop(kind, index)
-    if stop.must_end_here:
-        return False
-    if kind == "city":
-        slots = board.hexes[coord].tokens[index]
-        return corporation in slots or any(slot is None for slot in slots)
-    return True
+@dataclass(frozen=True)
+class Stop:
+    revenue: int  # in the current phase
+    cost: int  # how much of a train's distance it takes
+    ends_runs: bool  # an off-board area: a run may start or end there, never pass through
 
 
-def reference_runs(board: Board, corporation: str, distance: int) -> list[RefRun]:
+class PrintedBoard:
+    """The map as the title's data print it, with the tiles laid in the given position."""
+
+    def __init__(self, game: BaseGame) -> None:
+        printed = {raw["coord"]: raw for raw in game.data["map"]["hexes"]}
+        tiles = {raw["name"]: raw for raw in game.data["tiles"]["tiles"]}
+        colors = game.data["map"]["phase_colors_for_revenue"]  # e.g. {"yellow": ["2", "3", "4"], ...}
+        phase = game.phase.name
+        self.color = next((color for color, phases in colors.items() if phase in phases), None)
+        assert self.color is not None, f"the map data give no revenue colour for phase {phase}"
+        self.neighbors = {coord: {int(edge): other for edge, other in raw.get("neighbors", {}).items()}
+                          for coord, raw in printed.items()}
+        self.tokens: dict[str, list[list[str | None]]] = {}
+        self.paths: dict[str, list[tuple[Endpoint, Endpoint]]] = {}
+        self.stops: dict[Node, Stop] = {}
+        for coord, here in game.board.hexes.items():
+            # A laid tile's id is "<tile name>-<copy>"; an untouched hex shows what is printed.
+            raw = tiles[here.tile_id.rsplit("-", 1)[0]] if here.tile_laid else printed[coord]
+            self.tokens[coord] = here.tokens
+            self.paths[coord] = [(_endpoint(p["a"], here.rotation), _endpoint(p["b"], here.rotation))
+                                 for p in raw.get("paths", [])]
+            for key, kind in STOP_KINDS.items():
+                for stop in raw.get(key, []):
+                    self.stops[(coord, kind, int(stop["index"]))] = self._stop(kind, stop)
+
+    def _stop(self, kind: str, raw: dict[str, Any]) -> Stop:
+        revenue = raw["revenue"]
+        value = revenue if isinstance(revenue, int) else int(revenue[self.color])
+        ends = kind == "offboard" and bool(raw.get("route_must_end_here", True))
+        return Stop(value, int(raw.get("distance_cost", 1)), ends)
+
+    def stops_in(self, coord: str) -> list[Node]:
+        return [node for node in self.stops if node[0] == coord]
+
+    def passable(self, corporation: str, node: Node) -> bool:
+        """A run may go on through this stop: not an off-board area nor a city others fill."""
+        if self.stops[node].ends_runs:
+            return False
+        coord, kind, index = node
+        if kind == "city":
+            slots = self.tokens[coord][index]
+            return corporation in slots or any(slot is None for slot in slots)
+        return True
+
+    def has_station(self, corporation: str, node: Node) -> bool:
+        coord, kind, index = node
+        return kind == "city" and corporation in self.tokens[coord][index]
+
+
+def _endpoint(raw: dict[str, Any], rotation: int) -> Endpoint:
+    if "edge" in raw:
+        return ("edge", (int(raw["edge"]) + rotation) % 6)
+    for kind in ("city", "town", "offboard"):
+        if kind in raw:
+            return (kind, int(raw[kind]))
+    assert raw.get("junction"), f"unknown path end {raw}"
+    return ("junction", 0)
+
+
+def reference_runs(board: PrintedBoard, corporation: str, distance: int) -> list[RefRun]:
     """Every legal run of a `distance` train, once each (a run and its reverse are the same)."""
     found: dict[frozenset[PathKey], tuple[tuple[Node, ...], frozenset[Side]]] = {}
 
     def cost(stops: list[Node]) -> int:
-        return sum(board.hexes[c].tile.stop(k, i).distance_cost for c, k, i in stops)
+        return sum(board.stops[node].cost for node in stops)
 
-    def go(coord: str, endpoint: tuple[str, int], stops: list[Node], used: list[PathKey],
+    def go(coord: str, endpoint: Endpoint, stops: list[Node], used: list[PathKey],
            sides: frozenset[Side]) -> None:
-        for path_index, (a, b) in enumerate(board.hexes[coord].paths()):
+        for path_index, (a, b) in enumerate(board.paths[coord]):
             if endpoint not in (a, b) or (coord, path_index) in used:
                 continue
             ends = {(coord, point[1]) for point in (a, b) if point[0] == "edge"}
@@ -57,9 +129,9 @@ def reference_runs(board: Board, corporation: str, distance: int) -> list[RefRun
             taken = used + [(coord, path_index)]
             now_sides = sides | ends
             if far[0] == "edge":
-                neighbor = board.hexes[coord].hexdef.neighbors.get(far[1])
-                if neighbor in board.hexes:
-                    go(neighbor, ("edge", opposite(far[1])), stops, taken, now_sides)
+                neighbor = board.neighbors[coord].get(far[1])
+                if neighbor in board.paths:
+                    go(neighbor, ("edge", (far[1] + 3) % 6), stops, taken, now_sides)
             elif far[0] == "junction":
                 go(coord, far, stops, taken, now_sides)
             else:
@@ -67,28 +139,21 @@ def reference_runs(board: Board, corporation: str, distance: int) -> list[RefRun
                 if node in stops or cost(stops + [node]) > distance:
                     continue
                 now = stops + [node]
-                if any(k == "city" and corporation in board.hexes[c].tokens[i] for c, k, i in now):
+                if any(board.has_station(corporation, stop) for stop in now):
                     found.setdefault(frozenset(taken), (tuple(now), now_sides))
-                if _passable(board, corporation, node):
+                if board.passable(corporation, node):
                     go(coord, far, now, taken, now_sides)
 
-    for coord, state in board.hexes.items():
-        for stop in state.tile.stops:
-            start = (coord, stop.kind, stop.index)
-            if cost([start]) <= distance:
-                go(coord, (stop.kind, stop.index), [start], [], frozenset())
+    for start in board.stops:
+        if cost([start]) <= distance:
+            go(start[0], (start[1], start[2]), [start], [], frozenset())
     return [(stops, paths, sides) for paths, (stops, sides) in found.items()]
 
 
-def run_value(game: BaseGame, corp: Corporation, train: Train, run: RefRun) -> int:
+def run_value(game: BaseGame, board: PrintedBoard, corp: Corporation, train: Train, run: RefRun) -> int:
     """Printed values of the stops, then the title's per-run hooks."""
     stops, paths, _ = run
-    colors = game.colors_available()
-    total = 0
-    for node in stops:
-        coord, kind, index = node
-        printed = game.board.hexes[coord].tile.stop(kind, index).revenue_in(colors)
-        total += game.route_stop_revenue(corp, train, node, printed)
+    total = sum(game.route_stop_revenue(corp, train, node, board.stops[node].revenue) for node in stops)
     bonuses = game.route_track_bonuses(corp, train)
     return total + sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
 
@@ -101,7 +166,8 @@ def _breaks_roles(game: BaseGame, corp: Corporation, stops: tuple[Node, ...]) ->
     return len(areas) != len(set(areas))
 
 
-def _attachment_bonus(game: BaseGame, corp: Corporation, picked: Sequence[tuple[Train, tuple[Node, ...]]]) -> int:
+def _attachment_bonus(game: BaseGame, board: PrintedBoard, corp: Corporation,
+                      picked: Sequence[tuple[Train, tuple[Node, ...]]]) -> int:
     """The most the attachments add, each given to one train or none (value-only ones)."""
     attachments = game.route_attachments(corp)
     assert not any(a.distance_bonus or a.skips for a in attachments), "the reference values runs only"
@@ -109,7 +175,7 @@ def _attachment_bonus(game: BaseGame, corp: Corporation, picked: Sequence[tuple[
     def worth(attachment: Any, train: Train, stops: tuple[Node, ...]) -> int:
         if attachment.trains is not None and train.id not in attachment.trains:
             return 0
-        counted = sum(1 for c, k, i in stops if game.board.hexes[c].tile.stop(k, i).distance_cost > 0)
+        counted = sum(1 for node in stops if board.stops[node].cost > 0)
         hexes = {c for c, _, _ in stops}
         best_bonus = max((amount for needed, amount in attachment.run_bonuses if needed <= hexes), default=0)
         return attachment.stop_bonus * counted + best_bonus
@@ -123,12 +189,13 @@ def _attachment_bonus(game: BaseGame, corp: Corporation, picked: Sequence[tuple[
 
 def reference_best(game: BaseGame, corp: Corporation, trains: Sequence[Train] | None = None) -> int:
     """The best total over every combination of runs (or no run) for the company's trains."""
+    board = PrintedBoard(game)
     trains = list(corp.trains if trains is None else trains)
     by_distance: dict[int, list[RefRun]] = {}
     options: list[list[tuple[RefRun, int]]] = []
     for train in trains:
-        runs = by_distance.setdefault(train.distance, reference_runs(game.board, corp.id, train.distance))
-        options.append([(run, run_value(game, corp, train, run)) for run in runs])
+        runs = by_distance.setdefault(train.distance, reference_runs(board, corp.id, train.distance))
+        options.append([(run, run_value(game, board, corp, train, run)) for run in runs])
     limits = game.route_end_limits(corp)
     best = 0
     picked: list[tuple[Train, RefRun, int]] = []
@@ -140,7 +207,7 @@ def reference_best(game: BaseGame, corp: Corporation, trains: Sequence[Train] | 
                 return
         if any(_breaks_roles(game, corp, run[0]) for _, run, _ in picked):
             return
-        bonus = _attachment_bonus(game, corp, [(train, run[0]) for train, run, _ in picked])
+        bonus = _attachment_bonus(game, board, corp, [(train, run[0]) for train, run, _ in picked])
         best = max(best, sum(value for _, _, value in picked) + bonus)
 
     def choose(index: int, used: frozenset[PathKey], sides: frozenset[Side]) -> None:
@@ -158,26 +225,44 @@ def reference_best(game: BaseGame, corp: Corporation, trains: Sequence[Train] | 
     return best
 
 
-def engine_value(game: BaseGame, corp_id: str, run: RefRun, distance: int) -> int:
-    return check_run(game.board, corp_id, list(run[0]), distance, game.colors_available())
-
-
 # --- the reference checked on its own ----------------------------------------------------------
-FIXTURE = Path(__file__).resolve().parent.parent / "data" / "fixtures" / "18Texas" / "65394.json"
+DATA = Path(__file__).resolve().parent.parent / "data"
+FIXTURE = DATA / "fixtures" / "18Texas" / "65394.json"
+GENERATED = sorted((DATA / "generated" / "18Texas").glob("*.json"))
 
 
-def test_reference_runs_pass_the_engines_run_check_and_include_the_logged_runs() -> None:
+def test_every_reference_run_is_legal_and_worth_the_same_to_the_engines_run_check() -> None:
+    """Two separate computations agree on >1000 runs: the reference's walks and values, and
+    the engine's own run check (engine/core/routes.py) given the same stops."""
     checked = 0
     for state, action in run_positions(json.loads(FIXTURE.read_text())):
         corp = state.corporations[action["entity"]]
+        board = PrintedBoard(state)
+        for train in {train.distance: train for train in corp.trains}.values():
+            for run in reference_runs(board, corp.id, train.distance):
+                engine = check_run(state.board, corp.id, list(run[0]), train.distance, state.colors_available())
+                assert engine == run_value(state, board, corp, train, run), run[0]
+                checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("log_path", GENERATED, ids=[path.stem for path in GENERATED])
+def test_the_reference_values_every_logged_run_as_the_reference_site_did(log_path: Path) -> None:
+    """Each run the reference site logged (stops, track and revenue) is one of the reference's
+    runs, worth exactly the logged revenue."""
+    runs = 0
+    for state, action in run_positions(json.loads(log_path.read_text())):
+        corp = state.corporations[action["entity"]]
+        board = PrintedBoard(state)
         trains = {train.id: train for train in corp.trains}
         for route in action["routes"]:
             train = trains[route["train"]]
-            runs = reference_runs(state.board, corp.id, train.distance)
-            for run in runs:
-                assert engine_value(state, corp.id, run, train.distance) == run_value(state, corp, train, run)
-                checked += 1
-            # The logged run is one of them (the reference stores each run in one direction).
-            stops, paths = rebuild_run(state.board, route["connections"], set())
-            assert (frozenset(paths), frozenset(stops)) in {(p, frozenset(s)) for s, p, _ in runs}
-    assert checked > 1000
+            hexes = {coord for chain in route["connections"] for coord in chain}
+            stops = route["hexes"]
+            matching = [run for run in reference_runs(board, corp.id, train.distance)
+                        if [c for c, _, _ in run[0]] in (stops, stops[::-1]) and {c for c, _ in run[1]} == hexes]
+            where = f"action {action['id']}: {corp.id} {train.id} {'-'.join(stops)}"
+            assert matching, f"{where} is not among the reference's runs"
+            assert {run_value(state, board, corp, train, run) for run in matching} == {route["revenue"]}, where
+            runs += 1
+    assert runs > 20
