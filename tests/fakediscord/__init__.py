@@ -16,12 +16,21 @@ Typical test (the ``fake_discord`` fixture is started and has discord.py pointed
 Other user actions: ``autocomplete(...)`` + ``handle.wait_choices()``, ``click(user, message,
 custom_id, values=...)``, ``submit_modal(user, handle, {...})``, ``send_message(user, channel,
 text)``. State: ``messages_in(channel)``, ``threads()``, ``commands`` (synced), ``interactions``,
-``requests``, ``unknown_routes``, ``errors``.
+``requests``, ``unknown_routes``, ``errors``, ``rate_limits``.
+
+It is as strict as Discord: the first answer to an interaction within 3 seconds (else the user
+sees "The application did not respond" and the handle's waits raise ``InteractionFailed``),
+follow-ups within the token's 15 minutes (``advance_clock`` jumps ahead), messages of at most
+2,000 characters, 10 attachments and 10 MiB per file, button labels of 80 and choices, thread
+names and command descriptions of 100 characters, per-channel rate limits (429 with
+retry-after). Whatever it refuses is kept in ``errors``: a wait fails at once on a new one
+(``FakeDiscordRefused``), and the ``fake_discord`` fixture fails the test at teardown, unless
+the test expects them inside ``with fake.expecting_errors() as refused:``.
 """
 
 from .client import pointed_at, running_bot
 from .commands import CommandNotSynced
-from .handles import InteractionHandle
+from .handles import InteractionFailed, InteractionHandle
 from .interactions import CannotInvoke
 from .models import (
     CallbackRecord,
@@ -33,7 +42,7 @@ from .models import (
     StoredAttachment,
     StoredMessage,
 )
-from .server import FakeDiscord, FakeDiscordTimeout
+from .server import FakeDiscord, FakeDiscordRefused, FakeDiscordTimeout
 
 __all__ = [
     "CallbackRecord",
@@ -41,10 +50,12 @@ __all__ = [
     "CommandNotSynced",
     "FakeChannel",
     "FakeDiscord",
+    "FakeDiscordRefused",
     "FakeDiscordTimeout",
     "FakeGuild",
     "FakeRole",
     "FakeUser",
+    "InteractionFailed",
     "InteractionHandle",
     "InteractionRecord",
     "StoredAttachment",
