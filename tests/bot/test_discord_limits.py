@@ -1,5 +1,9 @@
-"""What the bot shows stays within Discord's limits, which the fake enforces (a refusal fails
-the test): messages of at most 2,000 characters, autocomplete choices of at most 100.
+"""What the bot does stays within Discord's limits, which the fake enforces (a refusal fails
+the test): a first answer within 3 seconds, messages of at most 2,000 characters,
+autocomplete choices of at most 100.
+
+A move that has to wait (here for the game's lock, held by the test) is acknowledged in time
+and answered in the thread once it is made.
 
 Players with long display names make the game log long: sixty lines of it are well over
 2,000 characters, so the bot keeps the newest lines and marks the cut with "…". A proposal
@@ -8,6 +12,7 @@ for two long runs does not fit in a choice's 100 characters, so its label is sho
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from company_moves import GENERATED, company_moves, log, replay, store_position
@@ -85,5 +90,30 @@ async def test_a_long_proposal_is_offered_with_a_short_label(fake_discord: FakeD
             ran = await (await fake.invoke_slash(users[president], "run", options={"routes": "proposal"})
                          ).wait_message(timeout=20)
             assert f"runs for ${proposal.total}" in ran.content, ran.content
+    finally:
+        await repo.close()
+
+
+async def test_a_move_that_waits_is_acknowledged_within_3_seconds(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake, move = fake_discord, company_moves()["lay"]
+    users = {p["name"]: fake.add_user(p["name"]) for p in log()["players"]}
+    repo = await SqliteGameRepository.open(tmp_path / "games.db")
+    try:
+        game_id = await store_position(repo, move.upto, {n: u.id for n, u in users.items()}, thread_id=fake.channel.id)
+        moderator = Moderator(repo, images=False)
+        bot = StationmasterBot(Settings(db_path=str(tmp_path / "games.db"), guild_ids=(fake.guild.id,)), moderator)
+        word, *words = move.line[1:].split()
+        options = {k: int(v) if k == "rotation" else v for k, v in (w.split(":", 1) for w in words)}
+        async with running_bot(fake, bot):
+            async with moderator.sessions.lock(game_id):  # someone else's command is being worked on
+                handle = await fake.invoke_slash(users[move.acting], word, options=options)
+                acknowledged = await handle.wait_response(timeout=fake.response_deadline)
+                assert acknowledged.type == 5 and acknowledged.ephemeral
+                await asyncio.sleep(fake.response_deadline)  # still waiting after Discord's 3 s
+            (done,) = await handle.wait_followups(timeout=20)
+            assert done.ephemeral and done.content == "Done: your move is in."
+            posted = await fake.wait_for_message(fake.channel, lambda m: "lays tile" in m.content, timeout=20)
+            assert not posted.ephemeral and posted.interaction_id is None
+        assert len(await repo.list_actions(game_id)) == move.upto + 1
     finally:
         await repo.close()
