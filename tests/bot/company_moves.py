@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fixture_script import _live, _who, _words
+from fixture_script import decider, live_action, typed_command
 
+from bot.console_parse import parse_line
 from bot.sessions import resolved_options
 from engine import Game, new_game
 from engine.core.game import BaseGame
@@ -62,19 +63,27 @@ def company_moves() -> dict[str, CompanyMove]:
             if move.get("entity_type") == "company" and move["type"] == "lay_tile":
                 add("private", index, move["entity"], state.companies[move["entity"]].owner.name,
                     _private_line(state, move))
-        words = _words(state, action)
+        words = typed_command(state, action)
         if words is not None and action.get("entity_type") == "corporation":
             word = words.split()[0].lstrip("/")
             if word in WORDS:
-                add(word, index, action["entity"], _who(state, action), words)
+                add(word, index, action["entity"], decider(state, action), words)
             if word == "lay":
                 raw = {k: v for k, v in action.items() if k not in ("id", "created_at", "auto_actions")}
-                add("action", index, action["entity"], _who(state, action), "/action json:" + json.dumps(raw))
+                add("action", index, action["entity"], decider(state, action), "/action json:" + json.dumps(raw))
         if len(found) == len(CASES):
             return found
         play(game, action)
     missing = sorted(set(CASES) - set(found))
     raise AssertionError(f"{LOG.name} has no position for {missing}")
+
+
+def slash_command(line: str) -> tuple[str, dict[str, Any]]:
+    """A typed command (``/lay hex:D15 tile:5 rotation:0``) as a slash command's name and options."""
+    parsed = parse_line(line)
+    assert parsed is not None
+    command = parsed[1]
+    return command.name, {k: v for k, v in command.options.items() if v is not None}
 
 
 def replay(document: dict[str, Any], upto: int) -> Game:
@@ -87,7 +96,7 @@ def replay(document: dict[str, Any], upto: int) -> Game:
 
 def play(game: Game, action: dict[str, Any]) -> None:
     for step in [action] + list(action.get("auto_actions") or []):
-        game.process(_live(step))
+        game.process(live_action(step))
 
 
 @functools.cache

@@ -21,7 +21,7 @@ from engine.core.game import BaseGame
 RAW_ONLY: set[str] = set()  # action types that need /action json: (none in the 18Texas logs)
 
 
-def _who(state: BaseGame, action: dict[str, Any]) -> str:
+def decider(state: BaseGame, action: dict[str, Any]) -> str:
     kind = action.get("entity_type", "player")
     entity = action["entity"]
     if kind == "corporation":
@@ -33,7 +33,7 @@ def _who(state: BaseGame, action: dict[str, Any]) -> str:
     return state.player(entity).name
 
 
-def _words(state: BaseGame, action: dict[str, Any]) -> str | None:
+def typed_command(state: BaseGame, action: dict[str, Any]) -> str | None:
     kind = action["type"]
     corp_entity = action.get("entity_type") == "corporation"
     if kind.startswith("program_") or kind == "message":
@@ -93,7 +93,7 @@ def _city_hex(state: BaseGame, city: str) -> str:
     return city
 
 
-def _live(action: dict[str, Any]) -> dict[str, Any]:
+def live_action(action: dict[str, Any]) -> dict[str, Any]:
     """The action as the moderator sends it: no auto_actions, runs without logged revenue."""
     clean = {k: v for k, v in action.items() if k != "auto_actions"}
     if clean["type"] == "run_routes":
@@ -109,10 +109,10 @@ def script(path: Path) -> tuple[list[str], dict[str, Any], dict[str, int]]:
     lines: list[str] = []
     for action in document["actions"]:
         for step in [action] + list(action.get("auto_actions") or []):
-            words = _words(game.state, step)
+            words = typed_command(game.state, step)
             if words is not None:
-                lines.append(f"@{_who(game.state, step)} {words}")
-            game.process(_live(step))
+                lines.append(f"@{decider(game.state, step)} {words}")
+            game.process(live_action(step))
     assert game.finished
     names = {str(p["id"]): p["name"] for p in players}
     return lines, document, {names[key]: value for key, value in game.result().items()}

@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from company_moves import GENERATED, company_moves, log, replay, store_position
+from company_moves import GENERATED, company_moves, log, replay, slash_command, store_position
 from fakediscord import FakeDiscord, running_bot
-from fixture_script import _who, _words
+from fixture_script import decider, typed_command
 
 from bot.config import Settings
 from bot.discord.client import StationmasterBot
@@ -63,10 +63,9 @@ async def test_a_long_proposal_is_offered_with_a_short_label(fake_discord: FakeD
                if a["type"] == "run_routes" and len(format_routes(a["routes"])) > CHOICE)
     state = replay(document, run - 1).state
     before = document["actions"][run - 1]
-    president, line = _who(state, before), _words(state, before)
+    president, line = decider(state, before), typed_command(state, before)
     assert line is not None
-    word, *words = line[1:].split()
-    options = dict(w.split(":", 1) for w in words)
+    word, options = slash_command(line)
     users = {p["name"]: fake.add_user(p["name"]) for p in document["players"]}
     repo = await SqliteGameRepository.open(tmp_path / "games.db")
     try:
@@ -75,8 +74,7 @@ async def test_a_long_proposal_is_offered_with_a_short_label(fake_discord: FakeD
         moderator = Moderator(repo, images=False, router_budget=1.0)
         bot = StationmasterBot(Settings(db_path=str(tmp_path / "games.db"), guild_ids=(fake.guild.id,)), moderator)
         async with running_bot(fake, bot):
-            typed = {k: int(v) if k == "rotation" else v for k, v in options.items()}
-            moved = await (await fake.invoke_slash(users[president], word, options=typed)).wait_message(timeout=20)
+            moved = await (await fake.invoke_slash(users[president], word, options=options)).wait_message(timeout=20)
             assert "Proposed runs for" in moved.content, moved.content
             handle = await fake.autocomplete(users[president], "run", focused="routes", value="")
             (choice,) = await handle.wait_choices(timeout=20)
@@ -102,8 +100,7 @@ async def test_a_move_that_waits_is_acknowledged_within_3_seconds(fake_discord: 
         game_id = await store_position(repo, move.upto, {n: u.id for n, u in users.items()}, thread_id=fake.channel.id)
         moderator = Moderator(repo, images=False)
         bot = StationmasterBot(Settings(db_path=str(tmp_path / "games.db"), guild_ids=(fake.guild.id,)), moderator)
-        word, *words = move.line[1:].split()
-        options = {k: int(v) if k == "rotation" else v for k, v in (w.split(":", 1) for w in words)}
+        word, options = slash_command(move.line)
         async with running_bot(fake, bot):
             async with moderator.sessions.lock(game_id):  # someone else's command is being worked on
                 handle = await fake.invoke_slash(users[move.acting], word, options=options)

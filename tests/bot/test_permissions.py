@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from company_moves import CASES, CompanyMove, company_moves, log, store_position
+from company_moves import CASES, company_moves, log, slash_command, store_position
 from fakediscord import FakeDiscord, running_bot
 
 from bot.cli import build_parser
 from bot.config import Settings
 from bot.console import play
-from bot.console_parse import parse_line
 from bot.discord.client import StationmasterBot
 from bot.moderator import Moderator
 from storage import SqliteGameRepository
@@ -63,13 +62,6 @@ async def test_the_terminal_refuses_a_company_move_by_another_player(tmp_path: P
     assert after[:-1] == before and after[-1]["entity"] == move.entity
 
 
-def slash_options(move: CompanyMove) -> tuple[str, dict[str, Any]]:
-    parsed = parse_line(f"@{move.acting} {move.line}")
-    assert parsed is not None
-    command = parsed[1]
-    return command.name, {k: v for k, v in command.options.items() if v is not None}
-
-
 def position(bot: StationmasterBot, game_id: int) -> tuple[Any, ...]:
     """The position in the bot's memory: what a refused move must leave as it was."""
     session = bot.moderator.sessions._cache[game_id]
@@ -92,7 +84,7 @@ async def test_discord_refuses_a_company_move_by_another_player(fake_discord: Fa
         bot = StationmasterBot(Settings(db_path=str(db), guild_ids=(fake.guild.id,)),
                                Moderator(repo, images=False, router_budget=0.5))
         async with running_bot(fake, bot):
-            word, options = slash_options(move)
+            word, options = slash_command(move.line)
             status = await (await fake.invoke_slash(users[move.other], "game", "status")).wait_message(timeout=20)
             assert move.entity in status.content
             held = position(bot, game_id)
