@@ -2,59 +2,38 @@
 
 Only the routes a moderator bot needs exist; anything else answers 404 with a JSON body and
 is logged loudly and recorded in ``FakeDiscord.unknown_routes`` so gaps are easy to spot.
+Interaction callbacks and follow-ups are in rest_interactions.py. A refusal (DiscordError)
+is answered as Discord answers it and recorded in ``FakeDiscord.errors``; a 429 is not a
+refusal unless the client ignored its retry_after.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from . import deadlines
+from . import rest_interactions as ix
 from .bodies import read_body
 from .command_limits import check_command, check_commands
-from .ids import new_snowflake
-from .messages import apply_body
-from .models import (
-    EPHEMERAL,
-    LOADING,
-    CallbackRecord,
-    FakeChannel,
-    InteractionRecord,
-    RequestLog,
-    StoredMessage,
-)
+from .models import FakeChannel, RequestLog, StoredMessage
 from .ratelimits import CHANNEL_MESSAGES, RateLimited
-from .validation import DiscordError, check_choices, check_thread_name
+from .rest_base import API, FAKE_KEY, fake_of, json_response
+from .validation import DiscordError, check_thread_name
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
 log = logging.getLogger("fakediscord.rest")
 
-API = "/api/v10"
-FAKE_KEY = web.AppKey("fake", object)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def json_response(data: Any, status: int = 200) -> web.Response:
-    # discord.py only decodes bodies whose content-type is exactly "application/json";
-    # aiohttp's json_response appends "; charset=utf-8", so set the header by hand.
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
-    )
-
-
-def _fake(request: web.Request) -> FakeDiscord:
-    return request.app[FAKE_KEY]  # type: ignore[return-value]
 
 
 @web.middleware
 async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    fake = _fake(request)
+    fake = fake_of(request)
     path = request.path
     try:
         if path.startswith(API) and not _token_in_url(path):
@@ -106,11 +85,11 @@ def build_app(fake: FakeDiscord) -> web.Application:
         r.add_put(API + prefix, put_commands)
         r.add_post(API + prefix, post_command)
         r.add_delete(API + prefix + "/{command}", delete_command)
-    r.add_post(API + "/interactions/{id}/{token}/callback", interaction_callback)
-    r.add_post(API + "/webhooks/{app}/{token}", webhook_execute)
-    r.add_get(API + "/webhooks/{app}/{token}/messages/{message}", webhook_get_message)
-    r.add_patch(API + "/webhooks/{app}/{token}/messages/{message}", webhook_edit_message)
-    r.add_delete(API + "/webhooks/{app}/{token}/messages/{message}", webhook_delete_message)
+    r.add_post(API + "/interactions/{id}/{token}/callback", ix.interaction_callback)
+    r.add_post(API + "/webhooks/{app}/{token}", ix.webhook_execute)
+    r.add_get(API + "/webhooks/{app}/{token}/messages/{message}", ix.webhook_get_message)
+    r.add_patch(API + "/webhooks/{app}/{token}/messages/{message}", ix.webhook_edit_message)
+    r.add_delete(API + "/webhooks/{app}/{token}/messages/{message}", ix.webhook_delete_message)
     r.add_get(API + "/channels/{channel}", get_channel)
     r.add_patch(API + "/channels/{channel}", patch_channel)
     r.add_get(API + "/channels/{channel}/messages", list_messages)
@@ -134,28 +113,17 @@ def build_app(fake: FakeDiscord) -> web.Application:
 
 
 def _channel(request: web.Request) -> FakeChannel:
-    channel = _fake(request).channels.get(int(request.match_info["channel"]))
+    channel = fake_of(request).channels.get(int(request.match_info["channel"]))
     if channel is None:
         raise DiscordError(404, 10003, "Unknown Channel")
     return channel
 
 
 def _message(request: web.Request, channel: FakeChannel) -> StoredMessage:
-    message = _fake(request).messages.get(int(request.match_info["message"]))
+    message = fake_of(request).messages.get(int(request.match_info["message"]))
     if message is None or message.deleted or message.channel_id != channel.id:
         raise DiscordError(404, 10008, "Unknown Message")
     return message
-
-
-def _interaction(request: web.Request) -> InteractionRecord:
-    fake = _fake(request)
-    if request.match_info.get("app") not in (None, str(fake.application_id)):
-        raise DiscordError(404, 10015, "Unknown Webhook")
-    record = fake.interactions_by_token.get(request.match_info["token"])
-    if record is None:
-        raise DiscordError(404, 10015, "Unknown Webhook")
-    deadlines.check_token(record, fake.now(), fake.token_lifetime)
-    return record
 
 
 async def no_content(request: web.Request) -> web.Response:
@@ -166,12 +134,12 @@ async def no_content(request: web.Request) -> web.Response:
 
 
 async def get_me(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     return json_response({**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
 
 
 async def get_gateway(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     return json_response(
         {
             "url": fake.ws_url,
@@ -182,7 +150,7 @@ async def get_gateway(request: web.Request) -> web.Response:
 
 
 async def get_application(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     return json_response(
         {
             "id": str(fake.application_id),
@@ -205,7 +173,7 @@ async def get_application(request: web.Request) -> web.Response:
 
 
 async def get_attachment(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     wanted = int(request.match_info["attachment"])
     for message in fake.messages.values():
         for att in message.attachments:
@@ -218,7 +186,7 @@ async def get_attachment(request: web.Request) -> web.Response:
 
 
 def _scope(request: web.Request) -> int | None:
-    fake = _fake(request)
+    fake = fake_of(request)
     if request.match_info["app"] != str(fake.application_id):
         raise DiscordError(403, 50001, "Missing Access (wrong application id)")
     guild = request.match_info.get("guild")
@@ -228,7 +196,7 @@ def _scope(request: web.Request) -> int | None:
 
 
 async def get_commands(request: web.Request) -> web.Response:
-    return json_response(_fake(request).commands.list(_scope(request)))
+    return json_response(fake_of(request).commands.list(_scope(request)))
 
 
 async def put_commands(request: web.Request) -> web.Response:
@@ -237,165 +205,21 @@ async def put_commands(request: web.Request) -> web.Response:
     if not isinstance(body, list):
         raise DiscordError(400, 50035, "Invalid Form Body: expected a list of commands")
     check_commands(body)
-    return json_response(_fake(request).commands.overwrite(scope, body))
+    return json_response(fake_of(request).commands.overwrite(scope, body))
 
 
 async def post_command(request: web.Request) -> web.Response:
     scope = _scope(request)
     body, _ = await read_body(request)
     check_command(body)
-    return json_response(_fake(request).commands.upsert(scope, body), status=201)
+    return json_response(fake_of(request).commands.upsert(scope, body), status=201)
 
 
 async def delete_command(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     scope = _scope(request)
     commands = fake.commands.scopes.get(scope, [])
     fake.commands.scopes[scope] = [c for c in commands if c["id"] != request.match_info["command"]]
-    return web.Response(status=204)
-
-
-# -- interactions ------------------------------------------------------------------------------
-
-
-async def interaction_callback(request: web.Request) -> web.Response:
-    fake = _fake(request)
-    record = fake.interactions.get(int(request.match_info["id"]))
-    if record is None or record.token != request.match_info["token"]:
-        raise DiscordError(404, 10062, "Unknown interaction")
-    body, files = await read_body(request)
-    if record.callback is not None:
-        record.rejected_callbacks.append(body)
-        raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
-    late = deadlines.late_answer(record, fake.now(), fake.response_deadline)
-    if late is not None:
-        record.failure = record.failure or deadlines.what_the_user_sees(record)
-        fake.notify()
-        raise DiscordError(404, 10062, f"Unknown interaction: {late}")
-    cb_type = int(body["type"])
-    data = body.get("data") or {}
-    _check_callback_type(record, cb_type)
-    channel = fake.channels[record.channel_id]
-    message: StoredMessage | None = None
-    if cb_type == 4:
-        message = await fake.create_message(channel, fake.bot_user, data, files, interaction=record)
-        record.original = message
-    elif cb_type == 5:
-        # The "Bot is thinking..." placeholder; ephemeral is fixed now, at defer time.
-        placeholder = {"content": "", "flags": (data.get("flags") or 0) & EPHEMERAL}
-        message = await _create_placeholder(fake, channel, record, placeholder)
-        record.original = message
-    elif cb_type in (6, 7):
-        message = record.component_message
-        record.original = message
-        if cb_type == 7 and message is not None:
-            await fake.edit_message(message, data, files)
-    elif cb_type == 8:
-        check_choices(body)
-    record.callback = CallbackRecord(type=cb_type, data=data, message=message)
-    fake.notify()
-    result: dict[str, Any] = {
-        "interaction": {
-            "id": str(record.id),
-            "type": record.type,
-            "activity_instance_id": None,
-            "response_message_id": str(message.id) if message else None,
-            "response_message_loading": bool(message and message.loading),
-            "response_message_ephemeral": bool(message and message.ephemeral),
-        }
-    }
-    if message is not None:
-        result["resource"] = {"type": cb_type, "message": message.payload()}
-    if request.query.get("with_response") in ("1", "true", "True"):
-        return json_response(result)
-    return web.Response(status=204)
-
-
-def _check_callback_type(record: InteractionRecord, cb_type: int) -> None:
-    allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[record.type]
-    if cb_type not in allowed:
-        raise DiscordError(400, 50035, f"Invalid Form Body: callback type {cb_type} not valid for interaction type {record.type}")
-
-
-async def _create_placeholder(
-    fake: FakeDiscord, channel: FakeChannel, record: InteractionRecord, body: dict[str, Any]
-) -> StoredMessage:
-    message = StoredMessage(
-        id=new_snowflake(),
-        channel_id=channel.id,
-        guild_id=channel.guild_id,
-        author=fake.bot_user,
-        flags=body["flags"] | LOADING,
-        interaction_id=record.id,
-        interaction_type=record.type,
-        interaction_user=record.user,
-        webhook_id=fake.application_id,
-    )
-    fake._store_message(message)
-    return message
-
-
-async def webhook_execute(request: web.Request) -> web.Response:
-    """A follow-up message. The first one after a defer replaces the "thinking" message."""
-    fake = _fake(request)
-    record = _interaction(request)
-    if record.callback is None:
-        raise DiscordError(404, 10015, "Unknown Webhook (the interaction was not acknowledged yet)")
-    body, files = await read_body(request)
-    channel = fake.channels[record.channel_id]
-    original = record.original
-    if record.callback.type == 5 and original is not None and original.loading:
-        body = {**body, "flags": (original.flags & EPHEMERAL) | (int(body.get("flags") or 0) & ~EPHEMERAL)}
-        # Checked before the placeholder changes: a refused follow-up leaves it "thinking".
-        apply_body(original, body, files, base_url=fake.base_url, creating=True, upload_limit=fake.upload_limit)
-        original.flags = int(body["flags"])
-        message = original
-        fake.notify()
-        if not message.ephemeral:
-            await fake.dispatch("MESSAGE_UPDATE", fake._message_event(message))
-    else:
-        message = await fake.create_message(channel, fake.bot_user, body, files, interaction=record)
-    record.followups.append(message)
-    fake.notify()
-    if request.query.get("wait") in ("1", "true", "True"):
-        return json_response(message.payload())
-    return web.Response(status=204)
-
-
-def _webhook_message(request: web.Request, record: InteractionRecord) -> StoredMessage:
-    wanted = request.match_info["message"]
-    if wanted == "@original":
-        if record.original is None:
-            raise DiscordError(404, 10008, "Unknown Message (no original response)")
-        return record.original
-    message = _fake(request).messages.get(int(wanted))
-    if message is None or message.deleted or message.interaction_id != record.id:
-        raise DiscordError(404, 10008, "Unknown Message")
-    return message
-
-
-async def webhook_get_message(request: web.Request) -> web.Response:
-    record = _interaction(request)
-    return json_response(_webhook_message(request, record).payload())
-
-
-async def webhook_edit_message(request: web.Request) -> web.Response:
-    fake = _fake(request)
-    record = _interaction(request)
-    message = _webhook_message(request, record)
-    body, files = await read_body(request)
-    if message.loading:
-        message.flags &= ~LOADING
-    await fake.edit_message(message, body, files)
-    record.edits.append(body)
-    fake.notify()
-    return json_response(message.payload())
-
-
-async def webhook_delete_message(request: web.Request) -> web.Response:
-    fake = _fake(request)
-    record = _interaction(request)
-    await fake.delete_message(_webhook_message(request, record))
     return web.Response(status=204)
 
 
@@ -407,7 +231,7 @@ async def get_channel(request: web.Request) -> web.Response:
 
 
 async def patch_channel(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     channel = _channel(request)
     body, _ = await read_body(request)
     if "name" in body:
@@ -422,14 +246,14 @@ async def patch_channel(request: web.Request) -> web.Response:
 
 
 async def get_guild_channels(request: web.Request) -> web.Response:
-    guild = _fake(request).guilds.get(int(request.match_info["guild"]))
+    guild = fake_of(request).guilds.get(int(request.match_info["guild"]))
     if guild is None:
         raise DiscordError(404, 10004, "Unknown Guild")
     return json_response([c.payload() for c in guild.channels.values() if not c.is_thread])
 
 
 async def get_member(request: web.Request) -> web.Response:
-    guild = _fake(request).guilds.get(int(request.match_info["guild"]))
+    guild = fake_of(request).guilds.get(int(request.match_info["guild"]))
     user_id = int(request.match_info["user"])
     if guild is None or user_id not in guild.members:
         raise DiscordError(404, 10007, "Unknown Member")
@@ -437,7 +261,7 @@ async def get_member(request: web.Request) -> web.Response:
 
 
 async def list_messages(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     channel = _channel(request)
     messages = fake.messages_in(channel, include_ephemeral=False)
     before, after = request.query.get("before"), request.query.get("after")
@@ -453,7 +277,7 @@ async def list_messages(request: web.Request) -> web.Response:
 
 
 async def post_message(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     channel = _channel(request)
     limits = fake.rate_limits.take(CHANNEL_MESSAGES, str(channel.id))
     if channel.is_thread and channel.locked:
@@ -476,7 +300,7 @@ async def get_message(request: web.Request) -> web.Response:
 
 
 async def patch_message(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     channel = _channel(request)
     message = _message(request, channel)
     if message.author.id != fake.bot_user.id:
@@ -487,14 +311,14 @@ async def patch_message(request: web.Request) -> web.Response:
 
 
 async def delete_message(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     channel = _channel(request)
     await fake.delete_message(_message(request, channel))
     return web.Response(status=204)
 
 
 async def post_thread(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     parent = _channel(request)
     if parent.is_thread:
         raise DiscordError(400, 50024, "Cannot execute action on this channel type")
@@ -511,7 +335,7 @@ async def post_thread(request: web.Request) -> web.Response:
 
 
 async def put_thread_member(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     thread = _channel(request)
     user = request.match_info["user"]
     user_id = fake.bot_user.id if user == "@me" else int(user)
@@ -521,7 +345,7 @@ async def put_thread_member(request: web.Request) -> web.Response:
 
 
 async def delete_thread_member(request: web.Request) -> web.Response:
-    fake = _fake(request)
+    fake = fake_of(request)
     thread = _channel(request)
     user = request.match_info["user"]
     thread.member_ids.discard(fake.bot_user.id if user == "@me" else int(user))
