@@ -74,7 +74,8 @@ class G18USA(BaseGame):
         self.final_operating_rounds = 0
         self.home_hexes: dict[str, str] = {}
         self.obsolete_trains: set[str] = set()
-        self.unfunded: set[str] = set()  # 10-share companies that could not buy their tokens
+        self.unfunded: set[str] = set()
+        self.merger_involved: set[str] = set()  # companies converted or merged in this M&A round  # 10-share companies that could not buy their tokens
 
     def round_specs(self) -> dict[str, RoundSpec]:
         from engine.titles.g18usa.merger import acquisition_round_spec, merger_round_spec

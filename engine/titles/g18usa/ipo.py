@@ -23,7 +23,7 @@ BAILEY_YARD = "P23"
 CARNEGIE = "P10"
 BANKRUPT_RAILROAD = "P29"
 # Subsidies the company keeps as a power to use later; the others act at once or mark the map.
-HELD_SUBSIDIES = ("boomtown", "free_station", "resource")
+HELD_SUBSIDIES = ("boomtown", "free_station", "resource", "none")
 
 
 @dataclass

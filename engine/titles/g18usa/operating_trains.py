@@ -207,7 +207,6 @@ def distribute(game: G18USA, corporation: Corporation, paid: int) -> None:
     """Each share earns paid / size: holders from the bank, the treasury's to the company, the
     open market's stay with the bank; each short pays its share to the bank (12.5)."""
     size = game.share_count(corporation)
-    per_share = paid // size
     holdings: dict[int, tuple[Holder, int]] = {}
     for share in corporation.shares:
         if share.owner is game.pool:
@@ -216,7 +215,7 @@ def distribute(game: G18USA, corporation: Corporation, paid: int) -> None:
         holdings[id(share.owner)] = (owner, units + share.percent // corporation.share_percent)
     debtors = []
     for owner, units in holdings.values():
-        amount = per_share * units
+        amount = paid * units // size if units >= 0 else -(paid * -units // size)
         if amount > 0:
             game.transfer(game.bank, owner, amount)
         elif amount < 0 and isinstance(owner, Player):

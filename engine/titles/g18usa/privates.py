@@ -10,6 +10,7 @@ from engine.core.entities import Corporation
 if TYPE_CHECKING:
     from engine.titles.g18usa.game import G18USA
 
+MAX_TOKENS = 8
 CLOSE_AFTER_LAY = ("P9", "P16", "P27", "S8", "S16")
 RESOURCE_TOKENS = {"P1": 1, "P3": 1, "P4": 1, "P12": 2, "P18": 2, "P24": 2, "P28": 3}
 
@@ -23,6 +24,11 @@ def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> 
         company.abilities_used += 1
         if company.abilities_used >= 3:
             company.closed = True
+    if lay.tile.kind == "company_town" and corporation.token_count < MAX_TOKENS:
+        from engine.titles.g18usa.stations import company_town_token
+
+        if company_town_token(game.umap, corporation.id, lay.coord):
+            corporation.token_count += 1
     resources = game.umap.tile_resources(lay.tile)
     if lay.nature == "resource" and resources:
         use_resource(game, corporation, resources)
