@@ -160,6 +160,9 @@ class SelectionAuctionStep(Step):
     def _settle_if_alone(self, game: BaseGame, rnd: PrivateAuctionRound) -> None:
         running = rnd.auction
         assert running is not None
+        # Players who cannot afford the next raise are passed over (as on the site).
+        running.bidders = [p for p in running.bidders
+                           if p is running.leader or p.cash >= running.price + BID_MULTIPLE]
         if len(running.bidders) > 1:
             return
         winner, company = running.leader, running.company

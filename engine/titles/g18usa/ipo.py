@@ -146,6 +146,10 @@ def contribute(game: G18USA, ipo: Ipo, company: Company) -> None:
 def finish(game: G18USA, ipo: Ipo) -> None:
     """The company buys the station tokens its size needs (11.6), as far as its cash goes."""
     corporation = ipo.corporation
+    for company in game.companies_of(corporation):
+        # A "No Subsidy" tile matters only while the company starts (P29 looks at it).
+        if company.ability.get("kind") == "none":
+            company.closed = True
     if game.owns(corporation, BAILEY_YARD):
         corporation.token_count += 1
     extra = EXTRA_TOKENS[ipo.size or 2]
