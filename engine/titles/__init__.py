@@ -2,5 +2,6 @@
 
 from engine.core.game import BaseGame
 from engine.titles.g18texas.game import G18Texas
+from engine.titles.g18usa.game import G18USA
 
-TITLE_CLASSES: dict[str, type[BaseGame]] = {G18Texas.TITLE: G18Texas}
+TITLE_CLASSES: dict[str, type[BaseGame]] = {G18Texas.TITLE: G18Texas, G18USA.TITLE: G18USA}

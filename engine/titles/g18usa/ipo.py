@@ -1,0 +1,160 @@
+"""18USA rule 11.6: starting a company. The president's certificate is auctioned from $100; the
+starter first puts the home station on the map; the winner chooses the size the phase allows,
+contributes privates, and the company is funded (subsidies 11.6.1, station tokens by size).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.core.entities import Company, Corporation, Player
+from engine.errors import GameError
+from engine.titles.g18usa.stations import claim_subsidy
+
+if TYPE_CHECKING:
+    from engine.titles.g18usa.game import G18USA
+
+MIN_BID = 100
+MAX_START_PRICE = 200
+TOKEN_COST = 50
+EXTRA_TOKENS = {2: 0, 5: 1, 10: 3}
+BAILEY_YARD = "P23"
+CARNEGIE = "P10"
+BANKRUPT_RAILROAD = "P29"
+# Subsidies the company keeps as a power to use later; the others act at once or mark the map.
+HELD_SUBSIDIES = ("boomtown", "free_station", "resource", "none")
+
+
+@dataclass
+class Ipo:
+    """A company being started in a stock round."""
+
+    corporation: Corporation
+    starter: Player
+    price: int
+    leader: Player
+    bidders: list[Player]  # still in, the next to act first
+    home: str | None = None
+    won: bool = False
+    size: int | None = None
+    owed: int = 0  # what the winner still pays (privates contributed lower it)
+    contributed: list[str] = field(default_factory=list)
+    subsidy_cash: int = 0
+
+
+def max_bid(game: G18USA, player: Player, ipo: Ipo | None) -> int:
+    """Cash plus the face value of the player's privates (11.6), plus a cash subsidy in the home."""
+    privates = sum(company.value for company in game.companies_of(player) if company.id.startswith("P"))
+    bonus = ipo.subsidy_cash if ipo is not None else 0
+    return player.cash + privates + bonus
+
+
+def start_price(game: G18USA, bid: int) -> int:
+    """Half the bid, rounded down to a market price between $50 and $200."""
+    target = min(bid // 2, MAX_START_PRICE)
+    prices = [cell.price for cell in game.market.par_cells() if cell.price <= target]
+    if not prices:
+        raise GameError(f"a bid of ${bid} gives no starting price; the minimum bid is ${MIN_BID}")
+    return max(prices)
+
+
+def cash_subsidy(game: G18USA, home: str | None) -> int:
+    if home is None:
+        return 0
+    subsidy = game.umap.open_subsidies.get(home)
+    company = game.companies.get(subsidy or "")
+    if company is None:
+        return 0
+    return int(company.ability.get("cash") or 0)
+
+
+def win(game: G18USA, ipo: Ipo) -> None:
+    """The auction is over: the share price is set, the winner pays, the company is funded."""
+    corporation, winner = ipo.corporation, ipo.leader
+    ipo.won = True
+    price = start_price(game, ipo.price)
+    cell = next(cell for cell in game.market.par_cells() if cell.price == price)
+    game.market.place(corporation.id, cell)
+    corporation.ipoed = True
+    corporation.floated = True
+    subsidy = claim_subsidy(game.umap, ipo.home) if ipo.home else None
+    if subsidy is not None:
+        company = game.companies[subsidy]
+        if company.ability.get("kind") in HELD_SUBSIDIES:
+            company.owner = corporation
+        else:
+            company.closed = True
+    paid = ipo.price - ipo.subsidy_cash
+    game.transfer(winner, game.bank, paid) if winner.cash >= paid else _overdraw(game, winner, paid)
+    game.transfer(game.bank, corporation, 2 * price)
+    ipo.owed = paid
+    game.ledger.move(corporation.president_share(), winner)
+    game.log.append(f"{winner.name} wins the auction for {corporation.id} at ${ipo.price}; it starts at ${price}")
+    if len(game.corporation_sizes()) == 1:
+        set_size(game, ipo, game.corporation_sizes()[0])
+
+
+def _overdraw(game: G18USA, player: Player, amount: int) -> None:
+    """The winner may owe more than their cash until their privates are contributed (11.6)."""
+    player.cash -= amount
+    game.bank.cash += amount
+
+
+def set_size(game: G18USA, ipo: Ipo, size: int) -> None:
+    allowed = game.corporation_sizes()
+    if size not in allowed:
+        raise GameError(f"a company started now has {', '.join(map(str, allowed))} shares; not {size} (8)")
+    corporation = ipo.corporation
+    ipo.size = size
+    if size != 2:
+        holder = corporation.president_share().owner
+        game.ledger.create(corporation, shares=size, president_shares=2)
+        game.ledger.move(corporation.president_share(), holder)
+    corporation.token_count = 1 + EXTRA_TOKENS[size]
+
+
+def contributable(game: G18USA, ipo: Ipo) -> list[Company]:
+    return [company for company in game.companies_of(ipo.leader) if company.id.startswith("P")]
+
+
+def contribute(game: G18USA, ipo: Ipo, company: Company) -> None:
+    """A private goes to the new company: the winner pays its face value less, the treasury
+    receives that much less (never below $0, and never more back than the winner paid)."""
+    corporation, winner = ipo.corporation, ipo.leader
+    if company.owner is not winner or not company.id.startswith("P") or company.closed:
+        names = ", ".join(c.id for c in contributable(game, ipo)) or "none"
+        raise GameError(f"{winner.name} may contribute only their own privates: {names}")
+    company.owner = corporation
+    refund = min(company.value, ipo.owed)
+    ipo.owed -= refund
+    winner.cash += refund
+    game.bank.cash -= refund
+    taken = min(company.value, corporation.cash)
+    game.transfer(corporation, game.bank, taken)
+    ipo.contributed.append(company.id)
+    game.log.append(f"{winner.name} contributes {company.id} to {corporation.id}")
+    if company.id == CARNEGIE and ipo.home:
+        laid = game.umap.carnegie_metropolis(ipo.home)
+        company.closed = True
+        if laid:
+            game.log.append(f"{ipo.home} becomes a metropolis")
+    if company.id == BANKRUPT_RAILROAD:
+        company.closed = True
+
+
+def finish(game: G18USA, ipo: Ipo) -> None:
+    """The company buys the station tokens its size needs (11.6), as far as its cash goes."""
+    corporation = ipo.corporation
+    for company in game.companies_of(corporation):
+        # A "No Subsidy" tile matters only while the company starts (P29 looks at it).
+        if company.ability.get("kind") == "none":
+            company.closed = True
+    if game.owns(corporation, BAILEY_YARD):
+        corporation.token_count += 1
+    extra = EXTRA_TOKENS[ipo.size or 2]
+    cost = TOKEN_COST * extra
+    if extra and corporation.cash >= cost:
+        game.transfer(corporation, game.bank, cost)
+    elif extra:
+        game.unfunded.add(corporation.id)

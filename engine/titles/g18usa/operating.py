@@ -1,0 +1,309 @@
+"""18USA operating rounds (rule 12): the round and its track and station steps.
+
+A company's turn: loans at any time (9), private and subsidy powers beside the track step, track
+(12.2, 13), stations (12.3), a Pullman before running (12.7), runs (12.4), earnings (12.5),
+trains (12.6), interest (12.8), then repaying loans (12.9). Runs, earnings and trains are in
+`operating_trains.py`; loans and interest in `operating_loans.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.core.actions import Action, LayTile, Pass, PlaceToken
+from engine.core.entities import Company, Corporation, Holder
+from engine.core.graph import reach_of
+from engine.core.operating_round import OperatingRound
+from engine.core.round import Round, RoundSpec
+from engine.core.step import Handler, Move
+from engine.core.steps.operating import OperatingStep, operating
+from engine.errors import GameError
+from engine.titles.g18usa.stations import check_station, city_of, place_station
+from engine.titles.g18usa.track import LayRecord, TrackTurn, apply_lay, check_lay, legal_lays
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+    from engine.titles.g18usa.game import G18USA
+
+TRACK_ENGINEERS = "P7"
+FREE_STATION = "S9"
+LAW_FIRM = "P20"
+
+
+@dataclass
+class UsaOperatingRound(OperatingRound):
+    name: ClassVar[str] = "Operating Round"
+    lays: list[LayRecord] = field(default_factory=list)
+    took_loan: set[str] = field(default_factory=set)  # companies that borrowed this round
+    paid_interest: bool = False
+    attachments: dict[str, str] = field(default_factory=dict)  # attachment -> train id, this run
+
+    def start(self, game: BaseGame) -> None:
+        _usa(game).loans.interest_rate = _interest_rate(game)
+        super().start(game)
+
+    def _next_corporation(self, game: BaseGame) -> None:
+        self.lays = []
+        self.paid_interest = False
+        self.attachments = {}
+        super()._next_corporation(game)
+
+    def turn_over(self, game: BaseGame) -> None:
+        _usa(game).end_of_company_turn(self.corporation)
+        super().turn_over(game)
+
+
+def _interest_rate(game: BaseGame) -> int:
+    from engine.titles.g18usa.loans import interest_rate
+
+    return interest_rate(_usa(game))
+
+
+def _usa(game: BaseGame) -> G18USA:
+    from engine.titles.g18usa.game import G18USA
+
+    assert isinstance(game, G18USA)
+    return game
+
+
+def _round(rnd: Round) -> UsaOperatingRound:
+    assert isinstance(rnd, UsaOperatingRound)
+    return rnd
+
+
+def budget(game: G18USA, corporation: Corporation) -> int:
+    """Cash plus what the company could still borrow: the site's buying power."""
+    from engine.titles.g18usa import loans
+
+    if loans.loan_refusal(game, corporation) is not None:
+        return corporation.cash
+    room = loans.max_loans(game, corporation) - game.loans.count(corporation.id)
+    left = game.loans.available()
+    if left is not None:
+        room = min(room, left)
+    return corporation.cash + game.loans.value * max(room, 0)
+
+
+def track_turn(game: G18USA, rnd: UsaOperatingRound) -> TrackTurn:
+    corporation = rnd.corporation
+    owned = frozenset(company.id for company in game.companies_of(corporation))
+    return TrackTurn(corporation.id, game.phase.name, owned, game.home_hexes.get(corporation.id),
+                     not corporation.has_paid, tuple(rnd.lays))
+
+
+def tile_actions_used(rnd: UsaOperatingRound) -> int:
+    return sum(1 for record in rnd.lays if record.action)
+
+
+def tile_action_limit(game: G18USA, corporation: Corporation) -> int:
+    return 3 if game.owns(corporation, TRACK_ENGINEERS) else 2
+
+
+class UsaTrackStep(OperatingStep):
+    """Rule 12.2: the company's tile actions (the first free, a second for $20)."""
+
+    key = "track"
+    label = "lay track"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"lay_tile": self.process_lay, "pass": self.process_pass}
+
+    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        usa = _usa(game)
+        orr = _round(rnd)
+        used = tile_actions_used(orr)
+        if used >= tile_action_limit(usa, orr.corporation):
+            return []
+        if used and budget(usa, orr.corporation) < 20:
+            return []
+        return ["lay_tile", "pass"]
+
+    def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
+        self.operator(rnd, entity)
+        self.done(rnd)
+
+    def process_lay(self, game: BaseGame, rnd: Round, entity: Holder, action: LayTile) -> None:
+        usa = _usa(game)
+        orr = _round(rnd)
+        corporation = self.operator(rnd, entity)
+        lay_tile(usa, orr, corporation, corporation.id, action)
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        if not self.own_actions(game, rnd):
+            return []
+        usa = _usa(game)
+        orr = _round(rnd)
+        corp = orr.corporation
+        lays = [choice for choice in legal_lays(usa.umap, track_turn(usa, orr))
+                if all(tile["cost"] <= corp.cash for tile in choice["tiles"])]  # type: ignore[attr-defined]
+        moves: list[Move] = []
+        if lays:
+            moves.append({"type": "lay_tile", "entity": corp.id, "choices": lays})
+        return moves + [{"type": "pass", "entity": corp.id}]
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, LayTile):
+            return choice["hex"] == action.hex and any(
+                tile["tile"].rsplit("-", 1)[0] == action.tile.rsplit("-", 1)[0] and action.rotation in tile["rotations"]
+                for tile in choice["tiles"])
+        return super().matches(game, choice, action)
+
+
+def lay_tile(game: G18USA, rnd: UsaOperatingRound, corporation: Corporation, entity: str, action: LayTile) -> None:
+    """Check and apply a lay by the company or one of its privates/subsidies."""
+    turn = track_turn(game, rnd)
+    lay = check_lay(game.umap, turn, entity, action.hex, action.tile, action.rotation)
+    if lay.cost > corporation.cash:
+        raise GameError(f"the lay costs ${lay.cost}; {corporation.id} has ${corporation.cash}")
+    if lay.cost:
+        game.transfer(corporation, game.bank, lay.cost)
+    apply_lay(game.umap, lay)
+    rnd.lays.append(lay.record(game.umap, entity))
+    game.last_tile_hexes = [action.hex]
+    game.after_lay(corporation, entity, lay)
+    game.log.append(f"{corporation.id} lays {action.tile} in {action.hex}")
+
+
+class SpecialTrackStep(OperatingStep):
+    """Lays by the company's privates and subsidies (P9, P16, P17, P26, P27, S8, S16), beside
+    its own track step."""
+
+    key = "special_track"
+    label = "lay track with a private company"
+    blocking = False
+
+    def active(self, game: BaseGame, rnd: Round) -> bool:
+        return getattr(rnd, "turn", None) is not None
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"lay_tile": self.process_lay}
+
+    def actions(self, game: BaseGame, rnd: Round, entity: Holder) -> list[str]:
+        turn = getattr(rnd, "turn", None)
+        if turn is None or not isinstance(entity, Company) or entity.owner is not turn.corporation:
+            return []
+        if "track" in turn.done_steps and entity.id not in ("P17",):
+            return []
+        return ["lay_tile"] if _lays_tiles(entity) else []
+
+    def process_lay(self, game: BaseGame, rnd: Round, entity: Holder, action: LayTile) -> None:
+        usa = _usa(game)
+        orr = _round(rnd)
+        assert isinstance(entity, Company)
+        lay_tile(usa, orr, orr.corporation, entity.id, action)
+
+
+def _lays_tiles(company: Company) -> bool:
+    kind = company.ability.get("type") or company.ability.get("kind")
+    return kind in ("free_city_upgrade", "special_tile", "extra_yellow_lay_and_bonus", "boomtown", "resource")
+
+
+class UsaTokenStep(OperatingStep):
+    """Rule 12.3: one station from the charter in a reachable open slot (free to place)."""
+
+    key = "token"
+    label = "place a station"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"place_token": self.process_place, "pass": self.process_pass}
+
+    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        usa = _usa(game)
+        corp = operating(rnd).corporation
+        if usa.tokens_left(corp) <= 0:
+            return []
+        if not self.cities(usa, corp):
+            return []
+        return ["place_token", "pass"]
+
+    def cities(self, game: G18USA, corp: Corporation) -> list[tuple[str, int]]:
+        reach = reach_of(game.board, corp.id)
+        found = []
+        for coord, kind, index in sorted(reach.nodes):
+            if kind != "city":
+                continue
+            try:
+                check_station(game.umap, corp.id, coord, index, reach)
+            except GameError:
+                continue
+            found.append((coord, index))
+        return found
+
+    def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
+        self.operator(rnd, entity)
+        self.done(rnd)
+
+    def process_place(self, game: BaseGame, rnd: Round, entity: Holder, action: PlaceToken) -> None:
+        usa = _usa(game)
+        corp = self.operator(rnd, entity)
+        coord, city = city_of(usa.umap, action.city)
+        place = check_station(usa.umap, corp.id, coord, city, reach_of(usa.board, corp.id))
+        place_station(usa.umap, corp.id, place)
+        game.log.append(f"{corp.id} places a station in {coord}")
+        self.done(rnd)
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        usa = _usa(game)
+        corp = operating(rnd).corporation
+        if not self.own_actions(game, rnd):
+            return []
+        choices = []
+        for coord, index in self.cities(usa, corp):
+            state = usa.board.hexes[coord]
+            choices.append({"city": f"{state.tile_id}-{state.tile.stop('city', index).part_index}", "hex": coord})
+        return [{"type": "place_token", "entity": corp.id, "choices": choices},
+                {"type": "pass", "entity": corp.id}]
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, PlaceToken):
+            return bool(choice["city"] == action.city)
+        return super().matches(game, choice, action)
+
+
+class SpecialTokenStep(OperatingStep):
+    """S9's free station (any reachable city, even a full one) and P20's extra one."""
+
+    key = "special_token"
+    label = "place a station with a private company"
+    blocking = False
+
+    def active(self, game: BaseGame, rnd: Round) -> bool:
+        return getattr(rnd, "turn", None) is not None
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"place_token": self.process_place}
+
+    def actions(self, game: BaseGame, rnd: Round, entity: Holder) -> list[str]:
+        turn = getattr(rnd, "turn", None)
+        if turn is None or not isinstance(entity, Company) or entity.owner is not turn.corporation:
+            return []
+        return ["place_token"] if entity.id in (FREE_STATION, LAW_FIRM) and not entity.closed else []
+
+    def process_place(self, game: BaseGame, rnd: Round, entity: Holder, action: PlaceToken) -> None:
+        usa = _usa(game)
+        corp = operating(rnd).corporation
+        assert isinstance(entity, Company)
+        coord, city = city_of(usa.umap, action.city)
+        place = check_station(usa.umap, corp.id, coord, city, reach_of(usa.board, corp.id), entity.id)
+        place_station(usa.umap, corp.id, place)
+        if entity.id == FREE_STATION:
+            corp.token_count += 1
+        entity.closed = True
+        game.log.append(f"{corp.id} places a station in {coord} with {entity.id}")
+
+
+def operating_round_spec() -> RoundSpec:
+    from engine.titles.g18usa.operating_loans import LoanStep, RepayStep
+    from engine.titles.g18usa.operating_privates import AssignStep
+    from engine.titles.g18usa.operating_trains import (
+        PullmanStep,
+        UsaBuyTrainStep,
+        UsaDividendStep,
+        UsaRouteStep,
+    )
+
+    return RoundSpec(UsaOperatingRound, (
+        LoanStep(), AssignStep(), SpecialTrackStep(), SpecialTokenStep(), UsaTrackStep(), UsaTokenStep(),
+        PullmanStep(), UsaRouteStep(), UsaDividendStep(), UsaBuyTrainStep(), RepayStep()))

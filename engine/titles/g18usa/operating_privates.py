@@ -1,0 +1,72 @@
+"""18USA private powers used by `assign` in the operating round: bridges (P2, P21, P22, rule 13.4),
+P6's red-area value token and P8's freight marker."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from engine.core.entities import Company, Holder
+from engine.core.graph import reach_of
+from engine.core.round import Round
+from engine.core.step import Handler
+from engine.core.steps.operating import OperatingStep
+from engine.errors import GameError
+from engine.titles.g18usa.actions import Assign
+from engine.titles.g18usa.operating import _round, _usa
+from engine.titles.g18usa.stations import (
+    BRIDGE_PRIVATES,
+    check_bridge,
+    check_red_area,
+    place_bridge,
+    place_freight_marker,
+    revalue_red_area,
+)
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+
+BRIDGE_TOKENS = {"P2": 1, "P21": 1, "P22": 2}
+
+
+class AssignStep(OperatingStep):
+    key = "assign"
+    label = "use a private company"
+    blocking = False
+
+    def active(self, game: BaseGame, rnd: Round) -> bool:
+        return getattr(rnd, "turn", None) is not None
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"assign": self.process_assign}
+
+    def actions(self, game: BaseGame, rnd: Round, entity: Holder) -> list[str]:
+        turn = getattr(rnd, "turn", None)
+        if turn is None or not isinstance(entity, Company) or entity.owner is not turn.corporation:
+            return []
+        if entity.id in BRIDGE_PRIVATES and entity.abilities_used < BRIDGE_TOKENS[entity.id]:
+            return ["assign"]
+        if entity.id in ("P6", "P8") and not entity.abilities_used:
+            return ["assign"]
+        return []
+
+    def process_assign(self, game: BaseGame, rnd: Round, entity: Holder, action: Assign) -> None:
+        usa = _usa(game)
+        corporation = _round(rnd).corporation
+        assert isinstance(entity, Company)
+        coord = action.target
+        if coord not in usa.board.hexes:
+            raise GameError(f"{entity.id} is assigned to a hex; {coord!r} is not one")
+        reach = reach_of(usa.board, corporation.id)
+        if entity.id == "P6":
+            check_red_area(usa.umap, corporation.id, coord, reach)
+            revalue_red_area(usa.umap, coord)
+            entity.closed = True
+        elif entity.id == "P8":
+            check_red_area(usa.umap, corporation.id, coord, reach)
+            place_freight_marker(usa.umap, corporation.id, coord)
+        else:
+            check_bridge(usa.umap, corporation.id, entity.id, coord, reach)
+            place_bridge(usa.umap, entity.id, coord)
+        entity.abilities_used += 1
+        game.log.append(f"{corporation.id} uses {entity.id} in {coord}")

@@ -1,0 +1,468 @@
+"""18USA runs, earnings and trains (rules 12.4-12.7): attachments for a run (Pullman, P19's
+switcher, P30's extender), dividends with 18USA's rounding, price moves and shorts paying, and
+buying trains and Pullmans, then interest (12.8)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.core.actions import Action, BuyTrain, Dividend, Pass, RunRoutes
+from engine.core.entities import Corporation, Holder, Player, Train
+from engine.core.round import Round
+from engine.core.routes import Run, rebuild_run
+from engine.core.step import Handler, Move
+from engine.core.steps.cash_crisis import demand_payment
+from engine.core.steps.operating import OperatingStep
+from engine.errors import GameError
+from engine.titles.g18usa import loans
+from engine.titles.g18usa import phases as usa_phases
+from engine.titles.g18usa.actions import Choose, ScrapTrain
+from engine.titles.g18usa.operating import UsaOperatingRound, _round, _usa
+from engine.titles.g18usa.revenue import RunTrain, check_run_set, great_northern_bonus, run_value
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
+    from engine.titles.g18usa.game import G18USA
+
+SWITCHER, EXTENDER, PULLMAN = "P19", "P30", "P"
+EXTENDABLE = ("2", "2+", "3", "3+", "4", "4+")
+PULLMAN_PRICE = 200
+SCRAP_VALUE = 50
+LOCOMOTIVE = "P25"
+
+
+# --- attachments (12.7, P19, P30) --------------------------------------------------------------
+def upgrades(game: G18USA, corporation: Corporation, rnd: UsaOperatingRound) -> list[str]:
+    """The upgrades still to attach this run, in the site's order: switcher, extender, Pullman."""
+    found = []
+    if game.owns(corporation, SWITCHER):
+        found.append(SWITCHER)
+    if game.owns(corporation, EXTENDER):
+        found.append(EXTENDER)
+    if any(usa_phases.is_pullman(train) for train in corporation.trains):
+        found.append(PULLMAN)
+    return [u for u in found if u not in rnd.attachments]
+
+
+def eligible_trains(corporation: Corporation, upgrade: str, rnd: UsaOperatingRound) -> list[Train]:
+    taken = set(rnd.attachments.values())
+    trains = [t for t in corporation.trains if not usa_phases.is_pullman(t) and t.id not in taken]
+    if upgrade == EXTENDER:
+        trains = [t for t in trains if t.name in EXTENDABLE]
+    return trains
+
+
+def shown_name(game: G18USA, train: Train) -> str:
+    """The train as the site lists it: `5P` with a Pullman, `2+1` extended, `2/1` switched."""
+    rnd = game.round
+    if not isinstance(rnd, UsaOperatingRound) or rnd.turn is None or train.owner is not rnd.turn.corporation:
+        return train.name
+    for upgrade, train_id in rnd.attachments.items():
+        if train_id == train.id:
+            return train.name + {SWITCHER: "/1", EXTENDER: "+1", PULLMAN: "P"}[upgrade]
+    return train.name
+
+
+class UsaRouteStep(OperatingStep):
+    key = "route"
+    label = "run trains"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"choose": self.process_choose, "run_routes": self.process_run}
+
+    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        usa = _usa(game)
+        orr = _round(rnd)
+        corp = orr.corporation
+        runnable = [t for t in corp.trains if not usa_phases.is_pullman(t)]
+        if not runnable or not game.route_available(corp):
+            return []
+        kinds = ["run_routes"]
+        if any(eligible_trains(corp, u, orr) for u in upgrades(usa, corp, orr)):
+            kinds.insert(0, "choose")
+        return kinds
+
+    def skip(self, game: BaseGame, rnd: Round) -> None:
+        turn = self.turn(rnd)
+        if turn.revenue is None:
+            turn.revenue = 0
+        self.done(rnd)
+
+    def process_choose(self, game: BaseGame, rnd: Round, entity: Holder, action: Choose) -> None:
+        usa = _usa(game)
+        orr = _round(rnd)
+        corp = self.operator(rnd, entity)
+        train_index, _, upgrade_index = str(action.choice).partition("-")
+        open_upgrades = upgrades(usa, corp, orr)
+        try:
+            upgrade = open_upgrades[int(upgrade_index)]
+            train = eligible_trains(corp, upgrade, orr)[int(train_index)]
+        except (ValueError, IndexError):
+            raise GameError(f"choose '<train>-<upgrade>' from the offered attachments, not {action.choice!r}") from None
+        orr.attachments[upgrade] = train.id
+
+    def process_run(self, game: BaseGame, rnd: Round, entity: Holder, action: RunRoutes) -> None:
+        usa = _usa(game)
+        orr = _round(rnd)
+        corp = self.operator(rnd, entity)
+        runs = check_runs(usa, corp, orr, action.routes)
+        turn = self.turn(rnd)
+        turn.runs = runs
+        turn.revenue = sum(run.revenue for run in runs) + action.extra_revenue
+        game.last_runs = runs
+        orr.attachments = {}
+        game.log.append(f"{corp.id} runs for ${turn.revenue}")
+        usa_phases.obsolete_runs_done(usa, corp)
+        self.done(rnd)
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        usa = _usa(game)
+        orr = _round(rnd)
+        corp = orr.corporation
+        kinds = self.own_actions(game, rnd)
+        moves: list[Move] = []
+        if "choose" in kinds:
+            choices = [{"choice": f"{t}-{u}"} for u, upgrade in enumerate(upgrades(usa, corp, orr))
+                       for t in range(len(eligible_trains(corp, upgrade, orr)))]
+            moves.append({"type": "choose", "entity": corp.id, "choices": choices})
+        if "run_routes" in kinds:
+            moves.append({"type": "run_routes", "entity": corp.id})
+        return moves
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, Choose):
+            return str(choice["choice"]) == str(action.choice)
+        return super().matches(game, choice, action)
+
+
+def check_runs(game: G18USA, corp: Corporation, rnd: UsaOperatingRound,
+               routes: tuple[Mapping[str, Any], ...]) -> list[Run]:
+    used: set[tuple[str, int]] = set()
+    built = []
+    seen: set[str] = set()
+    owned = frozenset(company.id for company in game.companies_of(corp))
+    for route in routes:
+        train = next((t for t in corp.trains if t.id == route.get("train")), None)
+        if train is None or usa_phases.is_pullman(train):
+            raise GameError(f"{corp.id} has no train {route.get('train')!r} to run")
+        if train.id in seen:
+            raise GameError(f"train {train.id} can run only once")
+        seen.add(train.id)
+        chains = route.get("connections")
+        if not isinstance(chains, list):
+            raise GameError("each route needs its connections")
+        stops, paths = rebuild_run(game.board, chains, used)
+        used.update(paths)
+        built.append((route, train, stops, paths))
+    check_run_set(game.umap, [stops for _, _, stops, _ in built])
+    runs = []
+    values = []
+    for _route, train, stops, paths in built:
+        attached = {u for u, t in rnd.attachments.items() if t == train.id}
+        distance = train.distance + (1 if attached & {SWITCHER, EXTENDER} else 0)
+        run_train = RunTrain(train.id, distance, PULLMAN in attached, SWITCHER in attached)
+        values.append(run_value(game.umap, corp.id, game.phase.name, run_train, stops, paths, owned))
+    if "P17" in owned:
+        bonus = great_northern_bonus(game.umap, [(t.id, stops) for _, t, stops, _ in built])
+        values = [v + bonus.get(t.id, 0) for v, (_, t, _, _) in zip(values, built, strict=True)]
+    for value, (route, train, stops, paths) in zip(values, built, strict=True):
+        declared = route.get("revenue")
+        if game.trust_logged_revenue() and isinstance(declared, int):
+            value = declared
+        elif isinstance(declared, int) and declared != value:
+            raise GameError(f"the run of train {train.id} is worth ${value}, not ${declared}")
+        runs.append(Run(train.id, tuple(stops), tuple(paths), tuple(tuple(c) for c in route["connections"]), value))
+    return runs
+
+
+# --- earnings (12.5) -----------------------------------------------------------------------------
+def withheld_half(game: G18USA, corporation: Corporation, revenue: int) -> int:
+    size = game.share_count(corporation)
+    if size == 10:
+        return revenue // 20 * 10
+    if size == 5:
+        return revenue // 10 * 5
+    return revenue // 2
+
+
+def pay_earnings(game: G18USA, corporation: Corporation, revenue: int, kind: str) -> None:
+    if kind == "withhold":
+        kept, paid = revenue, 0
+    elif kind == "payout":
+        kept, paid = 0, revenue
+    else:
+        kept = withheld_half(game, corporation, revenue)
+        paid = revenue - kept
+    if kept:
+        game.transfer(game.bank, corporation, kept)
+    if paid:
+        distribute(game, corporation, paid)
+    corporation.has_paid = True
+    game.log.append(f"{corporation.id} pays ${paid} and keeps ${kept}")
+    game.dividend_price_move(corporation, paid)
+
+
+def distribute(game: G18USA, corporation: Corporation, paid: int) -> None:
+    """Each share earns paid / size: holders from the bank, the treasury's to the company, the
+    open market's stay with the bank; each short pays its share to the bank (12.5)."""
+    size = game.share_count(corporation)
+    holdings: dict[int, tuple[Holder, int]] = {}
+    for share in corporation.shares:
+        if share.owner is game.pool:
+            continue
+        owner, units = holdings.get(id(share.owner), (share.owner, 0))
+        holdings[id(share.owner)] = (owner, units + share.percent // corporation.share_percent)
+    debtors = []
+    for owner, units in holdings.values():
+        amount = paid * units // size if units >= 0 else -(paid * -units // size)
+        if amount > 0:
+            game.transfer(game.bank, owner, amount)
+        elif amount < 0 and isinstance(owner, Player):
+            debtors.append((owner, -amount))
+    president = corporation.president()
+    order = game.players_from(president) if president else game.players
+    for player in order:
+        for debtor, amount in debtors:
+            if debtor is player:
+                demand_payment(game, player, amount, game.bank, f"the dividend on short shares of {corporation.id}")
+
+
+class UsaDividendStep(OperatingStep):
+    key = "dividend"
+    label = "pay dividends"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"dividend": self.process_dividend}
+
+    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        return ["dividend"] if self.turn(rnd).revenue else []
+
+    def skip(self, game: BaseGame, rnd: Round) -> None:
+        pay_earnings(_usa(game), _round(rnd).corporation, 0, "withhold")
+        self.done(rnd)
+
+    def process_dividend(self, game: BaseGame, rnd: Round, entity: Holder, action: Dividend) -> None:
+        corp = self.operator(rnd, entity)
+        revenue = self.turn(rnd).revenue or 0
+        if action.kind not in game.dividend_kinds():
+            raise GameError(f"dividend kind must be one of {', '.join(game.dividend_kinds())}")
+        pay_earnings(_usa(game), corp, revenue, action.kind)
+        self.done(rnd)
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        if not self.own_actions(game, rnd):
+            return []
+        return [{"type": "dividend", "entity": _round(rnd).corporation.id, "revenue": self.turn(rnd).revenue,
+                 "choices": [{"kind": kind} for kind in game.dividend_kinds()]}]
+
+
+# --- trains (12.6, 12.7) -------------------------------------------------------------------------
+def train_price(game: G18USA, corporation: Corporation, train: Train) -> int:
+    """P25: 10% off 2- to 6-trains from the bank, rounded in the company's favour."""
+    if game.owns(corporation, LOCOMOTIVE) and train.name in ("2", "2+", "3", "3+", "4", "4+", "5", "6"):
+        return train.price - train.price // 10
+    return train.price
+
+
+def pullman_allowed(game: G18USA, corporation: Corporation) -> str | None:
+    if not game.phase_at_least("5"):
+        return "Pullman cars are sold from phase 5 (12.7)"
+    if any(usa_phases.is_pullman(t) for t in corporation.trains):
+        return f"{corporation.id} already has a Pullman car (12.7)"
+    return None
+
+
+def room_for_train(game: G18USA, corporation: Corporation) -> bool:
+    return game.counted_trains(corporation) < game.train_limit(corporation)
+
+
+def buy_pullman(game: G18USA, corporation: Corporation, price: int) -> None:
+    reason = pullman_allowed(game, corporation)
+    if reason:
+        raise GameError(reason)
+    if price != PULLMAN_PRICE:
+        raise GameError(f"a Pullman car from the bank costs ${PULLMAN_PRICE}")
+    if not room_for_train(game, corporation):
+        raise GameError(f"{corporation.id} is at its train limit")
+    train = usa_phases.new_pullman(game)
+    game.transfer(corporation, game.bank, PULLMAN_PRICE)
+    game.pullmans_made += 1
+    train.owner = corporation
+    corporation.trains.append(train)
+    game.log.append(f"{corporation.id} buys a Pullman car")
+
+
+def buy_train(game: G18USA, corporation: Corporation, action: BuyTrain) -> None:
+    price = action.price
+    if price is None:
+        raise GameError("a train purchase needs a price")
+    if action.train.split("-")[0] == PULLMAN and not game.train_of(action.train):
+        buy_pullman(game, corporation, price)
+        return
+    if not room_for_train(game, corporation):
+        raise GameError(f"{corporation.id} already has {game.counted_trains(corporation)} trains, the limit")
+    upcoming = game.depot.next_train()
+    used = next((t for t in game.depot.discarded if t.id == action.train), None)
+    if upcoming is not None and upcoming.id == action.train or used is not None:
+        train = upcoming if used is None else used
+        assert train is not None
+        cost = train_price(game, corporation, train)
+        if price != cost:
+            raise GameError(f"a {train.name}-train from the bank costs ${cost}")
+        if corporation.cash < cost:
+            raise GameError(f"{corporation.id} has ${corporation.cash}; the {train.name}-train costs ${cost}")
+        game.transfer(corporation, game.bank, cost)
+        game.depot.take(train)
+        corporation.trains.append(train)
+        train.owner = corporation
+        game.log.append(f"{corporation.id} buys a {train.name}-train for ${cost}")
+        if used is None:
+            usa_phases.first_train(game, train)
+        return
+    train = game.train_of(action.train)
+    if train is None or not isinstance(train.owner, Corporation) or train.owner is corporation:
+        hint = f"the next new train is {upcoming.id}" if upcoming else "the bank has no trains"
+        raise GameError(f"train {action.train!r} cannot be bought now; {hint}")
+    seller = train.owner
+    if usa_phases.is_obsolete(game, train):
+        raise GameError("an obsolete train cannot be sold (8)")
+    if price < 1 or price > corporation.cash:
+        raise GameError(f"a train from another company costs from $1 to {corporation.id}'s ${corporation.cash}")
+    game.transfer(corporation, seller, price)
+    seller.trains.remove(train)
+    corporation.trains.append(train)
+    train.owner = corporation
+    game.log.append(f"{corporation.id} buys a {train.name}-train from {seller.id} for ${price}")
+
+
+class PullmanStep(OperatingStep):
+    """Rule 12.7: a Pullman may be bought before the trains run."""
+
+    key = "pullman"
+    label = "buy a Pullman"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"buy_train": self.process_buy, "pass": self.process_pass}
+
+    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        usa = _usa(game)
+        corp = _round(rnd).corporation
+        if pullman_allowed(usa, corp) or not room_for_train(usa, corp) or corp.cash < PULLMAN_PRICE:
+            return []
+        if not [t for t in corp.trains if not usa_phases.is_pullman(t)]:
+            return []
+        return ["buy_train", "pass"]
+
+    def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
+        corp = self.operator(rnd, entity)
+        buy_pullman(_usa(game), corp, action.price or 0)
+        self.done(rnd)
+
+    def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
+        self.operator(rnd, entity)
+        self.done(rnd)
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        usa = _usa(game)
+        corp = _round(rnd).corporation
+        if not self.own_actions(game, rnd):
+            return []
+        return [{"type": "buy_train", "entity": corp.id,
+                 "choices": [{"train": f"P-{usa.pullmans_made}", "price": PULLMAN_PRICE}]},
+                {"type": "pass", "entity": corp.id}]
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        return isinstance(action, BuyTrain) and action.train.startswith("P-") and action.price == PULLMAN_PRICE
+
+
+class UsaBuyTrainStep(OperatingStep):
+    key = "buy_train"
+    label = "buy trains"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"buy_train": self.process_buy, "scrap_train": self.process_scrap, "pass": self.process_pass}
+
+    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        usa = _usa(game)
+        corp = _round(rnd).corporation
+        if not room_for_train(usa, corp):
+            return []
+        if not buyable(usa, corp):
+            return []
+        return ["buy_train", "pass"]
+
+    def skip(self, game: BaseGame, rnd: Round) -> None:
+        self.done(rnd)
+        after_trains(_usa(game), _round(rnd))
+
+    def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
+        buy_train(_usa(game), self.operator(rnd, entity), action)
+
+    def process_scrap(self, game: BaseGame, rnd: Round, entity: Holder, action: ScrapTrain) -> None:
+        scrap_pullman(_usa(game), self.operator(rnd, entity), action.train)
+
+    def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
+        self.operator(rnd, entity)
+        self.done(rnd)
+        after_trains(_usa(game), _round(rnd))
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        usa = _usa(game)
+        corp = _round(rnd).corporation
+        if not self.own_actions(game, rnd):
+            return []
+        return [{"type": "buy_train", "entity": corp.id, "choices": buyable(usa, corp)},
+                {"type": "pass", "entity": corp.id}]
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, BuyTrain):
+            if choice["train"] != action.train and not (
+                    choice["train"].startswith("P-") and action.train.startswith("P-")):
+                return False
+            if "price" in choice:
+                return bool(choice["price"] == action.price)
+            return action.price is not None and choice["min_price"] <= action.price <= choice["max_price"]
+        return super().matches(game, choice, action)
+
+
+def buyable(game: G18USA, corp: Corporation) -> list[dict[str, Any]]:
+    """What the company can buy now: the next new train, the open market's, other companies',
+    a Pullman; with the money it could borrow counted in (loans may be taken first)."""
+    room = game.loans.value * max(0, loans.max_loans(game, corp) - game.loans.count(corp.id))
+    budget = corp.cash + (room if loans.loan_refusal(game, corp) is None else 0)
+    choices: list[dict[str, Any]] = []
+    upcoming = game.depot.next_train()
+    if upcoming is not None and budget >= train_price(game, corp, upcoming):
+        choices.append({"train": upcoming.id, "price": train_price(game, corp, upcoming), "from": "depot"})
+    for train in game.depot.discarded:
+        if budget >= train_price(game, corp, train):
+            choices.append({"train": train.id, "price": train_price(game, corp, train), "from": "market"})
+    if pullman_allowed(game, corp) is None and budget >= PULLMAN_PRICE:
+        choices.append({"train": f"P-{game.pullmans_made}", "price": PULLMAN_PRICE, "from": "depot"})
+    if budget >= 1:
+        for other in game.corporations.values():
+            if other is corp or not other.trains:
+                continue
+            for train in other.trains:
+                if not usa_phases.is_obsolete(game, train):
+                    choices.append({"train": train.id, "from": other.id, "min_price": 1, "max_price": budget})
+    return choices
+
+
+def scrap_pullman(game: G18USA, corporation: Corporation, train_id: str) -> None:
+    train = next((t for t in corporation.trains if t.id == train_id), None)
+    if train is None or not usa_phases.is_pullman(train):
+        raise GameError(f"{corporation.id} has no Pullman car {train_id!r} to scrap")
+    corporation.trains.remove(train)
+    train.owner = None
+    game.transfer(game.bank, corporation, SCRAP_VALUE)
+    game.log.append(f"{corporation.id} scraps its Pullman car for ${SCRAP_VALUE}")
+
+
+def after_trains(game: G18USA, rnd: UsaOperatingRound) -> None:
+    """Rule 12.8: interest once the trains are bought."""
+    if rnd.paid_interest:
+        return
+    rnd.paid_interest = True
+    loans.pay_interest(game, rnd.corporation)

@@ -1,0 +1,54 @@
+"""18USA private companies and subsidies used up by their lays (appendix): which close after
+a tile, which count their resource tokens."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core.entities import Corporation
+
+if TYPE_CHECKING:
+    from engine.titles.g18usa.game import G18USA
+
+MAX_TOKENS = 8
+CLOSE_AFTER_LAY = ("P9", "P16", "P27", "S8", "S16")
+RESOURCE_TOKENS = {"P1": 1, "P3": 1, "P4": 1, "P12": 2, "P18": 2, "P24": 2, "P28": 3}
+
+
+def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> None:
+    company = game.companies.get(entity)
+    if company is not None and entity in CLOSE_AFTER_LAY:
+        company.closed = True
+    if entity == "P26":
+        company = game.companies["P26"]
+        company.abilities_used += 1
+        if company.abilities_used >= 3:
+            company.closed = True
+    if lay.tile.kind == "company_town" and corporation.token_count < MAX_TOKENS:
+        from engine.titles.g18usa.stations import company_town_token
+
+        if company_town_token(game.umap, corporation.id, lay.coord):
+            corporation.token_count += 1
+    resources = game.umap.tile_resources(lay.tile)
+    if lay.nature == "resource" and resources:
+        use_resource(game, corporation, resources)
+
+
+def use_resource(game: G18USA, corporation: Corporation, resources: tuple[str, ...]) -> None:
+    """The company's resource privates give up a token each: P21's serves as coal or ore."""
+    from engine.titles.g18usa.resources import RESOURCE_PRIVATES
+
+    for resource in resources:
+        for owner in RESOURCE_PRIVATES[resource]:
+            company = game.companies.get(owner)
+            if company is None or company.owner is not corporation or company.closed:
+                continue
+            if owner == "P21":
+                if company.abilities_used >= 10:
+                    continue
+                company.abilities_used = 10
+                break
+            company.abilities_used += 1
+            if company.abilities_used >= RESOURCE_TOKENS.get(owner, 1):
+                company.closed = True
+            break

@@ -1,0 +1,29 @@
+"""The 18USA logs replay against the reference engine's state after every action.
+
+Work in progress: each log is exact up to the figure below (the index of its first diverging
+action). The figures only go up: a change that lowers one has broken a rule the reference
+follows. The proof (every log exact to its result) replaces them when all logs match.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from usa_logs import LOGS
+from usa_tracecheck import first_divergence
+
+EXACT_PREFIX = {
+    "109372": 224, "randplay_18USA_4p_s8400": 182, "randplay_18USA_4p_s8401": 102,
+    "randplay_18USA_4p_s8403": 126, "randplay_18USA_4p_s8405": 176, "randplay_18USA_5p_s8502": 138,
+    "randplay_18USA_5p_s8503": 164, "randplay_18USA_5p_s8504": 142, "randplay_18USA_5p_s8505": 234,
+    "randplay_18USA_6p_s8600": 168, "randplay_18USA_6p_s8602": 173, "randplay_18USA_6p_s8603": 137,
+    "randplay_18USA_6p_s8604": 153,
+}
+
+
+@pytest.mark.parametrize(("log_path", "trace_path"), LOGS, ids=[p.stem for p, _ in LOGS])
+def test_replay_matches_the_reference_at_least_as_far_as_before(log_path: Path, trace_path: Path) -> None:
+    found = first_divergence(log_path, trace_path)
+    reached = found[0] if found is not None else 10**9
+    assert reached >= EXACT_PREFIX[log_path.stem], found

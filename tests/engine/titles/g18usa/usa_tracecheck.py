@@ -1,0 +1,141 @@
+"""Compare our 18USA engine with the reference engine's state after every action of a log.
+
+A sibling of the 18Texas checker: the same walk through the trace, with 18USA's fields (shorts in
+the certificates, loans and the interest rate, market cells and areas, trains with their
+attachments, privates held by companies, the depot with its Pullman card).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from usa_logs import read_log, trace_lines
+
+from engine import GameError, new_game
+from engine.core.game import BaseGame
+from engine.log import SITE_RULES, document_options
+
+CORP_FIELDS = ("cash", "price", "market", "ipo_pct", "market_pct", "loans", "trains", "tokens",
+               "president", "area", "companies", "total_shares")
+
+
+def snapshot(game: BaseGame) -> dict[str, Any]:
+    """Our state in the trace's vocabulary."""
+    from engine.titles.g18usa.operating_trains import shown_name
+    from engine.titles.g18usa.phases import depot_listing
+
+    usa: Any = game
+    players = []
+    for player in game.players:
+        certs = sorted(([corp.id, share.percent, share.president]
+                        for corp in game.corporations.values() for share in corp.shares
+                        if share.owner is player), key=lambda cert: (cert[0], -cert[1], not cert[2]))
+        companies = sorted(c.id for c in usa.companies_of(player))
+        players.append({"id": player.id, "cash": player.cash, "certs": certs, "companies": companies,
+                        "value": game.player_value(player), "bankrupt": player.bankrupt})
+    corps = {}
+    for corp in game.corporations.values():
+        if corp.id not in game.market.position:
+            continue
+        cell = game.market.cell_of(corp.id)
+        president = corp.president()
+        corps[corp.id] = {
+            "cash": corp.cash, "price": cell.price, "market": [cell.row, cell.col],
+            "ipo_pct": corp.percent_owned_by(corp), "market_pct": corp.percent_owned_by(game.pool),
+            "loans": game.loans.count(corp.id),
+            "trains": sorted(shown_name(usa, t) for t in corp.trains),
+            "tokens": sorted(coord for coord, _ in game.board.token_hexes(corp.id)),
+            "president": president.id if president else "share_pool",
+            "area": usa.market_area(corp),
+            "companies": sorted(c.id for c in usa.companies_of(corp)),
+            "total_shares": usa.share_count(corp),
+        }
+    return {
+        "round": game.round.name if not game.finished else None,
+        "phase": game.phase.name,
+        "acting": [p.id for p in game.acting_players()],
+        "players": players,
+        "corps": corps,
+        "depot": depot_listing(usa),
+        "loans_left": game.loans.available(),
+        "interest_rate": game.loans.interest_rate,
+        "finished": game.finished,
+    }
+
+
+def expected(line: dict[str, Any]) -> dict[str, Any]:
+    corps = {}
+    for corp in line["corps"]:
+        if corp.get("closed"):
+            continue
+        entry = {key: corp[key] for key in CORP_FIELDS}
+        entry["trains"] = sorted(entry["trains"])
+        entry["companies"] = sorted(entry["companies"])
+        corps[corp["id"]] = entry
+    players = []
+    for p in line["players"]:
+        entry = {key: p[key] for key in ("id", "cash", "certs", "value", "bankrupt")}
+        entry["certs"] = sorted(p["certs"], key=lambda cert: (cert[0], -cert[1], not cert[2]))
+        entry["companies"] = sorted(p["companies"])
+        players.append(entry)
+    return {
+        "round": line["round"] if not line["finished"] else None,
+        "phase": line["phase"],
+        "acting": line["acting"],
+        "players": players,
+        "corps": corps,
+        "depot": line["depot"],
+        "loans_left": line["loans_left"],
+        "interest_rate": line["interest_rate"],
+        "finished": line["finished"],
+    }
+
+
+def differences(ours: Any, theirs: Any, path: str = "") -> list[str]:
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        found = []
+        for key in sorted(set(ours) | set(theirs), key=str):
+            found += differences(ours.get(key), theirs.get(key), f"{path}.{key}")
+        return found
+    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs) and \
+            all(isinstance(x, dict) for x in ours):
+        found = []
+        for index, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            found += differences(a, b, f"{path}[{index}]")
+        return found
+    return [] if ours == theirs else [f"{path}: ours {ours!r}, reference {theirs!r}"]
+
+
+def start(log: dict[str, Any]) -> BaseGame:
+    options = document_options(log) or [SITE_RULES]
+    game = new_game(log["title"], log["players"], log["settings"]["seed"], options)
+    state = game.state
+    state.importing = True
+    return state
+
+
+def first_divergence(log_path: Path, trace_path: Path) -> tuple[int, str] | None:
+    """Replay the log action by action: (index, description) of the first action whose state
+    differs from the trace, or None when every state and the result match."""
+    log = read_log(log_path)
+    state = start(log)
+    actions = log["actions"]
+    for line in list(trace_lines(trace_path))[1:]:
+        if "result" in line:
+            ours = state.result()
+            if {str(k): v for k, v in ours.items()} != {str(k): v for k, v in line["result"].items()}:
+                return len(actions), f"final result: ours {ours}, reference {line['result']}"
+            return None
+        if line["status"] != "applied":
+            continue
+        action = actions[line["i"]]
+        try:
+            state.apply(action)
+        except GameError as error:
+            return line["i"], f"action {line['i']} (id {action.get('id')}, {action['type']}): refused: {error}"
+        diff = differences(snapshot(state), expected(line))
+        if diff:
+            return line["i"], (f"action {line['i']} (id {action.get('id')}, {action['type']} by "
+                               f"{action.get('entity')}): " + "; ".join(diff[:8]))
+    return None
