@@ -176,7 +176,7 @@ class AcquisitionRound(Round):
             return None
         return game.corporations[self.order[self.index]].president()
 
-    def offered(self, game: BaseGame) -> Corporation:
+    def company_on_offer(self, game: BaseGame) -> Corporation:
         return game.corporations[self.order[self.index]]
 
     def title(self, game: BaseGame) -> str:
