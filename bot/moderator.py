@@ -79,7 +79,6 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         self.listeners: list[Listener] = []
         # game id -> (who and what, commit time, seq) of its last move made by a command
         self.repeats = Repeats(self.clock)
-        self._end_votes: dict[int, tuple[int, set[str]]] = {}  # game -> (seq, players agreeing to end)
 
     def now(self) -> int:
         return int(self.clock())
