@@ -168,14 +168,22 @@ class Sessions:
         # Read after the number: a change made meanwhile shows as a newer number next time.
         session.change_no = record.change_no
 
-    async def refresh(self, game_id: int) -> None:
-        """Bring a cached game up to date now (another process changed it), so the next
-        command does not wait for the replay; a game not held in memory is left alone."""
+    async def refresh(self, game_id: int) -> bool:
+        """Replay a cached game now if another process moved it, so the next command does
+        not wait for the replay; True if it did. Seats, settings and offers are left to the
+        next command's check, as is a game not held in memory."""
         if game_id not in self._cache:
-            return
+            return False
         async with self._local(game_id):  # not the store's lock: other processes go on
-            if game_id in self._cache:
-                await self.get(game_id)
+            session = self._cache.get(game_id)
+            if session is None:
+                return False
+            record, last_seq = await self.repo.game_head(game_id)
+            if last_seq == session.seq and record.status == session.loaded.game.status:
+                return False
+            self.forget(game_id)
+            await self.get(game_id)
+            return True
 
     async def reload(self, game_id: int) -> Session:
         self.forget(game_id)

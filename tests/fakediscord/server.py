@@ -35,6 +35,7 @@ from .models import (
     RequestLog,
     StoredMessage,
 )
+from .nonces import Nonces
 from .rest import build_app
 
 log = logging.getLogger("fakediscord")
@@ -59,6 +60,7 @@ class FakeDiscord:
         self.channels: dict[int, FakeChannel] = {}
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.messages: dict[int, StoredMessage] = {}
+        self.nonces = Nonces()  # enforce_nonce: a repeated send returns the first message
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.commands = CommandRegistry(self.application_id)
