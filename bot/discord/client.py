@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -166,13 +167,14 @@ class StationmasterBot(commands.AutoShardedBot):
             await channel.send(text, allowed_mentions=mentions, nonce=nonce)
 
 
-async def run_discord(settings: Settings) -> None:
-    """Open the store, build the Moderator and run the bot until it is stopped."""
+async def run_discord(settings: Settings, **bot_options: Any) -> None:
+    """Open the store, build the Moderator and run the bot until it is stopped
+    (``bot_options``: keyword arguments of StationmasterBot, such as the reminder timings)."""
     repo = await open_repository(settings.store_url)
     try:
         moderator = Moderator(repo, images=settings.images, router_budget=settings.router_budget,
                               reminders=settings.reminders)
-        bot = StationmasterBot(settings, moderator)
+        bot = StationmasterBot(settings, moderator, **bot_options)
         async with bot:
             await bot.start(settings.token or "")
     finally:

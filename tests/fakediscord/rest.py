@@ -165,7 +165,7 @@ async def get_gateway(request: web.Request) -> web.Response:
     return json_response(
         {
             "url": fake.ws_url,
-            "shards": 1,
+            "shards": fake.recommended_shards,
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
         }
     )
