@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -196,3 +197,32 @@ async def test_a_train_offer_made_through_one_process_is_answered_through_anothe
         for repo in repos:
             await repo.close()
         await drop_database(postgres_server, name)
+
+
+async def test_the_terminal_and_its_fallback_play_on_postgresql(pg_url: str, tmp_path: Path) -> None:
+    """`stationmaster play --db postgresql://...`, then a bare `stationmaster bot` without a
+    token, configured with that database_url, resumes the game there."""
+    from multiproc_helpers import environment
+
+    async def run(*args: str, lines: str) -> tuple[int, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", *args, cwd=tmp_path, env=environment(),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        out, _ = await asyncio.wait_for(process.communicate(lines.encode()), 120)
+        return process.returncode or 0, out.decode()
+
+    code, out = await run("play", "--db", pg_url, "--players", "Ann,Ben,Cid", "--seed", "3", "--images", "none",
+                          "--strict", lines="@Ann /pass\n")
+    assert code == 0, out
+    assert "Game #1 starts" in out and "Ann passes" in out
+    config = tmp_path / "config.toml"
+    config.write_text(f'[bot]\ndatabase_url = "{pg_url}"\n')
+    code, out = await run("bot", "--config", str(config), "--out", str(tmp_path / "png"), lines="/game status\n")
+    assert code == 0, out
+    host = pg_url.split("@", 1)[1]
+    assert f"resuming game #1 from postgresql://{host}" in out, out
+    repo = await open_repository(pg_url)
+    try:
+        assert [a.action["type"] for a in (await repo.load_game(1)).actions] == ["pass"]
+    finally:
+        await repo.close()
