@@ -212,9 +212,9 @@ async def test_the_terminal_and_its_fallback_play_on_postgresql(pg_url: str, tmp
         return process.returncode or 0, out.decode()
 
     code, out = await run("play", "--db", pg_url, "--players", "Ann,Ben,Cid", "--seed", "3", "--images", "none",
-                          "--strict", lines="@Ann /pass\n")
+                          "--strict", lines="@Ann /bid company:BBBCRC price:50\n")
     assert code == 0, out
-    assert "Game #1 starts" in out and "Ann passes" in out
+    assert "Game #1 starts" in out and "Ann" in out.split("Game #1 starts", 1)[1]
     config = tmp_path / "config.toml"
     config.write_text(f'[bot]\ndatabase_url = "{pg_url}"\n')
     code, out = await run("bot", "--config", str(config), "--out", str(tmp_path / "png"), lines="/game status\n")
@@ -223,6 +223,6 @@ async def test_the_terminal_and_its_fallback_play_on_postgresql(pg_url: str, tmp
     assert f"resuming game #1 from postgresql://{host}" in out, out
     repo = await open_repository(pg_url)
     try:
-        assert [a.action["type"] for a in (await repo.load_game(1)).actions] == ["pass"]
+        assert [a.action["type"] for a in (await repo.load_game(1)).actions] == ["bid"]
     finally:
         await repo.close()
