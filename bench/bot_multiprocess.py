@@ -11,7 +11,7 @@ Paced run: commands arrive at 50 moves/s together for ``--seconds`` (each handle
 arrives, as Discord's interactions are); latency is from the command to its acknowledgement
 (the commit), queueing included. Then an unpaced run: each process as fast as it can for 5 s.
 
-    python bench/bot_multiprocess.py [--seconds 20] [--backend sqlite|postgresql|both]
+    python bench/bot_multiprocess.py [--seconds 20] [--rate 50] [--backend sqlite|postgresql|both]
 
 PostgreSQL runs on a throwaway server (tests/pg_server.py) with fsync on.
 """
@@ -166,7 +166,7 @@ def report(name: str, paced: list[dict[str, Any]], flat_out: list[dict[str, Any]
     )
 
 
-async def bench(backend: str, seconds: float) -> None:
+async def bench(backend: str, seconds: float, rate: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         server = None
         if backend == "sqlite":
@@ -178,7 +178,7 @@ async def bench(backend: str, seconds: float) -> None:
             started = time.perf_counter()
             await fill(url)
             print(f"{backend:10s} filled {GAMES} games in {time.perf_counter() - started:.1f} s")
-            paced = await run_workers(url, RATE / PROCESSES, seconds)
+            paced = await run_workers(url, rate / PROCESSES, seconds)
             flat_out = await run_workers(url, 0.0, 5.0)
             report(backend, paced, flat_out)
         finally:
@@ -194,10 +194,11 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="length of the paced run")
+    parser.add_argument("--rate", type=float, default=RATE, help="moves per second, both processes together")
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
     args = parser.parse_args()
     for backend in ("sqlite", "postgresql") if args.backend == "both" else (args.backend,):
-        asyncio.run(bench(backend, args.seconds))
+        asyncio.run(bench(backend, args.seconds, args.rate))
 
 
 if __name__ == "__main__":
