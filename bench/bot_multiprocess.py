@@ -24,16 +24,15 @@ import json
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "bot")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "bot"), str(ROOT / "bench")]
 
 from fixture_script import script  # noqa: E402
-from pg_server import PostgresServer  # noqa: E402
+from two_processes import percentile, run_workers, store  # noqa: E402
 
 from bot.console_parse import parse_line  # noqa: E402
 from bot.model import Actor  # noqa: E402
@@ -131,28 +130,6 @@ async def _no_send(*args: Any) -> None:
     return None
 
 
-async def run_workers(url: str, rate_each: float, seconds: float) -> list[dict[str, Any]]:
-    start_at = time.time() + 15.0  # both processes have loaded their games before the clock starts
-    children = [
-        await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--worker", url, str(rate_each), str(seconds), str(n),
-            str(start_at), stdout=asyncio.subprocess.PIPE,
-        )
-        for n in range(PROCESSES)
-    ]
-    results = []
-    for child in children:
-        out, _ = await child.communicate()
-        if child.returncode != 0:
-            raise SystemExit(f"worker failed with exit code {child.returncode}")
-        results.append(json.loads(out))
-    return results
-
-
-def _p(values: list[float], q: int) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
-
-
 def report(name: str, paced: list[dict[str, Any]], flat_out: list[dict[str, Any]]) -> None:
     moves = [v for r in paced for v in r["latency_ms"]]
     seconds = max(r["seconds"] for r in paced)
@@ -160,30 +137,21 @@ def report(name: str, paced: list[dict[str, Any]], flat_out: list[dict[str, Any]
     refused = [t for r in paced + flat_out for t in r["refused"]]
     print(
         f"{name:10s} paced {len(moves) / seconds:5.1f} moves/s ({len(moves)} moves): command to commit "
-        f"median {statistics.median(moves):.1f} ms, p95 {_p(moves, 95):.1f} ms, max {max(moves):.0f} ms | "
-        f"unpaced {fast:.0f} moves/s (p95 {_p([v for r in flat_out for v in r['latency_ms']], 95):.1f} ms)"
+        f"median {statistics.median(moves):.1f} ms, p95 {percentile(moves, 95):.1f} ms, max {max(moves):.0f} ms | "
+        f"unpaced {fast:.0f} moves/s (p95 {percentile([v for r in flat_out for v in r['latency_ms']], 95):.1f} ms)"
         f" | refused {len(refused)}{': ' + refused[0] if refused else ''}"
     )
 
 
 async def bench(backend: str, seconds: float, rate: float) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        server = None
-        if backend == "sqlite":
-            url = f"sqlite:///{tmp}/bench.db"
-        else:
-            server = PostgresServer.start(durable=True)
-            url = server.url()
-        try:
-            started = time.perf_counter()
-            await fill(url)
-            print(f"{backend:10s} filled {GAMES} games in {time.perf_counter() - started:.1f} s")
-            paced = await run_workers(url, rate / PROCESSES, seconds)
-            flat_out = await run_workers(url, 0.0, 5.0)
-            report(backend, paced, flat_out)
-        finally:
-            if server is not None:
-                server.stop()
+    async with store(backend) as url:
+        started = time.perf_counter()
+        await fill(url)
+        print(f"{backend:10s} filled {GAMES} games in {time.perf_counter() - started:.1f} s")
+        # Each process loads its games before the clock starts.
+        paced = await run_workers(__file__, url, rate / PROCESSES, seconds, PROCESSES, lead_seconds=15.0)
+        flat_out = await run_workers(__file__, url, 0.0, 5.0, PROCESSES, lead_seconds=15.0)
+        report(backend, paced, flat_out)
 
 
 def main() -> None:
