@@ -74,8 +74,8 @@ async def run(games: int, touch: int) -> None:
                     bot = StationmasterBot(Settings(db_path=str(db), guild_ids=(fake.guild.id,)), moderator)
                     async with running_bot(fake, bot):
                         connected = time.perf_counter() - before
-                        jobs = len(bot.reminders.scheduler.get_jobs())
-                        print(f"start {attempt + 1}: connected in {connected:.2f} s with {jobs} reminder jobs, "
+                        jobs = len(await repo.list_reminder_dues())
+                        print(f"start {attempt + 1}: connected in {connected:.2f} s with {jobs} reminders planned, "
                               f"RSS {rss_mb():.0f} MB")
                         if attempt == 1:
                             before = time.perf_counter()

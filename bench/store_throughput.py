@@ -21,15 +21,14 @@ import json
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from pg_server import PostgresServer  # noqa: E402
+from two_processes import percentile, run_workers, store  # noqa: E402
 
 from storage import NewGame, NewSeat, SeqConflict, open_repository  # noqa: E402
 
@@ -91,28 +90,6 @@ async def worker(url: str, rate: float, seconds: float, seed: int, start_at: flo
     return {"commit_ms": commit_ms, "move_ms": move_ms, "conflicts": conflicts, "seconds": wall}
 
 
-async def run_workers(url: str, rate_each: float, seconds: float) -> list[dict[str, Any]]:
-    start_at = time.time() + 2.0  # both processes connected before the clock starts
-    children = [
-        await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--worker", url, str(rate_each), str(seconds), str(n),
-            str(start_at), stdout=asyncio.subprocess.PIPE,
-        )
-        for n in range(PROCESSES)
-    ]
-    results = []
-    for child in children:
-        out, _ = await child.communicate()
-        if child.returncode != 0:
-            raise SystemExit(f"worker failed with exit code {child.returncode}")
-        results.append(json.loads(out))
-    return results
-
-
-def _p(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
-
-
 def report(name: str, paced: list[dict[str, Any]], flat_out: list[dict[str, Any]]) -> None:
     commits = [v for r in paced for v in r["commit_ms"]]
     moves = [v for r in paced for v in r["move_ms"]]
@@ -121,30 +98,20 @@ def report(name: str, paced: list[dict[str, Any]], flat_out: list[dict[str, Any]
     print(
         f"{name:10s} paced {len(commits) / seconds:5.1f} moves/s ({len(commits)} moves, "
         f"{sum(r['conflicts'] for r in paced)} seq conflicts): commit median "
-        f"{statistics.median(commits):.2f} ms, p95 {_p(commits, 95):.2f} ms, max {max(commits):.1f} ms; "
-        f"lock+check+commit p95 {_p(moves, 95):.2f} ms | unpaced {fast:.0f} moves/s "
-        f"(commit p95 {_p([v for r in flat_out for v in r['commit_ms']], 95):.2f} ms)"
+        f"{statistics.median(commits):.2f} ms, p95 {percentile(commits, 95):.2f} ms, max {max(commits):.1f} ms; "
+        f"lock+check+commit p95 {percentile(moves, 95):.2f} ms | unpaced {fast:.0f} moves/s "
+        f"(commit p95 {percentile([v for r in flat_out for v in r['commit_ms']], 95):.2f} ms)"
     )
 
 
 async def bench(backend: str, seconds: float) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        server = None
-        if backend == "sqlite":
-            url = f"sqlite:///{tmp}/bench.db"
-        else:
-            server = PostgresServer.start(durable=True)
-            url = server.url()
-        try:
-            started = time.perf_counter()
-            await fill(url)
-            print(f"{backend:10s} filled {GAMES} games in {time.perf_counter() - started:.1f} s")
-            paced = await run_workers(url, RATE / PROCESSES, seconds)
-            flat_out = await run_workers(url, 0.0, 5.0)
-            report(backend, paced, flat_out)
-        finally:
-            if server is not None:
-                server.stop()
+    async with store(backend) as url:
+        started = time.perf_counter()
+        await fill(url)
+        print(f"{backend:10s} filled {GAMES} games in {time.perf_counter() - started:.1f} s")
+        paced = await run_workers(__file__, url, RATE / PROCESSES, seconds, PROCESSES)
+        flat_out = await run_workers(__file__, url, 0.0, 5.0, PROCESSES)
+        report(backend, paced, flat_out)
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from storage import GameSettings, StorageError, parse_database_url
+from storage import GameSettings, ShardSet, StorageError, parse_database_url
 from storage.cli import DEFAULT_DB  # one default database for every command
 
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -30,6 +30,7 @@ class ConfigError(ValueError):
 REMINDER_HOURS = {"first_after_hours": (0.25, 720.0), "repeat_hours": (1.0, 720.0)}
 MAX_ZONE_LENGTH = 64
 MAX_ROUTER_BUDGET = 30.0  # seconds; a move waits for the proposal, and Discord for the move
+MAX_SHARDS = 65_536  # far beyond any bot this serves; a typo such as 1e9 is refused
 
 
 def hours_problem(key: str, value: object) -> str | None:
@@ -80,7 +81,18 @@ class Settings:
     images: bool = True
     router_budget: float = 2.0  # seconds the route optimizer may search for a proposal
     reminders: ReminderDefaults = field(default_factory=ReminderDefaults)
+    # Discord shards: how many the bot has in all, and which of them this process runs (None:
+    # one process runs the bot, unsharded unless Discord asks for shards).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
     token: str | None = field(default=None, repr=False)
+
+    @property
+    def shards(self) -> ShardSet | None:
+        """The shards this process serves, when the bot's guilds are shared among several."""
+        if self.shard_count is None or self.shard_count == 1:
+            return None
+        return ShardSet(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
 
     @property
     def store_url(self) -> str:
@@ -103,6 +115,26 @@ def _hour(table: dict[str, Any], key: str) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 23:
         raise ConfigError(f"{key} must be an hour from 0 to 23, not {value!r}")
     return value
+
+
+def _shards(bot: dict[str, Any]) -> tuple[int | None, tuple[int, ...] | None]:
+    count, ids = bot.get("shard_count"), bot.get("shard_ids")
+    if count is None:
+        if ids is not None:
+            raise ConfigError("shard_ids needs shard_count (the bot's number of shards in all)")
+        return None, None
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_SHARDS:
+        raise ConfigError(f"shard_count must be a whole number from 1 to {MAX_SHARDS}, not {count!r}")
+    if ids is None:
+        return count, None
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, int) and not isinstance(i, bool)
+                                                       for i in ids):
+        raise ConfigError(f"shard_ids must be a list of shard numbers from 0 to {count - 1}, such as [0, 1]")
+    if any(not 0 <= i < count for i in ids):
+        raise ConfigError(f"shard_ids must be from 0 to {count - 1} (shard_count is {count}), not {ids}")
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"shard_ids lists a shard twice: {ids}")
+    return count, tuple(sorted(ids))
 
 
 def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) -> Settings:
@@ -141,6 +173,7 @@ def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) 
         if (problem := hours_problem(key, reminders.get(key, default))) is not None:
             raise ConfigError(problem)
     token = environ.get(TOKEN_ENV) or None
+    shard_count, shard_ids = _shards(bot)
     return Settings(
         db_path=db_path,
         database_url=database_url,
@@ -154,6 +187,8 @@ def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) 
             quiet_end_hour=_hour(reminders, "quiet_end_hour"),
             time_zone=zone,
         ),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
         token=token,
     )
 

@@ -11,7 +11,6 @@ made at: any move lapses it, so nobody can accept a purchase made in another pos
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from bot.model import Actor, Button, Reply
@@ -79,7 +78,7 @@ class ConsentMixin:
         if seller is None:
             return None
         try:  # on a copy: an offer is only made for a purchase the engine would accept
-            copy.deepcopy(state).process({**action, "id": session.max_action_id + 1})
+            state.snapshot().process({**action, "id": session.max_action_id + 1})
         except GameError as error:
             turn, _ = self.turn_text(session, state, ping=False)
             return Outcome(Reply.error(f"That move is not allowed: {error}.\nNow: {turn}", session.game_id))

@@ -26,7 +26,7 @@ from bot.dispatch import handle
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator, plain_mention
 from bot.vocabulary import MOVES
-from storage import GameNotFound, SqliteGameRepository
+from storage import GameNotFound, StorageError, open_repository, parse_database_url
 
 log = logging.getLogger(__name__)
 TABLE = Actor(user_id=None, name="", manager=True)  # lines without @name: the person at the terminal
@@ -133,7 +133,8 @@ class Console:
 
 
 async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: TextIO = sys.stdout) -> int:
-    repo = await SqliteGameRepository.open(args.db)
+    repo = await open_repository(args.db)
+    where = parse_database_url(args.db).describe()  # no password in what is printed
     try:
         moderator = Moderator(repo, images=args.images == "each", mention=plain_mention,
                               router_budget=args.router_budget)
@@ -144,7 +145,7 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
             try:
                 console.show(await moderator.status(game_id))
             except GameNotFound:
-                print(f"error: there is no game {game_id} in {args.db}", file=output)
+                print(f"error: there is no game {game_id} in {where}", file=output)
                 return 2
         else:
             names = [n.strip() for n in args.players.split(",") if n.strip()]
@@ -166,8 +167,9 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
             print(await choices_text(moderator, game_id), file=output)
         await console.run(source)
         if source.isatty():
-            print(f"\nGame #{game_id} is saved in {args.db}. Resume it with: stationmaster play --game {game_id}"
-                  + ("" if args.db == DEFAULT_DB else f" --db {args.db}"), file=output)
+            print(f"\nGame #{game_id} is saved in {where}. Resume it with: stationmaster play --game {game_id}"
+                  + ("" if parse_database_url(args.db) == parse_database_url(DEFAULT_DB) else f" --db {where}"),
+                  file=output)
         if args.images == "end":
             moderator.images = True
             console.show(await moderator.pictures(game_id, ("map", "market", "table")))
@@ -178,12 +180,14 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
 
 def last_terminal_game(db: str) -> int | None:
     """The newest unfinished game played in the terminal (one with no Discord thread), so a
-    bare `stationmaster` goes on with it instead of starting another."""
-    if not Path(db).exists():
+    bare `stationmaster` goes on with it instead of starting another. ``db``: a SQLite file or
+    a database URL."""
+    url = parse_database_url(db)
+    if url.kind == "sqlite" and not Path(url.target).exists():
         return None
 
     async def find() -> int | None:
-        async with await SqliteGameRepository.open(db) as repo:
+        async with await open_repository(db) as repo:
             games = await repo.list_games(statuses=["active", "paused"])
         return max((g.id for g in games if g.thread_id is None and g.guild_id is None), default=None)
 
@@ -198,6 +202,9 @@ def run_play(args: argparse.Namespace) -> int:
         return asyncio.run(play(args))
     except KeyboardInterrupt:
         return 130
+    except StorageError as error:  # a database URL that is wrong or a server that is down
+        print(f"stationmaster play: {error}", file=sys.stderr)
+        return 2
 
 
 def _budget(text: str) -> float:
@@ -214,7 +221,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
     parser.add_argument("--site-rules", action="store_true",
                         help="follow 18xx.games' reading of every rule option (default: the rulebook's)")
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"SQLite database file (default {DEFAULT_DB})")
+    parser.add_argument("--db", default=DEFAULT_DB,
+                        help=f"where games are kept: a SQLite file (default {DEFAULT_DB}), sqlite:///FILE "
+                             "or postgresql://USER@HOST:PORT/DATABASE")
     parser.add_argument("--out", default="./stationmaster-images", help="folder for the PNG pictures")
     parser.add_argument("--images", choices=("each", "end", "none"), default="each",
                         help="write pictures after each move (default), only at the end, or never")

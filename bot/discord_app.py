@@ -38,11 +38,17 @@ def run_bot(args: argparse.Namespace) -> int:
 
 def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
     from bot.console import last_terminal_game, run_play
+    from storage import StorageError, parse_database_url
 
-    resume = last_terminal_game(settings.db_path)
+    try:
+        resume = last_terminal_game(settings.store_url)
+    except StorageError as error:
+        print(f"stationmaster bot: {error}", file=sys.stderr)
+        return 2
     if resume is not None:
+        where = parse_database_url(settings.store_url).describe()
         print(f"{TOKEN_ENV} is not set, so Stationmaster runs in the terminal, resuming game #{resume} from "
-              f"{settings.db_path} (`stationmaster play` starts a new one). /moves lists the choices, /help the "
+              f"{where} (`stationmaster play` starts a new one). /moves lists the choices, /help the "
               f"commands; pictures go to {args.out}.")
     else:
         print(f"{TOKEN_ENV} is not set, so Stationmaster starts in the terminal: a 3-player 18Texas game "
@@ -50,7 +56,7 @@ def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
               f"choices, /help the commands); pictures go to {args.out}. For Discord, set {TOKEN_ENV} (see the "
               "README).")
     play_args = argparse.Namespace(
-        title="18Texas", players=args.players, seed=None, site_rules=False, db=settings.db_path,
+        title="18Texas", players=args.players, seed=None, site_rules=False, db=settings.store_url,
         out=args.out, images="each", game=resume, strict=False, router_budget=settings.router_budget)
     return run_play(play_args)
 

@@ -2,7 +2,8 @@
 
 The game's creator (or a server manager) ends it at once; otherwise every seated player must
 agree. Agreements count only in the position they were given in: any move first cancels
-them, as it lapses a train offer. They are kept in memory, so a restart forgets them too.
+them, as it lapses a train offer. They are kept in the store, so every bot process serving
+the game counts the same agreements, and a restart keeps them.
 
 A mixin of the Moderator.
 """
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
 
 
 class EndingMixin:
-    _end_votes: dict[int, tuple[int, set[str]]]
-
     async def end_game(self: Moderator, game_id: int, actor: Actor) -> Outcome:
         from bot.moderator import Outcome
 
@@ -32,11 +31,8 @@ class EndingMixin:
                 if seat is None:
                     return Outcome(Reply.error("Only the game's creator, a server manager, or all of its players "
                                                "together can end a game.", game_id))
-                seq, agreed = self._end_votes.get(game_id, (session.seq, set()))
-                if seq != session.seq:
-                    agreed = set()
-                agreed.add(str(seat.player_id))
-                self._end_votes[game_id] = (session.seq, agreed)
+                votes = await self.repo.agree_to_end(game_id, seat.player_id, session.seq)
+                agreed = {str(v.player_id) for v in votes}
                 missing = [s for s in session.seats if str(s.player_id) not in agreed]
                 if missing:
                     names = ", ".join(self.mention(s) for s in missing)
@@ -49,5 +45,5 @@ class EndingMixin:
             action: dict[str, Any] = {"type": "end_game", "entity": by.player_id, "entity_type": "player"}
             outcome = await self._commit(session, actor, action)
             if outcome.committed:
-                self._end_votes.pop(game_id, None)
+                await self.repo.clear_end_votes(game_id)
             return outcome

@@ -7,7 +7,6 @@ loop, so nobody's move waits for someone else's picture.
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -51,7 +50,7 @@ class InfoMixin:
             session = await self.sessions.get(game_id)
             if session.game is None:
                 return Reply.error("The game has not started yet.", game_id)
-            state = copy.deepcopy(session.game.state)
+            state = session.game.state.snapshot()
             seq = session.seq
         views = await asyncio.to_thread(pics.views_of, state)
         assert views is not None

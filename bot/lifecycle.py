@@ -5,7 +5,6 @@ A mixin of the Moderator (it uses its repository, sessions, clock and listeners)
 
 from __future__ import annotations
 
-import copy
 import random
 import secrets
 from dataclasses import replace
@@ -124,7 +123,7 @@ class LifecycleMixin:
         await self.changed(game_id)
         order_text = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats)
         reply = Reply(f"Game #{game_id} starts. Seat order: {order_text}.", game_id=game_id, seq=0)
-        return Outcome(reply, True, session, copy.deepcopy(session.game.state), (reply.text,))
+        return Outcome(reply, True, session, session.game.state.snapshot(), (reply.text,))
 
     async def replace(self: Moderator, game_id: int, actor: Actor, seat_text: str,
                       user_id: int | None, name: str) -> Reply:

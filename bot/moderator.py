@@ -10,7 +10,6 @@ loop (``finish``), so a front door can acknowledge the committed move first.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import re
 import time
@@ -79,7 +78,6 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         self.listeners: list[Listener] = []
         # game id -> (who and what, commit time, seq) of its last move made by a command
         self.repeats = Repeats(self.clock)
-        self._end_votes: dict[int, tuple[int, set[str]]] = {}  # game -> (seq, players agreeing to end)
 
     def now(self) -> int:
         return int(self.clock())
@@ -256,7 +254,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         before_log = list(game.state.log)
         acting_before = acting_seats(game.state, session.seats)
         # A dividend's account compares the positions around it (who received what).
-        before_dividend = copy.deepcopy(game.state) if action["type"] == "dividend" else None
+        before_dividend = game.state.snapshot() if action["type"] == "dividend" else None
         try:
             if action["type"] == "undo":
                 # The position after an undo is what replaying the log gives, exactly as after
@@ -303,7 +301,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         if note:
             lines = [note] + lines
         reply = Reply(text="\n".join(lines), game_id=game_id, seq=seq)
-        return Outcome(reply, True, session, copy.deepcopy(game.state), tuple(lines))
+        return Outcome(reply, True, session, game.state.snapshot(), tuple(lines))
 
     async def _set_status(self, session: Session, status: Any) -> None:
         await self.repo.set_status(session.game_id, status)

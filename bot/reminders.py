@@ -2,30 +2,40 @@
 
 The database is the truth (RoboDanny's reminder pattern): when the position last changed
 (the game's ``updated_at``, touched by every append), each player's last ping
-(``reminder_state``) and the game's settings give the next due time by a pure function.
-The APScheduler jobs (one per game) are only a cache of those times, rebuilt after every
-move and, at start, from the due times stored then (so start-up replays no game), so a
-restart neither loses a reminder (a due one fires at once) nor repeats one (a ping is
-recorded before it is sent).
+(``reminder_state``) and the game's settings give the next due time by a pure function,
+stored per game (``reminder_due``) after every change.
+
+Any number of bot processes may share the store. Each polls for due reminders and claims
+them (``claim_due_reminders``: each goes to exactly one process, and only to one holding the
+Discord shard of the game's guild); a claim runs out after ``lease_seconds``, so a reminder
+claimed by a process that died is taken over. A claimed reminder is sent, then the pings are
+recorded and the claim settled with the next due time. The message carries a nonce made of
+the game and the due time, which Discord enforces: if a process dies after sending but before
+settling, the process taking the reminder over sends the same nonce and Discord returns the
+first message instead of posting a second. So each reminder is posted once, however many
+processes run and whichever dies.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import math
+import os
+import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
-
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.config import REMINDER_HOURS, hours_problem, zone_problem
 from bot.consent import answering_seat
 from bot.replies import acting_seats
-from storage import GameSettings, ReminderState, SeatRecord
+from storage import GameSettings, ReminderDue, ReminderState, SeatRecord, ShardSet
 
 if TYPE_CHECKING:
     from bot.moderator import Moderator
@@ -34,8 +44,9 @@ log = logging.getLogger(__name__)
 
 MAX_TIMESTAMP = 253_402_300_799  # 9999-12-31T23:59:59Z, the last moment a datetime holds
 
-# send(game_id, text, user ids to ping)
-Sender = Callable[[int, str, tuple[int, ...]], Awaitable[None]]
+# send(game_id, text, user ids to ping, nonce): the nonce is the same for every attempt at one
+# reminder (at most 25 characters, as Discord takes), so that Discord posts it once.
+Sender = Callable[[int, str, tuple[int, ...], str], Awaitable[None]]
 
 
 def in_quiet_hours(moment: datetime, settings: GameSettings) -> bool:
@@ -88,40 +99,97 @@ def next_due(settings: GameSettings, since: int, state: ReminderState | None) ->
     return out_of_quiet_hours(int(round(due)), settings)
 
 
-class ReminderService:
-    """Keeps one scheduler job per active game at its next due reminder."""
+def process_name() -> str:
+    """Who holds a claim: host, process id and a random part (process ids are reused)."""
+    return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
 
-    def __init__(self, moderator: Moderator, send: Sender, clock: Callable[[], float] = time.time) -> None:
+
+class ReminderService:
+    """Finds the due reminders this process is to send, and plans each game's next one."""
+
+    def __init__(self, moderator: Moderator, send: Sender, clock: Callable[[], float] = time.time, *,
+                 shards: ShardSet | None = None, poll_seconds: float = 30.0, lease_seconds: int = 60,
+                 owner: str | None = None) -> None:
         self.moderator = moderator
         self.repo = moderator.repo
         self.send = send
         self.clock = clock
-        self.scheduler = AsyncIOScheduler(timezone=UTC)
+        self.shards = shards
+        self.poll_seconds = poll_seconds
+        # Shorter than the few minutes in which Discord enforces a message nonce.
+        self.lease_seconds = lease_seconds
+        self.owner = owner or process_name()
         self.sent: list[tuple[int, tuple[int, ...]]] = []  # (game, users) of each reminder sent
-        self.stored: dict[int, int | None] = {}  # the due time last written for each game
+        self.stored: dict[int, int | None] = {}  # the due time this process last wrote per game
+        self._soonest: int | None = None  # the earliest due time this process planned
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
 
     async def start(self) -> None:
-        """Start the scheduler and plan every active game from the stored due times, without
-        loading any game (a game is replayed only when its reminder fires)."""
-        self.scheduler.start()
+        """Plan the active games of this process's shards that have no due time stored
+        (imported from the command line...), without loading any game, then look for due
+        reminders every ``poll_seconds`` (sooner when a game planned here falls due)."""
         dues = await self.repo.list_reminder_dues()
         self.stored.update(dues)
         for record in await self.repo.list_games(statuses=["active"]):
+            if record.id in dues or (self.shards is not None and not self.shards.holds(record.guild_id)):
+                continue
             try:
-                when = dues.get(record.id)
-                if when is None:  # never planned by the bot (imported from the command line...)
-                    settings = await self.repo.get_settings(record.id)
-                    when = next_due(settings, record.updated_at, None)
-                self._plan(record.id, when)
+                settings = await self.repo.get_settings(record.id)
+                await self._store(record.id, next_due(settings, record.updated_at, None))
             except Exception:
                 log.exception("cannot plan reminders for game %s; it gets none until it changes", record.id)
+        self._task = asyncio.create_task(self._run(), name="stationmaster-reminders")
 
-    def shutdown(self) -> None:
-        if self.scheduler.running:
-            self.scheduler.shutdown(wait=False)
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Stop looking for reminders; one being sent is finished first (up to ``timeout``),
+        so that a stop between sending and settling does not leave it to be sent again."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._stopping = True
+        self.wake()
+        try:
+            await asyncio.wait_for(task, timeout)
+        except (TimeoutError, asyncio.CancelledError):
+            pass
 
-    def job_id(self, game_id: int) -> str:
-        return f"remind:{game_id}"
+    def wake(self) -> None:
+        """Look for due reminders now (a game's due time may have changed)."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            try:
+                await self.tick()
+            except Exception:  # the store is unreachable for a moment: try again later
+                log.exception("looking for due reminders failed")
+            if self._stopping:
+                return
+            timeout = self.poll_seconds
+            if self._soonest is not None:
+                timeout = min(timeout, max(0.0, self._soonest - self.clock()))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+
+    async def tick(self) -> int:
+        """Claim the reminders due now and send them; returns how many were claimed."""
+        now = int(self.clock())
+        if self._soonest is not None and self._soonest <= now:
+            self._soonest = None
+        claims = await self.repo.claim_due_reminders(self.owner, lease_seconds=self.lease_seconds, now=now,
+                                                     shards=self.shards)
+        for claim in claims:
+            if self._stopping:  # the rest of the claims run out and another process takes them
+                break
+            await self.fire(claim)
+        return len(claims)
 
     async def due(self, game_id: int) -> list[tuple[int, SeatRecord]]:
         """(due time, seat) for each player who must act in an active game."""
@@ -139,42 +207,32 @@ class ReminderService:
                 for seat in waiting_on]
 
     async def schedule(self, game_id: int) -> None:
-        """(Re)plan a game's job; called at start and whenever a game changes. A game that
-        cannot be planned is logged and left out: it must not stop the others."""
+        """Store a game's next due time; called whenever a game changes. A game that cannot be
+        planned is logged and left out: it must not stop the others."""
         try:
-            await self._schedule(game_id)
+            due = await self.due(game_id)
+            await self._store(game_id, min((t for t, _ in due), default=None))
         except Exception:
             log.exception("cannot plan reminders for game %s; it gets none until it changes", game_id)
 
-    async def _schedule(self, game_id: int) -> None:
-        if not self.scheduler.running:
-            return
-        due = await self.due(game_id)
-        when = min((t for t, _ in due), default=None)
-        if when is None:
-            if self.scheduler.get_job(self.job_id(game_id)) is not None:
-                self.scheduler.remove_job(self.job_id(game_id))
-        else:
-            self._plan(game_id, when)
-        if self.stored.get(game_id) != when:
+    async def _store(self, game_id: int, when: int | None) -> None:
+        if self.stored.get(game_id, -1) != when:
             await self.repo.set_reminder_due(game_id, when)
             self.stored[game_id] = when
+        self._note(when)
 
-    def _plan(self, game_id: int, when: int) -> None:
-        """A job firing at `when` (Unix seconds); an early one is harmless, as `fire` checks."""
-        run_date = datetime.fromtimestamp(min(max(when, 0), MAX_TIMESTAMP), UTC)
-        # misfire_grace_time=None: a reminder that fell due while the bot was down still fires.
-        self.scheduler.add_job(self.fire, "date", run_date=run_date, args=[game_id], id=self.job_id(game_id),
-                               replace_existing=True, misfire_grace_time=None, coalesce=True)
+    def _note(self, when: int | None) -> None:
+        if when is not None and (self._soonest is None or when < self._soonest):
+            self._soonest = min(max(when, 0), MAX_TIMESTAMP)
+            self.wake()
 
-    async def fire(self, game_id: int) -> None:
+    async def fire(self, claim: ReminderDue) -> None:
+        """Send a claimed reminder (if anyone is still due), then settle the claim."""
+        game_id = claim.game_id
         try:
             async with self.moderator.sessions.lock(game_id):  # not while a move is being made
                 now = int(self.clock())
                 seats = [seat for when, seat in await self.due(game_id) if when <= now]
-                for seat in seats:
-                    # Recorded before sending: a crash now loses this ping rather than repeating it.
-                    await self.repo.record_reminder(game_id, seat.player_id, now)
                 text = ""
                 if seats:
                     session = await self.moderator.sessions.get(game_id)
@@ -183,9 +241,15 @@ class ReminderService:
                     text = f"Reminder: game #{game_id} is waiting.\n{turn}"
             users = tuple(s.discord_user_id for s in seats if s.discord_user_id is not None)
             if text:
+                # Sent before anything is settled; a second attempt (this claim taken over
+                # after a crash) carries the same nonce, and Discord posts it only once.
+                await self.send(game_id, text, users, f"r{game_id}.{claim.due_at}")
                 self.sent.append((game_id, users))
-                await self.send(game_id, text, users)
-        except Exception:
+                for seat in seats:
+                    await self.repo.record_reminder(game_id, seat.player_id, now)
+            when = min((t for t, _ in await self.due(game_id)), default=None)
+            if await self.repo.complete_reminder(game_id, self.owner, next_due_at=when):
+                self.stored[game_id] = when
+                self._note(when)
+        except Exception:  # the claim runs out and the reminder is tried again then
             log.exception("reminder for game %s failed", game_id)
-        finally:
-            await self.schedule(game_id)

@@ -1,15 +1,23 @@
 """Games in memory: the stored game, its engine position, and one lock per game.
 
-The database is the truth. A session is a cache of it (rebuilt by replaying the log) that
-is thrown away whenever it may be stale: after a failed append, a seq conflict, any change
-of seats, or when the stored log or status no longer matches it (another process moved). Every command on a game runs under that game's lock, so within this
-process two commands never interleave their load, process and append.
+The database is the truth, shared by every bot process (and `stationmaster play`/`import`).
+A session is a cache of it (rebuilt by replaying the log) that is checked against the store
+before each use: when the stored log or status moved on (another process made a move) it is
+replayed again; when only the game's change number moved (a seat, a setting, a train offer,
+an end agreement) those are read again without a replay. It is also thrown away after a
+failed append or a seq conflict.
+
+Every command on a game runs under that game's lock (``Sessions.lock``): the store's lock,
+which on PostgreSQL holds the game in every process on the database, so commands on one game
+never interleave their load, check, engine step and append anywhere.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -17,7 +25,7 @@ from bot.model import Actor
 from bot.pictures import Proposal, Views
 from engine import Game, GameError, effective_actions, load_game, new_game
 from engine.log import SITE_RULES, resolve_options, title_class
-from storage import GameRepository, LoadedGame, SeatRecord, StoredAction, TrainOffer
+from storage import GameRecord, GameRepository, LoadedGame, SeatRecord, StoredAction, TrainOffer
 from storage.replay import engine_document
 
 
@@ -58,6 +66,7 @@ class Session:
     proposal: tuple[int, Proposal | None] | None = None  # (seq, best runs at that seq)
     extra: dict[str, Any] = field(default_factory=dict)
     offer: TrainOffer | None = None  # a train purchase waiting for the seller's consent (bot.consent)
+    change_no: int = 0  # the store's change number of the game this copy reflects
 
     @property
     def game_id(self) -> int:
@@ -102,14 +111,25 @@ class Sessions:
         self._cache: OrderedDict[int, Session] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    def _local(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
+
+    @asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game while a command reads, checks and commits: this process's tasks
+        queue in memory first, then the store's game lock orders the processes."""
+        async with self._local(game_id), self.repo.game_lock(game_id):
+            yield
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
 
+    def cached(self) -> list[int]:
+        return list(self._cache)
+
     async def get(self, game_id: int) -> Session:
-        """The cached session, or a fresh one from the database (raises GameNotFound)."""
+        """The cached session brought up to date, or a fresh one from the database (raises
+        GameNotFound)."""
         session = self._cache.get(game_id)
         if session is not None and not await self._current(session):
             self.forget(game_id)  # another process moved (or paused...) this game meanwhile
@@ -122,17 +142,48 @@ class Sessions:
             ids = [a.action.get("id") for a in loaded.actions]
             top = max([i for i in ids if isinstance(i, int)] + [len(ids)], default=0)
             offer = await self.repo.get_train_offer(game_id)
-            session = Session(loaded, game, list(loaded.actions), top, offer=offer)
+            session = Session(loaded, game, list(loaded.actions), top, offer=offer,
+                              change_no=loaded.game.change_no)
             self._cache[game_id] = session
             while len(self._cache) > self.size:
                 self._cache.popitem(last=False)
         return session
 
     async def _current(self, session: Session) -> bool:
-        """Whether the cached copy still matches the database: the bot shares its database with
-        `stationmaster play` and `import`, whose writes it would not otherwise see."""
+        """Whether the cached position still matches the database; brings the rest of the
+        game (seats, settings, offer) up to date on the way when only those changed."""
         record, last_seq = await self.repo.game_head(session.game_id)
-        return last_seq == session.seq and record.status == session.loaded.game.status
+        if last_seq != session.seq or record.status != session.loaded.game.status:
+            return False
+        if record.change_no != session.change_no:
+            await self._refresh(session, record)
+        return True
+
+    async def _refresh(self, session: Session, record: GameRecord) -> None:
+        game_id = session.game_id
+        seats = await self.repo.list_seats(game_id)
+        settings = await self.repo.get_settings(game_id)
+        session.offer = await self.repo.get_train_offer(game_id)
+        session.loaded = replace(session.loaded, game=record, seats=seats, settings=settings)
+        # Read after the number: a change made meanwhile shows as a newer number next time.
+        session.change_no = record.change_no
+
+    async def refresh(self, game_id: int) -> bool:
+        """Replay a cached game now if another process moved it, so the next command does
+        not wait for the replay; True if it did. Seats, settings and offers are left to the
+        next command's check, as is a game not held in memory."""
+        if game_id not in self._cache:
+            return False
+        async with self._local(game_id):  # not the store's lock: other processes go on
+            session = self._cache.get(game_id)
+            if session is None:
+                return False
+            record, last_seq = await self.repo.game_head(game_id)
+            if last_seq == session.seq and record.status == session.loaded.game.status:
+                return False
+            self.forget(game_id)
+            await self.get(game_id)
+            return True
 
     async def reload(self, game_id: int) -> Session:
         self.forget(game_id)

@@ -12,6 +12,7 @@ from storage.errors import (
     StorageError,
 )
 from storage.models import (
+    EndVote,
     GameChange,
     GameDump,
     GameRecord,
@@ -28,12 +29,13 @@ from storage.models import (
     TrainOffer,
 )
 from storage.replay import replay
-from storage.repository import ChangeFeed, GameRepository
+from storage.repository import ChangeFeed, GameRepository, ShardSet
 from storage.sqlite import SqliteGameRepository
 from storage.transfer import export_document, import_document
 from storage.urls import open_repository, parse_database_url
 
 __all__ = [
+    "EndVote",
     "ChangeFeed",
     "GameChange",
     "GameDump",
@@ -52,6 +54,7 @@ __all__ = [
     "ReminderState",
     "SeatRecord",
     "SeqConflict",
+    "ShardSet",
     "SqliteGameRepository",
     "StorageError",
     "StoredAction",

@@ -14,6 +14,7 @@ from storage import safe_json
 from storage.errors import StorageError
 from storage.models import (
     GAME_STATUSES,
+    EndVote,
     GameRecord,
     GameSettings,
     GameStatus,
@@ -65,6 +66,7 @@ def game(row: Row) -> GameRecord:
         creator_user_id=row["creator_user_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        change_no=row["change_no"],
     )
 
 
@@ -128,5 +130,14 @@ def train_offer(row: Row) -> TrainOffer:
         action=json.loads(row["action"]),
         buyer_user_id=row["buyer_user_id"],
         seller_player_id=row["seller_player_id"],
+        created_at=row["created_at"],
+    )
+
+
+def end_vote(row: Row) -> EndVote:
+    return EndVote(
+        game_id=row["game_id"],
+        player_id=row["player_id"],
+        seq=row["seq"],
         created_at=row["created_at"],
     )

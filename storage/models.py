@@ -37,6 +37,10 @@ class GameRecord:
     creator_user_id: int | None
     created_at: int
     updated_at: int
+    # The store-wide number of the game's last change (any write to the game: a move, a seat,
+    # a setting, an offer). A process compares it with the one it holds to notice another
+    # process's change; copies of a game get new numbers, so equality ignores it.
+    change_no: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +116,17 @@ class TrainOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class EndVote:
+    """A player's agreement to end the game now (``/game end``), given when the log ended
+    at ``seq``: it counts only while the log is still there."""
+
+    game_id: int
+    player_id: PlayerId
+    seq: int
+    created_at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class GameChange:
     """A committed change to a game, seen by a change feed.
 
@@ -133,6 +148,7 @@ class GameDump:
     reminders: list[ReminderState]
     reminder_due: ReminderDue | None
     train_offer: TrainOffer | None
+    end_votes: list[EndVote] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from storage.errors import StorageError
+from storage.errors import GameNotFound, StorageError
 from storage.models import GameChange
 from storage.pg_migrate import GAME_LOCK_NAMESPACE, migrate
 from storage.repository import ChangeFeed
@@ -168,7 +168,7 @@ class PostgresGameRepository(SqlGameRepository):
     @asynccontextmanager
     async def _hold_game(self, game_id: int) -> AsyncIterator[None]:
         if not 0 <= game_id <= _INT4_MAX:
-            raise StorageError(f"no game with id {game_id}")
+            raise GameNotFound(game_id)
         # Tasks of this process queue in memory, so waiting never ties up a pooled connection.
         local = self._local_locks.setdefault(game_id, asyncio.Lock())
         async with local, self._pool.acquire() as conn:

@@ -8,10 +8,12 @@ import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
 from storage.models import (
+    EndVote,
     GameChange,
     GameDump,
     GameRecord,
@@ -30,6 +32,22 @@ from storage.models import (
 
 # An action to write: the action object or its JSON text, and the Discord user who sent it.
 ActionInput = Mapping[str, Any] | str
+
+
+@dataclass(frozen=True, slots=True)
+class ShardSet:
+    """Some of a bot's Discord shards: a guild belongs to shard ``(guild_id >> 22) % count``
+    (Discord's rule), and a process serves only the guilds of the shards it holds."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or any(not 0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shard ids {self.ids} do not fit a count of {self.count}")
+
+    def holds(self, guild_id: int | None) -> bool:
+        return guild_id is not None and (guild_id >> 22) % self.count in self.ids
 
 
 class _Closes(ABC):
@@ -210,6 +228,20 @@ class GameRepository(_Closes):
     async def clear_train_offer(self, game_id: int) -> None:
         """The offer was answered or has lapsed: forget it (no error if there is none)."""
 
+    # -- /game end agreements ---------------------------------------------------------
+    @abstractmethod
+    async def agree_to_end(self, game_id: int, player_id: PlayerId, seq: int) -> list[EndVote]:
+        """Record that the player agrees to end the game while its log ends at ``seq``,
+        forgetting agreements given at any other seq, in one transaction that queues behind
+        every other write to the game; return the agreements now standing (at ``seq``)."""
+
+    @abstractmethod
+    async def list_end_votes(self, game_id: int) -> list[EndVote]: ...
+
+    @abstractmethod
+    async def clear_end_votes(self, game_id: int) -> None:
+        """Forget the game's agreements (no error if there are none)."""
+
     # -- several processes on one store ---------------------------------------------------
     @abstractmethod
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
@@ -225,12 +257,14 @@ class GameRepository(_Closes):
 
     @abstractmethod
     async def claim_due_reminders(
-        self, owner: str, *, lease_seconds: int = 300, limit: int = 100, now: int | None = None
+        self, owner: str, *, lease_seconds: int = 300, limit: int = 100, now: int | None = None,
+        shards: ShardSet | None = None,
     ) -> list[ReminderDue]:
         """Take up to ``limit`` game reminders due by ``now`` that nobody holds (or whose
         holder's claim has run out) for ``owner`` until ``now + lease_seconds``. However many
         processes call this at once, each due reminder goes to exactly one of them.
-        (``set_reminder_due`` plans anew and drops any claim.)"""
+        (``set_reminder_due`` plans anew and drops any claim.) With ``shards``, only games of
+        the guilds those Discord shards serve are taken."""
 
     @abstractmethod
     async def complete_reminder(self, game_id: int, owner: str, *, next_due_at: int | None) -> bool:

@@ -70,6 +70,9 @@ UPSERT_OFFER = (
 INSERT_REMINDER = (
     "INSERT INTO reminder_state (game_id, player_id, last_ping_at, ping_count) VALUES (?, ?, ?, ?)"
 )
+INSERT_END_VOTE = (
+    "INSERT INTO end_votes (game_id, player_id, seq, created_at) VALUES (?, ?, ?, ?)"
+)
 INSERT_REMINDER_DUE = (
     "INSERT INTO reminder_due (game_id, due_at, claimed_by, claim_until) VALUES (?, ?, ?, ?)"
 )

@@ -11,6 +11,7 @@ from storage.models import (
 )
 from storage.sql_base import (
     INSERT_ACTION,
+    INSERT_END_VOTE,
     INSERT_GAME,
     INSERT_REMINDER,
     INSERT_REMINDER_DUE,
@@ -30,6 +31,7 @@ class SqlDump(SqlBase):
             reminders = await tx.all("SELECT * FROM reminder_state WHERE game_id = ?", game_id)
             due = await tx.one("SELECT * FROM reminder_due WHERE game_id = ?", game_id)
             offer = await tx.one("SELECT * FROM train_offers WHERE game_id = ?", game_id)
+            votes = await tx.all("SELECT * FROM end_votes WHERE game_id = ?", game_id)
         return GameDump(
             game=game,
             seats=seats,
@@ -41,6 +43,10 @@ class SqlDump(SqlBase):
             ),
             reminder_due=None if due is None else _rows.reminder_due(due),
             train_offer=None if offer is None else _rows.train_offer(offer),
+            end_votes=sorted(
+                (_rows.end_vote(v) for v in votes),
+                key=lambda v: (isinstance(v.player_id, str), v.player_id),
+            ),
         )
 
     async def restore_game(self, dump: GameDump) -> None:
@@ -80,5 +86,8 @@ class SqlDump(SqlBase):
                         UPSERT_OFFER, game.id, offer.seq, _rows.action_text(offer.action),
                         offer.buyer_user_id, offer.seller_player_id, offer.created_at,
                     )
+                await tx.executemany(INSERT_END_VOTE, [
+                    (game.id, v.player_id, v.seq, v.created_at) for v in dump.end_votes
+                ])
         except self.INTEGRITY_ERRORS as exc:
             raise StorageError(f"game {game.id} refused by the database: {exc}") from exc

@@ -12,6 +12,7 @@ from storage.models import (
     ReminderDue,
     ReminderState,
 )
+from storage.repository import ShardSet
 from storage.sql_base import Row, SqlBase
 
 
@@ -59,18 +60,26 @@ class SqlReminders(SqlBase):
         return {int(row["game_id"]): int(row["due_at"]) for row in rows}
 
     async def claim_due_reminders(
-        self, owner: str, *, lease_seconds: int = 300, limit: int = 100, now: int | None = None
+        self, owner: str, *, lease_seconds: int = 300, limit: int = 100, now: int | None = None,
+        shards: ShardSet | None = None,
     ) -> list[ReminderDue]:
         if not owner:
             raise StorageError("a reminder claim needs an owner name")
         at = self._clock() if now is None else now
+        where, args = "", list[Any]()
+        if shards is not None:
+            # Discord's shard of a guild: (guild_id >> 22) % shard_count.
+            marks = ", ".join("?" * len(shards.ids))
+            where = (" AND game_id IN (SELECT id FROM games WHERE guild_id IS NOT NULL"
+                     f" AND (guild_id >> 22) % ? IN ({marks}))")
+            args = [shards.count, *shards.ids]
         async with self._write() as tx:
             rows = await tx.all(
                 "UPDATE reminder_due SET claimed_by = ?, claim_until = ?"
                 " WHERE game_id IN (SELECT game_id FROM reminder_due"
-                " WHERE due_at <= ? AND (claim_until IS NULL OR claim_until <= ?)"
+                f" WHERE due_at <= ? AND (claim_until IS NULL OR claim_until <= ?){where}"
                 f" ORDER BY due_at, game_id LIMIT ?{self.CLAIM_LOCK}) RETURNING *",
-                owner, at + lease_seconds, at, at, limit,
+                owner, at + lease_seconds, at, at, *args, limit,
             )
         return sorted((_rows.reminder_due(r) for r in rows), key=lambda d: (d.due_at, d.game_id))
 

@@ -17,12 +17,14 @@ from typing import Any
 from storage import _rows
 from storage.errors import GameNotFound, SeqConflict, StorageError
 from storage.models import (
+    EndVote,
     GameRecord,
     GameSettings,
     GameStatus,
     LoadedGame,
     NewGame,
     NewSeat,
+    PlayerId,
     SeatRecord,
     StoredAction,
     TrainOffer,
@@ -33,6 +35,7 @@ from storage.sql_base import (
     INSERT_GAME,
     INSERT_SEAT,
     UPSERT_OFFER,
+    Row,
 )
 from storage.sql_dump import SqlDump
 from storage.sql_reminders import SqlReminders
@@ -279,4 +282,41 @@ class SqlGameRepository(SqlReminders, SqlDump):
                     f"UPDATE games SET change_no = {self.NEXT_CHANGE_NO} WHERE id = ?", game_id
                 )
 
+    # -- /game end agreements -------------------------------------------------------------
+    async def agree_to_end(self, game_id: int, player_id: PlayerId, seq: int) -> list[EndVote]:
+        stamp = self._clock()
+        try:
+            async with self._write() as tx:
+                # The game row first: concurrent agreements queue there (PostgreSQL's row
+                # lock), so the last of them sees every other; other processes hear of it.
+                if not await tx.execute(
+                    f"UPDATE games SET change_no = {self.NEXT_CHANGE_NO} WHERE id = ?", game_id
+                ):
+                    raise GameNotFound(game_id)
+                await tx.execute("DELETE FROM end_votes WHERE game_id = ? AND seq <> ?", game_id, seq)
+                await tx.execute(
+                    "INSERT INTO end_votes (game_id, player_id, seq, created_at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, player_id) DO NOTHING",
+                    game_id, player_id, seq, stamp,
+                )
+                rows = await tx.all("SELECT * FROM end_votes WHERE game_id = ?", game_id)
+        except self.INTEGRITY_ERRORS as exc:
+            raise StorageError(f"game {game_id} has no player {player_id!r}") from exc
+        return _sorted_votes(rows)
+
+    async def list_end_votes(self, game_id: int) -> list[EndVote]:
+        async with self._query() as tx:
+            rows = await tx.all("SELECT * FROM end_votes WHERE game_id = ?", game_id)
+        return _sorted_votes(rows)
+
+    async def clear_end_votes(self, game_id: int) -> None:
+        async with self._write() as tx:
+            await tx.execute("DELETE FROM end_votes WHERE game_id = ?", game_id)
+
     # -- copying whole stores -------------------------------------------------------------
+
+
+def _sorted_votes(rows: Sequence[Row]) -> list[EndVote]:
+    # Player ids mix integers and text, which the databases order differently.
+    votes = [_rows.end_vote(r) for r in rows]
+    return sorted(votes, key=lambda v: (isinstance(v.player_id, str), v.player_id))

@@ -1,9 +1,17 @@
-"""The Discord bot: cogs, buttons, command sync, reminders, and the way moves are answered."""
+"""The Discord bot: cogs, buttons, command sync, reminders, and the way moves are answered.
+
+It is an ``AutoShardedBot``: one process runs every shard (Discord's recommended number, or
+``shard_count``), or only the ``shard_ids`` of the config while other processes on the same
+database run the others. Discord delivers a guild's interactions to the shard
+``(guild_id >> 22) % shard_count`` only, so each guild's games are served by the process
+holding that shard, and its reminders are sent by that process too.
+"""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -13,6 +21,7 @@ from bot.discord.buttons import MoveButton
 from bot.discord.game_cog import GameCog
 from bot.discord.moves import move_commands
 from bot.discord.respond import actor_of, answer, answer_move, refuse, report_failure
+from bot.follower import ChangeFollower
 from bot.model import Command
 from bot.moderator import Moderator
 from bot.reminders import ReminderService
@@ -39,8 +48,13 @@ async def disable_buttons(message: discord.Message | None) -> None:
 CLICKS = {"pass": Command("pass"), "run": Command("run")}
 
 
-class StationmasterBot(commands.Bot):
-    def __init__(self, settings: Settings, moderator: Moderator, **options: object) -> None:
+class StationmasterBot(commands.AutoShardedBot):
+    def __init__(self, settings: Settings, moderator: Moderator, *, reminder_poll_seconds: float = 30.0,
+                 reminder_lease_seconds: int = 60, **options: object) -> None:
+        if settings.shard_count is not None:
+            options.setdefault("shard_count", settings.shard_count)
+            if settings.shard_ids is not None:
+                options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),  # slash commands need no privileged intent
@@ -50,8 +64,10 @@ class StationmasterBot(commands.Bot):
         )
         self.settings = settings
         self.moderator = moderator
-        self.reminders = ReminderService(moderator, self.send_reminder)
+        self.reminders = ReminderService(moderator, self.send_reminder, shards=settings.shards,
+                                         poll_seconds=reminder_poll_seconds, lease_seconds=reminder_lease_seconds)
         moderator.listeners.append(self.reminders.schedule)
+        self.follower = ChangeFollower(moderator.repo, moderator.sessions)
         self.tree.error(self.on_command_failure)
 
     async def on_command_failure(self, interaction: discord.Interaction,
@@ -66,8 +82,16 @@ class StationmasterBot(commands.Bot):
         for command in move_commands(self):
             self.tree.add_command(command)
         self.add_dynamic_items(MoveButton)  # persistent: buttons keep working after a restart
-        await self.sync_commands()
+        if self.syncs_commands:
+            await self.sync_commands()
         await self.reminders.start()
+        self.follower.start()
+
+    @property
+    def syncs_commands(self) -> bool:
+        """One process registers the commands for all: the one running shard 0 (or the only one)."""
+        ids = self.settings.shard_ids
+        return ids is None or 0 in ids
 
     async def sync_commands(self) -> None:
         """To the configured guilds at once (development), else globally (can take an hour)."""
@@ -80,7 +104,8 @@ class StationmasterBot(commands.Bot):
         await self.tree.sync()
 
     async def close(self) -> None:
-        self.reminders.shutdown()
+        await self.reminders.stop()
+        await self.follower.stop()
         await super().close()
 
     # --- helpers for the cogs --------------------------------------------------------------------
@@ -130,23 +155,26 @@ class StationmasterBot(commands.Bot):
             except discord.HTTPException:
                 log.warning("could not add %s to thread %s", interaction.user.id, interaction.channel.id)
 
-    async def send_reminder(self, game_id: int, text: str, users: tuple[int, ...]) -> None:
+    async def send_reminder(self, game_id: int, text: str, users: tuple[int, ...], nonce: str) -> None:
         record = await self.moderator.repo.get_game(game_id)
         if record.thread_id is None:
             return
         channel = self.get_channel(record.thread_id) or await self.fetch_channel(record.thread_id)
         if isinstance(channel, discord.abc.Messageable):
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False, everyone=False)
-            await channel.send(text, allowed_mentions=mentions)
+            # discord.py asks Discord to enforce the nonce: a second send of this reminder
+            # (by a process that took it over) returns the first message instead of posting.
+            await channel.send(text, allowed_mentions=mentions, nonce=nonce)
 
 
-async def run_discord(settings: Settings) -> None:
-    """Open the store, build the Moderator and run the bot until it is stopped."""
+async def run_discord(settings: Settings, **bot_options: Any) -> None:
+    """Open the store, build the Moderator and run the bot until it is stopped
+    (``bot_options``: keyword arguments of StationmasterBot, such as the reminder timings)."""
     repo = await open_repository(settings.store_url)
     try:
         moderator = Moderator(repo, images=settings.images, router_budget=settings.router_budget,
                               reminders=settings.reminders)
-        bot = StationmasterBot(settings, moderator)
+        bot = StationmasterBot(settings, moderator, **bot_options)
         async with bot:
             await bot.start(settings.token or "")
     finally:

@@ -419,13 +419,22 @@ class BaseGame(TitleRules, RouteHooksMixin):
             return []
         return self.round.acting_players(self)
 
-    def process(self, action: dict[str, Any]) -> None:
-        """Apply one action; on a GameError the game is exactly as before."""
-        # The title data is read-only, logged actions are never changed and steps are stateless,
-        # so the safety copy shares them (copying the data was most of the cost of every move).
+    def _shared_by_copies(self) -> dict[int, Any]:
+        """A deepcopy memo: the title data is read-only, logged actions are never changed and
+        steps are stateless, so copies of the position share them (copying the data was most
+        of the cost of every move)."""
         memo: dict[int, Any] = {id(self.data): self.data, id(self.raw_actions): list(self.raw_actions)}
         memo.update({id(step): step for step in self.round.steps})  # steps hold no state
-        backup = copy.deepcopy(self.__dict__, memo)
+        return memo
+
+    def snapshot(self) -> BaseGame:
+        """A copy of the position that later moves leave alone (front doors draw pictures
+        from it while the game goes on)."""
+        return copy.deepcopy(self, self._shared_by_copies())
+
+    def process(self, action: dict[str, Any]) -> None:
+        """Apply one action; on a GameError the game is exactly as before."""
+        backup = copy.deepcopy(self.__dict__, self._shared_by_copies())
         try:
             self.apply(action)
         except GameError:

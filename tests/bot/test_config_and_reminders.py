@@ -30,6 +30,16 @@ def test_example_config_loads_and_the_token_comes_from_the_environment() -> None
     ({"bot": {"database_url": "mysql://x/y"}}, "unsupported database URL mysql://"),
     ({"bot": {"database_url": "sqlite:///a.db", "db_path": "b.db"}}, "not both"),
     ({"bot": {"database_url": 5}}, "database_url must be text"),
+    ({"bot": {"shard_count": 0}}, "shard_count must be a whole number from 1 to 65536, not 0"),
+    ({"bot": {"shard_count": "4"}}, "shard_count must be a whole number"),
+    ({"bot": {"shard_count": True}}, "shard_count must be a whole number"),
+    ({"bot": {"shard_ids": [0]}}, "shard_ids needs shard_count"),
+    ({"bot": {"shard_count": 4, "shard_ids": [4]}}, r"shard_ids must be from 0 to 3 \(shard_count is 4\)"),
+    ({"bot": {"shard_count": 4, "shard_ids": [-1]}}, "shard_ids must be from 0 to 3"),
+    ({"bot": {"shard_count": 4, "shard_ids": []}}, "shard_ids must be a list of shard numbers from 0 to 3"),
+    ({"bot": {"shard_count": 4, "shard_ids": 1}}, "shard_ids must be a list"),
+    ({"bot": {"shard_count": 4, "shard_ids": [1, "2"]}}, "shard_ids must be a list"),
+    ({"bot": {"shard_count": 4, "shard_ids": [1, 1]}}, "lists a shard twice"),
 ])
 def test_bad_settings_are_refused(data: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -41,6 +51,25 @@ def test_the_store_is_chosen_by_database_url_else_db_path() -> None:
     assert parse_settings({"bot": {"db_path": "/srv/g.db"}}, environ={}).store_url == "sqlite:////srv/g.db"
     url = "postgresql://bot@db.example:5432/stationmaster"
     assert parse_settings({"bot": {"database_url": url}}, environ={}).store_url == url
+
+
+def test_shards_this_process_serves() -> None:
+    assert parse_settings({}, environ={}).shards is None  # one process: every guild
+    assert parse_settings({"bot": {"shard_count": 1}}, environ={}).shards is None
+    settings = parse_settings({"bot": {"shard_count": 4, "shard_ids": [3, 1]}}, environ={})
+    assert (settings.shard_count, settings.shard_ids) == (4, (1, 3))
+    assert settings.shards is not None and settings.shards.holds(7 << 22) and not settings.shards.holds(6 << 22)
+    every = parse_settings({"bot": {"shard_count": 2}}, environ={}).shards
+    assert every is not None and every.ids == (0, 1)
+
+
+def test_the_example_config_documents_sharding() -> None:
+    text = (ROOT / "config.example.toml").read_text()
+    lines = [line.lstrip("# ") for line in text.splitlines() if line.startswith("# shard_")]
+    import tomllib
+
+    settings = parse_settings({"bot": tomllib.loads("\n".join(lines))}, environ={})
+    assert settings.shard_count == 4 and settings.shard_ids == (0, 1)
 
 
 def test_missing_config_file(tmp_path: Path) -> None:

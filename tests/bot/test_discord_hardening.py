@@ -38,9 +38,9 @@ async def test_hostile_raw_actions_are_answered_and_change_nothing(fake_discord:
     text, words = hostile_raw_actions()[name]
     fake, db = fake_discord, tmp_path / "bot.db"
     table = await consent_game(fake, db)
-    before = database_rows(db)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
+        before = database_rows(db)  # after the start, which plans the game's reminder
         refused = await table.slash(table.users["alice"], "action", json=text)
         assert refused.ephemeral and words in refused.content, refused.content
         assert database_rows(db) == before
@@ -51,9 +51,9 @@ async def test_hostile_raw_actions_are_answered_and_change_nothing(fake_discord:
 async def test_hostile_settings_are_refused_in_discord(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake, db = fake_discord, tmp_path / "bot.db"
     table = await consent_game(fake, db)
-    before = database_rows(db)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
+        before = database_rows(db)  # after the start, which plans the game's reminder
         for options in ({"first_after_hours": 100_000_000.0}, {"first_after_hours": 1e308},
                         {"repeat_hours": 1e308}, {"repeat_hours": 0.001}, {"quiet_start": 99999}):
             refused = await table.slash(table.users["alice"], "game", "settings", **options)
@@ -61,7 +61,7 @@ async def test_hostile_settings_are_refused_in_discord(fake_discord: FakeDiscord
                                           or "quiet_start is an hour" in refused.content), refused.content
         assert database_rows(db) == before
     async with stationmaster(fake, db, images=False) as bot:  # and it starts again
-        assert bot.reminders.scheduler.get_job("remind:1") is not None
+        assert bot.reminders.running and 1 in await bot.moderator.repo.list_reminder_dues()
 
 
 async def test_a_game_with_out_of_range_stored_settings_does_not_stop_the_bot(fake_discord: FakeDiscord,
@@ -84,7 +84,7 @@ async def test_a_game_with_out_of_range_stored_settings_does_not_stop_the_bot(fa
     table.thread = fake.channel
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
-        assert bot.reminders.scheduler.get_job(f"remind:{good}") is not None
+        assert bot.reminders.running and good in await bot.moderator.repo.list_reminder_dues()
         status = await table.slash(table.users["bob"], "game", "status")
         assert not status.ephemeral and f"18Texas game #{good} (active)" in status.content
         seq = await last_seq(db)
@@ -146,9 +146,9 @@ async def test_hostile_imports_are_answered_and_store_nothing(fake_discord: Fake
     raw, words = hostile_documents()[name]
     fake, db = fake_discord, tmp_path / "bot.db"
     table = await consent_game(fake, db)
-    before = database_rows(db)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
+        before = database_rows(db)  # after the start, which plans the game's reminder
         handle = await _import_by_slash(fake, table.users["bob"], raw)
         answer = await handle.wait_message(timeout=20)
         assert answer.ephemeral and answer.content.startswith("Import refused") and words in answer.content

@@ -23,6 +23,7 @@ INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
 # Close codes discord.py treats as fatal (it raises instead of reconnecting forever).
 CLOSE_AUTH_FAILED = 4004
 CLOSE_INVALID_API_VERSION = 4012
+CLOSE_INVALID_SHARD = 4010
 
 ZSTD_MESSAGE = (
     "fakediscord: the client asked for compress=zstd-stream (zstandard or compression.zstd is "
@@ -69,6 +70,15 @@ class Session:
     # Sent dispatch frames, replayed after a RESUME from the client's last seen seq.
     history: list[dict[str, Any]] = field(default_factory=list)
     identified: asyncio.Event = field(default_factory=asyncio.Event)
+    # (shard_id, shard_count) from IDENTIFY; None for a bot that is not sharded.
+    shard: tuple[int, int] | None = None
+
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the guild's events: (guild_id >> 22) % count."""
+        if self.shard is None or guild_id is None:
+            return True
+        shard_id, count = self.shard
+        return (guild_id >> 22) % count == shard_id
 
     @property
     def live(self) -> bool:
@@ -97,19 +107,22 @@ class Gateway:
     def active_sessions(self) -> list[Session]:
         return [s for s in self.sessions if not s.invalid and s.identified.is_set()]
 
-    def newest_session(self) -> Session | None:
-        """Interactions go to exactly one connected session, as Discord routes them to one shard.
+    def newest_session(self, guild_id: int | None = None) -> Session | None:
+        """Interactions go to exactly one connected session, as Discord routes them to one shard:
+        the one holding the guild's shard (``guild_id`` given), the newest if several do.
 
         Note discord.py's ``Client.close()`` ends up closing with code 4000 (its reader task
         wins the race against ``close(code=1000)``), so a closed bot's session stays
         resumable, as on Discord; it just is not live any more.
         """
-        live = [s for s in self.active_sessions() if s.live]
+        live = [s for s in self.active_sessions() if s.live and s.holds(guild_id)]
         return live[-1] if live else None
 
     async def broadcast(self, event: str, data: dict[str, Any]) -> None:
+        guild_id = _guild_of(event, data)
         for session in self.active_sessions():
-            await session.dispatch(event, data)
+            if session.holds(guild_id):  # a guild's events reach its shard only
+                await session.dispatch(event, data)
 
     async def request_reconnect(self) -> None:
         """Send op 7 RECONNECT: the client drops the socket and RESUMEs (a gateway restart)."""
@@ -182,12 +195,20 @@ class Gateway:
             return None
         self.identifies += 1
         session = Session(session_id=secrets.token_hex(16), intents=int(data.get("intents", 0)))
+        shard = data.get("shard")
+        if shard is not None:
+            shard_id, count = int(shard[0]), int(shard[1])
+            if not 0 <= shard_id < count:
+                fake.errors.append(f"fakediscord: IDENTIFY with an invalid shard {shard}")
+                await conn.ws.close(code=CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+                return None
+            session.shard = (shard_id, count)
         session.connection = conn
         self.sessions.append(session)
         ready = {
             "v": 10,
             "user": {**fake.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds.values() if session.holds(g.id)],
             "session_id": session.session_id,
             "resume_gateway_url": fake.ws_url,
             "application": {"id": str(fake.application_id), "flags": 0},
@@ -201,7 +222,8 @@ class Gateway:
             ready["shard"] = data["shard"]
         await session.dispatch("READY", ready)
         for guild in fake.guilds.values():
-            await session.dispatch("GUILD_CREATE", guild.payload())
+            if session.holds(guild.id):
+                await session.dispatch("GUILD_CREATE", guild.payload())
         session.identified.set()
         fake.notify()
         return session
@@ -244,3 +266,11 @@ class Gateway:
         if data.get("nonce"):
             chunk["nonce"] = data["nonce"]
         await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (None: sent to every session)."""
+    if event == "GUILD_CREATE":
+        return int(data["id"])
+    guild = data.get("guild_id")
+    return int(guild) if guild is not None else None

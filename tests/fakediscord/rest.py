@@ -143,7 +143,7 @@ async def get_gateway(request: web.Request) -> web.Response:
     return json_response(
         {
             "url": fake.ws_url,
-            "shards": 1,
+            "shards": fake.recommended_shards,
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
         }
     )
@@ -286,7 +286,11 @@ async def post_message(request: web.Request) -> web.Response:
     if channel.is_thread and channel.archived:
         # Posting as the bot unarchives a thread, as on Discord.
         channel.archived = False
+    repeated = fake.nonces.earlier(channel.id, fake.bot_user.id, body)
+    if repeated is not None and repeated in fake.messages:
+        return json_response(fake.messages[repeated].payload())
     message = await fake.create_message(channel, fake.bot_user, body, files)
+    fake.nonces.remember(channel.id, fake.bot_user.id, body, message.id)
     if channel.is_thread:
         channel.member_ids.add(fake.bot_user.id)
     response = json_response(message.payload())

@@ -22,7 +22,7 @@ from .bodies import UploadedFile
 from .commands import CommandRegistry
 from .gateway import Gateway
 from .handles import InteractionHandle
-from .ids import new_snowflake
+from .ids import new_snowflake, snowflake_on_shard
 from .messages import apply_body
 from .models import (
     ALL_PERMISSIONS,
@@ -37,6 +37,7 @@ from .models import (
     RequestLog,
     StoredMessage,
 )
+from .nonces import Nonces
 from .ratelimits import RateLimits
 from .rest import build_app
 from .validation import DEFAULT_UPLOAD_LIMIT, check_thread_name
@@ -67,6 +68,7 @@ class FakeDiscord:
         self.channels: dict[int, FakeChannel] = {}
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.messages: dict[int, StoredMessage] = {}
+        self.nonces = Nonces()  # enforce_nonce: a repeated send returns the first message
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.commands = CommandRegistry(self.application_id)
@@ -85,6 +87,8 @@ class FakeDiscord:
         self.upload_limit = DEFAULT_UPLOAD_LIMIT
         self.rate_limits = RateLimits(self.now)
         self.gateway = Gateway(self)
+        # What GET /gateway/bot recommends (an AutoShardedClient without shard_count runs this many).
+        self.recommended_shards = 1
         # How long an interaction waits for a connected bot (covers a RESUME in progress).
         self.session_wait = 2.0
         self._pending_events: list[tuple[str, dict[str, Any]]] = []
@@ -136,8 +140,10 @@ class FakeDiscord:
 
     # -- building the world ------------------------------------------------------------------
 
-    def add_guild(self, name: str) -> FakeGuild:
-        guild = FakeGuild(id=new_snowflake(), name=name, owner_id=self.owner.id)
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A guild; ``shard=(shard_id, shard_count)`` gives it an id served by that shard."""
+        guild_id = new_snowflake() if shard is None else snowflake_on_shard(*shard)
+        guild = FakeGuild(id=guild_id, name=name, owner_id=self.owner.id)
         # The @everyone role shares the guild's id.
         guild.roles[guild.id] = FakeRole(id=guild.id, name="@everyone", permissions=EVERYONE_PERMISSIONS)
         guild.members[self.owner.id] = self.owner
@@ -372,7 +378,8 @@ class FakeDiscord:
     async def _send_interaction(self, record: InteractionRecord) -> InteractionHandle:
         await self.flush_events()
         session = await self.wait_for(
-            self.gateway.newest_session, timeout=self.session_wait, what="a bot connected to the gateway"
+            lambda: self.gateway.newest_session(record.guild_id), timeout=self.session_wait,
+            what=f"a bot connected to the gateway on guild {record.guild_id}'s shard",
         )
         self.interactions[record.id] = record
         self.interactions_by_token[record.token] = record

@@ -54,6 +54,9 @@ ROWS_AT_VERSION: dict[int, list[tuple[str, dict[str, Any]]]] = {
         ("reminder_due", {"game_id": 8, "due_at": 400, "claimed_by": "proc-a",
                           "claim_until": 700}),
     ],
+    6: [
+        ("end_votes", {"game_id": 7, "player_id": 8923, "seq": 2, "created_at": 190}),
+    ],
 }
 
 
