@@ -26,13 +26,20 @@ class TokenView:
     corporation: str  # short id drawn on the token, e.g. "T&P"
     fill_color: str  # any SVG colour
     text_color: str = "white"
+    label: str | None = None  # drawn instead of the id when given ("" for a neutral token)
+
+    @property
+    def text(self) -> str:
+        return self.corporation if self.label is None else self.label
 
 
 @dataclass(frozen=True)
 class CityView:
     revenue: int  # value in force now; 0 draws no revenue circle (empty printed city)
     slots: int
-    tokens: tuple[TokenView | None, ...] = ()  # one entry per slot (missing = empty)
+    # One entry per slot (missing = empty); entries past `slots` are stations in extra slots
+    # beyond the printed ones (18USA's Free Station and P20).
+    tokens: tuple[TokenView | None, ...] = ()
     reserved: tuple[str | None, ...] = ()  # home reservation per slot (corporation id)
     # Printed phase-dependent values; when given they are drawn instead of `revenue`.
     values: tuple[PhaseValue, ...] = ()
@@ -53,6 +60,24 @@ class OffboardView:
 
 
 @dataclass(frozen=True)
+class MarkerView:
+    """A mark on a hex that is neither tile nor station: a subsidy, a resource or bridge token,
+    a city-value marker, a company's marker in a red area. Drawn as a small labelled plate."""
+
+    kind: str  # what it is, e.g. "subsidy", "resource", "bridge" (a CSS class for tests)
+    text: str  # printed on the plate: "$30 Subsidy", "coal +10", "+10"
+    fill: str = "#ffffff"
+    text_color: str = "#000000"
+    # Bonuses that change with the phase, drawn as "+10" "+20" boxes after the text; the one in
+    # force is inverted. Labels may be empty.
+    values: tuple[PhaseValue, ...] = ()
+    current_index: int = 0
+    hollow: bool = False  # a place where a token may still go, not a token: drawn outlined
+    owner: str | None = None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
 class HexView:
     coord: str  # "J13"
     x: int  # column number - 1 (doubled columns)
@@ -68,6 +93,8 @@ class HexView:
     towns: tuple[TownView, ...] = ()
     offboard: OffboardView | None = None
     blocked_by: str | None = None  # private company id that blocks tile lays here
+    markers: tuple[MarkerView, ...] = ()
+    metropolis: bool = False  # 18USA: drawn with a heavy ring around its city
 
 
 @dataclass(frozen=True)
