@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from engine.core.board import Board, HexState
     from engine.core.map_marks import MapMark
     from engine.core.routes import Run
-    from engine.core.tiles import StopDef
+    from engine.core.tiles import StopDef, TileDef
 
 NEUTRAL = TokenView(NEUTRAL_TOKEN, "#9a9a9a", "#000000", label="")
 
@@ -40,6 +40,10 @@ def _no_reservations(coord: str, city: int) -> list[str]:
 
 def _no_blockers(coord: str) -> list[str]:
     return []
+
+
+def _tile_name(tile: TileDef) -> str:
+    return tile.name
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,9 @@ class BoardFacts:
     reservations: Callable[[str, int], list[str]] = _no_reservations  # homes waiting in a city
     blockers: Callable[[str], list[str]] = _no_blockers  # privates that block a hex
     marks: Mapping[str, tuple[MapMark, ...]] = field(default_factory=dict)
+    # The number printed on a laid tile: a title whose engine keeps variants of one printed
+    # tile (18USA's resource tiles "9ore20") names the printed one.
+    tile_number: Callable[[TileDef], str] = _tile_name
 
 
 def hex_views(board: Board, facts: BoardFacts) -> tuple[HexView, ...]:
@@ -69,17 +76,18 @@ def hex_view(h: HexState, facts: BoardFacts) -> HexView:
             revenue=stop.revenue_in(facts.colors), slots=stop.slots,
             tokens=tuple(_token(facts, t) for t in slots),
             reserved=_reserved(facts.reservations(h.coord, stop.index), slots),
-            values=values, current_index=current,
+            values=values, current_index=current, value_colors=_value_colors(stop, values),
         ))
     towns = []
     for stop in tile.towns:
         values, current = phase_values(stop, facts)
-        towns.append(TownView(stop.revenue_in(facts.colors), values, current))
+        towns.append(TownView(stop.revenue_in(facts.colors), values, current, _value_colors(stop, values)))
     offboard = None
     for stop in tile.stops:
         if stop.kind == "offboard":
             values, current = phase_values(stop, facts)
-            offboard = OffboardView(values or (("", stop.revenue_in(facts.colors)),), current)
+            offboard = OffboardView(values or (("", stop.revenue_in(facts.colors)),), current,
+                                    _value_colors(stop, values))
             break
     marks = facts.marks.get(h.coord, ())
     return HexView(
@@ -89,7 +97,7 @@ def hex_view(h: HexState, facts: BoardFacts) -> HexView:
         terrain_cost=facts.terrain_cost(h),
         # A laid tile covers the printed terrain art; the cost (above) is the engine's word.
         terrain_types=() if h.tile_laid else h.hexdef.terrain_types,
-        tile_name=tile.name if h.tile_laid else None,
+        tile_name=facts.tile_number(tile) if h.tile_laid else None,
         paths=tuple(_path(p) for p in h.paths()),
         cities=tuple(cities), towns=tuple(towns), offboard=offboard,
         blocked_by=", ".join(facts.blockers(h.coord)) or None,
@@ -116,6 +124,10 @@ def _reserved(pending: list[str], slots: list[str | None]) -> tuple[str | None, 
     for token in slots:
         out.append(waiting.pop(0) if token is None and waiting else None)
     return tuple(out)
+
+
+def _value_colors(stop: StopDef, values: tuple[PhaseValue, ...]) -> tuple[str, ...]:
+    return tuple(color for color, _ in stop.all_revenues()) if values else ()
 
 
 def phase_values(stop: StopDef, facts: BoardFacts) -> tuple[tuple[PhaseValue, ...], int]:

@@ -44,6 +44,7 @@ class CityView:
     # Printed phase-dependent values; when given they are drawn instead of `revenue`.
     values: tuple[PhaseValue, ...] = ()
     current_index: int = 0
+    value_colors: tuple[str, ...] = ()  # the tile colour each value goes with, if known
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,14 @@ class TownView:
     revenue: int
     values: tuple[PhaseValue, ...] = ()  # phase-dependent printed values (gray towns)
     current_index: int = 0
+    value_colors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class OffboardView:
     values: tuple[PhaseValue, ...]
     current_index: int  # index into values of the value in force
+    value_colors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -104,3 +104,9 @@ def _markers(umap: UsaMap, state: HexState, phase: str, owners: Mapping[str, str
         elif marker.kind == VALUE_TOKEN:
             found.append(MapMark(VALUE_TOKEN, source=marker.source))
     return found
+
+
+def terrain_to_pay(state: HexState) -> int:
+    """The printed terrain cost a first tile on the hex still pays (12.2), before the waivers
+    that depend on who lays it (coal and ore tokens, P5, the resource subsidy)."""
+    return 0 if state.tile_laid else state.hexdef.terrain_cost
