@@ -111,7 +111,7 @@ def draw_hex(h: HexView, origin: Point) -> Layers:
     if h.offboard is not None and h.offboard.values:
         phase_boxes(h.offboard.values, h.offboard.current_index, origin, placer, out,
                     [(0.0, 0.0), (0.0, -R * 0.3), (0.0, R * 0.3), (-R * 0.25, 0.0), (R * 0.25, 0.0)],
-                    cls="offboard-values", colors=h.offboard.value_colors)
+                    cls="offboard-values", colors=h.offboard.value_colors, coord=h.coord)
     if h.location_name and not named:
         _name(h.location_name, origin, placer, out)
     if h.terrain_cost or h.terrain_types:
@@ -197,7 +197,7 @@ def _draw_city(h: HexView, i: int, city: CityView, origin: Point, placer: Placer
                        + shape + "".join(slots) + "</g>")
     if city.values:
         phase_boxes(city.values, city.current_index, origin, placer, out, _around(c, extent + 9.0),
-                    cls="revenue", colors=city.value_colors)
+                    cls="revenue", colors=city.value_colors, coord=h.coord)
     elif city.revenue > 0:
         _revenue(city.revenue, c, extent, origin, placer, out)
 
@@ -224,7 +224,7 @@ def _draw_town(h: HexView, i: int, town: TownView, origin: Point, placer: Placer
                        f'cx="{g.fmt(origin[0] + c[0])}" cy="{g.fmt(origin[1] + c[1])}" r="{g.fmt(R * 0.13)}" fill="#000"/>')
     if town.values:
         phase_boxes(town.values, town.current_index, origin, placer, out, _around(c, R * 0.45),
-                    cls="revenue", colors=town.value_colors)
+                    cls="revenue", colors=town.value_colors, coord=h.coord)
     elif town.revenue > 0:
         _revenue(town.revenue, c, R * 0.13, origin, placer, out)
 

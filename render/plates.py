@@ -26,7 +26,8 @@ PLATE_SPOTS: list[Point] = [(0.0, R * 0.62), (0.0, -R * 0.62), (-R * 0.42, R * 0
 
 
 def phase_boxes(values: tuple[PhaseValue, ...], current: int, origin: Point, placer: Placer,
-                out: Layers, candidates: list[Point], cls: str, colors: tuple[str, ...] = ()) -> None:
+                out: Layers, candidates: list[Point], cls: str, colors: tuple[str, ...] = (),
+                coord: str | None = None) -> None:
     """Phase-dependent values side by side, each under the phases it holds in ("2–4", "5+"),
     or, where those names would not fit, under a band of its tile colour; the one in force is
     inverted (black box) so it reads at a glance."""
@@ -43,7 +44,7 @@ def phase_boxes(values: tuple[PhaseValue, ...], current: int, origin: Point, pla
     p = placer.place_box(candidates, total, height)
     x = origin[0] + p[0] - total / 2
     top = origin[1] + p[1] - height / 2
-    parts = [f'<g {attrs(cls=cls, data_current=values[current][1] if values else None)}>']
+    parts = [f'<g {attrs(cls=cls, data_coord=coord, data_current=values[current][1] if values else None)}>']
     for k, ((label, v), w) in enumerate(zip(values, widths, strict=True)):
         now = k == current
         ink = "#fff" if now else "#555"

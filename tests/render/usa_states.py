@@ -8,6 +8,7 @@ who holds which private, the round. Replayed once per test session.
 
 from __future__ import annotations
 
+import copy
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -15,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "engine" / "titles" / "g18usa"))
+if str(ROOT / "tests" / "engine" / "titles" / "g18usa") not in sys.path:  # also for bench/
+    sys.path.insert(0, str(ROOT / "tests" / "engine" / "titles" / "g18usa"))
 
 from usa_logs import FIXTURE, trace_lines  # noqa: E402
 from usa_map_replay import MapReplay  # noqa: E402
@@ -59,8 +61,18 @@ class UsaPosition:
 class _Replay(MapReplay):
     """The map replay, keeping the last tile laid and the last runs as the game would."""
 
-    last_hexes: list[str]
-    last_runs: list[tuple[str, Run]]
+    def __init__(self, log: Path, trace: Path, wanted: set[int]) -> None:
+        super().__init__(log, trace)
+        self.wanted = wanted
+        self.last_hexes: list[str] = []
+        self.last_runs: list[tuple[str, Run]] = []
+        self.snapshots: dict[int | None, UsaPosition] = {}
+
+    def sync_tokens(self, action: dict[str, Any], after: dict[str, Any]) -> None:
+        super().sync_tokens(action, after)
+        if action["id"] in self.wanted:
+            self.snapshots[action["id"]] = UsaPosition(copy.deepcopy(self.umap), after,
+                                                       list(self.last_hexes), list(self.last_runs))
 
     def step(self, action: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> None:
         super().step(action, before, after)
@@ -78,17 +90,19 @@ class _Replay(MapReplay):
 
 
 @cache
-def usa_position(upto: int | None) -> UsaPosition:
-    """The board after action id `upto` (None: the whole log). Shared: do not change it."""
-    replay = _Replay(FIXTURE, TRACE)
-    replay.last_hexes, replay.last_runs = [], []
-    actions = replay.log["actions"]
-    count = len(actions) if upto is None else next(
-        (k for k, action in enumerate(actions) if action["id"] > upto), len(actions))
-    replay.log = {**replay.log, "actions": actions[:count]}
+def usa_positions() -> dict[int | None, UsaPosition]:
+    """The board after each action id of USA_STATES (None: the whole log), from one replay."""
+    wanted = {upto for upto in USA_STATES.values() if upto is not None}
+    replay = _Replay(FIXTURE, TRACE, wanted)
     report = replay.run()
     assert not report.problems, report.problems[:3]
-    return UsaPosition(replay.umap, replay.trace[count], replay.last_hexes, replay.last_runs)
+    replay.snapshots[None] = UsaPosition(replay.umap, replay.trace[-2], replay.last_hexes, replay.last_runs)
+    return replay.snapshots
+
+
+def usa_position(upto: int | None) -> UsaPosition:
+    """The board after action id `upto` of USA_STATES. Shared: do not change it."""
+    return usa_positions()[upto]
 
 
 def trace_line(upto: int | None) -> dict[str, Any]:
