@@ -70,7 +70,7 @@ def hex_view(h: HexState, facts: BoardFacts) -> HexView:
     tile = h.tile
     cities = []
     for i, stop in enumerate(tile.cities):
-        slots = h.tokens[i] if i < len(h.tokens) else [None] * stop.slots
+        slots: list[str | None] = h.tokens[i] if i < len(h.tokens) else [None] * stop.slots
         values, current = phase_values(stop, facts)
         cities.append(CityView(
             revenue=stop.revenue_in(facts.colors), slots=stop.slots,

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from render.from_board import BoardFacts, hex_views, route_views
-from render.from_engine_table import corp_rows, depot_rows, player_rows
+from render.from_engine_table import corp_rows, depot_rows, loan_bank, player_rows, private_rows
+from render.from_market import market_view_of
 from render.view import (
     MapView,
-    MarketCellView,
     MarketView,
     TableView,
     TokenView,
@@ -43,29 +43,21 @@ def map_view(state: BaseGame, *, show_last_runs: bool = True) -> MapView:
 
 
 def market_view(state: BaseGame) -> MarketView:
-    """The stock market grid with each cell's stack, top of the stack first."""
-    tokens = _token_views(state)
-    cells = tuple(
-        MarketCellView(
-            row=cell.row, col=cell.col, price=cell.price, is_par=cell.is_par,
-            on_ledge=cell.on_ledge, up_arrow=cell.up_arrow, down_arrow=cell.down_arrow,
-            tokens=tuple(tokens[cid] for cid in state.market.stacks.get(key, ()) if cid in tokens),
-        )
-        for key, cell in sorted(state.market.cells.items())
-    )
-    # A grid with a single row is the one-dimensional kind (18USA); it is drawn wrapped.
-    kind = "1d" if len({c.row for c in cells}) == 1 else "2d"
-    return MarketView(f"{state.TITLE} stock market \u2014 {round_label(state)}", cells, kind)
+    """The stock market with each cell's stack, top of the stack first."""
+    return market_view_of(state.market, state.data["market"], _token_views(state),
+                          f"{state.TITLE} stock market \u2014 {round_label(state)}")
 
 
 def table_view(state: BaseGame) -> TableView:
     """Players, companies, bank, phase and the trains still in the depot."""
-    notes = (f"Train limit {state.phase.train_limit} \u2014 certificate limit {state.cert_limit}",)
+    notes: tuple[str, ...] = (f"Train limit {state.phase.train_limit} \u2014 certificate limit {state.cert_limit}",)
     if state.bank_broken:
         notes += ("The bank has broken: the game ends after this set of operating rounds"
                   if not state.finished else "The bank has broken",)
     return TableView(state.TITLE, round_label(state), state.phase.name, player_rows(state),
-                     corp_rows(state), state.bank.cash, depot_rows(state), (), notes)
+                     corp_rows(state), None if state.bank.unlimited else state.bank.cash,
+                     depot_rows(state), tuple(t.name for t in state.depot.discarded), notes,
+                     private_rows(state), loan_bank(state))
 
 
 def round_label(state: BaseGame) -> str:

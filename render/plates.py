@@ -32,10 +32,8 @@ def phase_boxes(values: tuple[PhaseValue, ...], current: int, origin: Point, pla
     or, where those names would not fit, under a band of its tile colour; the one in force is
     inverted (black box) so it reads at a glance."""
     labelled = any(label for label, _ in values)
-    widths = [max(14.0, text_width(str(v), FONT_REV, bold=True) + 5.0,
-                  text_width(label, FONT_SMALL, bold=True) + 4.0) for label, v in values]
-    banded = len(colors) == len(values) and (not labelled or sum(widths) > MAX_LABELLED_W)
-    if banded:
+    widths = _labelled_widths(values)
+    if banded := is_banded(values, colors):
         labelled = False
         widths = [max(14.0, text_width(str(v), FONT_REV, bold=True) + 5.0) for _, v in values]
     label_h = PHASE_LABEL_H if labelled else (STRIP_H if banded else 0.0)
@@ -61,6 +59,18 @@ def phase_boxes(values: tuple[PhaseValue, ...], current: int, origin: Point, pla
         parts.append(text(x + w / 2, top + label_h + 7.0, str(v), FONT_REV, bold=True, fill=ink))
         x += w
     out["revenue"].append("".join(parts) + "</g>")
+
+
+def is_banded(values: tuple[PhaseValue, ...], colors: tuple[str, ...]) -> bool:
+    """Whether phase values are drawn under tile-colour bands rather than phase names."""
+    if len(colors) != len(values) or len(values) < 2:
+        return False
+    return not any(label for label, _ in values) or sum(_labelled_widths(values)) > MAX_LABELLED_W
+
+
+def _labelled_widths(values: tuple[PhaseValue, ...]) -> list[float]:
+    return [max(14.0, text_width(str(v), FONT_REV, bold=True) + 5.0,
+                text_width(label, FONT_SMALL, bold=True) + 4.0) for label, v in values]
 
 
 def marker_plates(markers: tuple[MarkerView, ...], coord: str, origin: Point, placer: Placer,

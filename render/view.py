@@ -134,7 +134,12 @@ class MarketCellView:
     up_arrow: bool = False  # moving right from here goes up
     down_arrow: bool = False  # moving left from here goes down
     tokens: tuple[TokenView, ...] = ()  # stacking order, top of the stack first
-    zone: str | None = None  # optional colour zone name (e.g. "yellow") for 1817-style grids
+    # Optional colour zone: a colour name ("yellow") or a kind of space ("liquidation",
+    # "acquisition") that has its own colour.
+    zone: str | None = None
+    label: str | None = None  # a word under the price: "liquidation", "safe par"
+    # Dividends per share that move the price 1, 2, 3, 4 steps right (18USA prints them).
+    thresholds: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,7 @@ class PlayerRow:
     has_priority: bool = False
     companies: tuple[str, ...] = ()  # private company ids
     is_active: bool = False  # the player who must act now
+    shorts: tuple[str, ...] | None = None  # e.g. ("TP 2 shares",); None: the title has no shorts
 
 
 @dataclass(frozen=True)
@@ -173,7 +179,11 @@ class CorpRow:
     floated: bool = False
     operated: bool = False
     companies: tuple[str, ...] = ()
-    loans: int | None = None  # 18USA; None hides the column entry
+    loans: int | None = None  # 18USA; None: the title has no loans (no column)
+    size: int | None = None  # shares in the company (2, 5, 10) where a title has several sizes
+    area: str | None = None  # a market area the price is in: "acquisition", "liquidation"
+    # Trains as shown: "5", with a Pullman "5+P", a private's attachment "2+1"; the adapter
+    # formats them from the engine.
 
 
 @dataclass(frozen=True)
@@ -187,13 +197,35 @@ class DepotRow:
 
 
 @dataclass(frozen=True)
+class PrivateRow:
+    """A private company still open."""
+
+    id: str
+    name: str
+    holder: str  # a player's name, a company id, or "bank" before it is sold
+    value: int = 0
+    revenue: int = 0
+
+
+@dataclass(frozen=True)
+class LoanBank:
+    """Where loans come from (18USA's Bank of New York)."""
+
+    name: str
+    loans_left: int | None  # None: no limit
+    interest_rate: int  # dollars per loan
+
+
+@dataclass(frozen=True)
 class TableView:
     title: str
     round_name: str
     phase: str
     players: tuple[PlayerRow, ...]
     corporations: tuple[CorpRow, ...]
-    bank_cash: int
+    bank_cash: int | None  # None: an unlimited bank
     depot: tuple[DepotRow, ...] = ()
     pool_trains: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)  # free lines, e.g. "Train limit 4"
+    privates: tuple[PrivateRow, ...] = ()
+    loan_bank: LoanBank | None = None
