@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from engine.core.game import BaseGame
     from engine.core.routes import Run
+    from engine.core.tiles import TileDef
 
 
 def map_view(state: BaseGame, *, show_last_runs: bool = True) -> MapView:
@@ -78,7 +79,16 @@ def board_facts(state: BaseGame) -> BoardFacts:
         reservations=state.pending_reservations,
         blockers=lambda coord: [company.id for company in state.blocking_companies(coord)],
         marks=state.map_marks(),
+        tile_number=_printed_numbers(state),
     )
+
+
+def _printed_numbers(state: BaseGame) -> Callable[[TileDef], str]:
+    """The number printed on a tile: the engine's variants of one printed tile (18USA's resource
+    tiles "9ore20") name it in the title's tile data as their `base_tile`."""
+    printed = {raw["name"]: str(raw["base_tile"]) for raw in state.data["tiles"].get("tiles", ())
+               if raw.get("base_tile")}
+    return lambda tile: printed.get(tile.name, tile.name)
 
 
 def _token_views(state: BaseGame) -> dict[str, TokenView]:
