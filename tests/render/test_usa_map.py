@@ -16,6 +16,7 @@ from engine.titles.g18usa.stations import (
     StationPlace,
     claim_subsidy,
     place_station,
+    revalue_red_area,
 )
 from engine.titles.g18usa.usa_map import UsaMap
 from render import png
@@ -199,3 +200,23 @@ def test_city_value_marker_turns_at_phase_5() -> None:
     for phase, in_force in (("4+", "10"), ("5", "20")):
         (plate,) = plates(draw(umap, phase), "city-bonus")["D6"]
         assert texts(plate) == ["+10", "+20"] and plate.get("data-current") == in_force
+
+
+def test_p6_revalues_the_area_and_marks_it() -> None:
+    umap = usa_map()
+    before = {g.get("data-coord"): g.get("data-current") for g in by_class(draw(umap, "7"), "offboard-values")}
+    revalue_red_area(umap, "I5")  # Mexico's 30 / 40 / 50 / 60 becomes P6's 30 / 40 / 50 / 80
+    root = draw(umap, "7")
+    assert set(plates(root, "value-token")) == set(umap.red_area_hexes("I5"))
+    after = {g.get("data-coord"): g for g in by_class(root, "offboard-values")}
+    for coord in umap.red_area_hexes("I5"):
+        assert [int(t) for t in texts(after[coord])] == [30, 40, 50, 80]
+        assert after[coord].get("data-current") == "80" and before[coord] == "60"  # gray in phase 7
+
+
+def test_the_key_names_the_signs_the_map_uses() -> None:
+    (early,) = by_class(svg_root(USA_STATES["usa_early"]), "map-key")
+    assert early.text == ("Key: black box: value in force \u00b7 colour band: the tiles' phase \u00b7 dashed "
+                          "plate: resource not yet placed \u00b7 dark red ring: metropolis")
+    (middle,) = by_class(svg_root(USA_STATES["usa_middle"]), "map-key")
+    assert (middle.text or "").endswith("magenta: last tile laid")
