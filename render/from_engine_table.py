@@ -14,7 +14,7 @@ from render.view import CorpRow, DepotRow, LoanBank, PlayerRow, PrivateRow
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from engine.core.entities import Corporation, Train
+    from engine.core.entities import Corporation
     from engine.core.game import BaseGame
 
 # How train events read in the depot table; an unknown event shows under its engine name.
@@ -43,9 +43,10 @@ def corp_rows(state: BaseGame) -> tuple[CorpRow, ...]:
 
 
 def private_rows(state: BaseGame) -> tuple[PrivateRow, ...]:
-    """Private companies still open, with who holds them."""
+    """Private companies still open, with who holds them. A company that nobody holds and that
+    has no face value is not for sale (18USA's subsidies waiting on the map): it is left out."""
     return tuple(PrivateRow(c.id, c.name, _holder(c.owner), c.value, c.revenue)
-                 for c in state.companies.values() if not c.closed)
+                 for c in state.companies.values() if not c.closed and (c.owner is not None or c.value))
 
 
 def loan_bank(state: BaseGame) -> LoanBank | None:
@@ -59,23 +60,26 @@ def loan_bank(state: BaseGame) -> LoanBank | None:
 
 def depot_rows(state: BaseGame) -> tuple[DepotRow, ...]:
     """Trains still for sale, by kind, with what the first of a kind sets off (the engine's
-    phase list, rust marks and train events; nothing once a kind has been sold)."""
-    first_of: dict[str, Train] = {}
-    for train in state.depot.trains:
-        first_of.setdefault(train.name, train)
-    # The depot makes an unlimited kind's trains one at a time: its count says nothing.
-    unlimited = {kind.name for kind in state.depot.kinds if kind.count is None}
-    rows = []
+    phase list, rust marks and train events; nothing once a kind has been sold). An unlimited
+    kind is listed even before the depot has made one of its trains (it makes them as needed)."""
+    listed: dict[str, tuple[int | None, int, str | None, str | None]] = {}
     for name, count in state.depot.run_length():
-        train = first_of[name]
+        train = next(t for t in state.depot.trains if t.name == name)
+        listed.setdefault(name, (int(count), train.price, train.rusts_on, train.obsolete_on))
+    for kind in state.depot.kinds:
+        if kind.count is None:
+            listed[kind.name] = (None, kind.price, kind.rusts_on, kind.obsolete_on)
+    order = [kind.name for kind in state.depot.kinds]
+    rows = []
+    for name in sorted(listed, key=lambda n: order.index(n) if n in order else len(order)):
+        count, price, rusts_on, obsolete_on = listed[name]
         brings: list[str] = []
-        if state.depot.first_of_kind(train):
+        if name not in state.depot.sold_names:
             effects = state.first_train_effects(name)
             brings += [f"phase {effects.phase}"] if effects.phase else []
             brings += [f"rusts {', '.join(effects.rusts)}"] if effects.rusts else []
             brings += [EVENT_TEXT.get(event, event) for event in effects.events]
-        rows.append(DepotRow(name, None if name in unlimited else int(count), train.price,
-                             rusts_or_obsolete(train.rusts_on, train.obsolete_on), tuple(brings)))
+        rows.append(DepotRow(name, count, price, rusts_or_obsolete(rusts_on, obsolete_on), tuple(brings)))
     return tuple(rows)
 
 

@@ -27,7 +27,7 @@ TITLE = "18USA"
 @cache
 def company_tokens() -> dict[str, TokenView]:
     """How each 18USA company's stations look, from the title's data."""
-    return {raw["id"]: TokenView(raw["id"], raw["color"], raw.get("text_color") or "white")
+    return {raw["id"]: TokenView(raw["id"], raw["color"], str(raw.get("text_color") or "white").lower())
             for raw in load_data()["entities"]["corporations"]}
 
 

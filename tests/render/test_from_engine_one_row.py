@@ -57,8 +57,9 @@ def test_unlimited_bank_and_trains() -> None:
     game = started()
     view = table_view(game)
     assert view.bank_cash is None and view.loan_bank is None
-    assert [(row.train, row.count) for row in view.depot] == [("2", 2)]
-    for _ in range(3):  # both 2-trains and the first 3-train: the 3s are made as they are reached
+    # The depot makes 3-trains only when they are reached; the table lists them from the start.
+    assert [(row.train, row.count) for row in view.depot] == [("2", 2), ("3", None)]
+    for _ in range(3):  # both 2-trains and the first 3-train
         train = game.depot.next_train()
         assert train is not None
         game.depot.take(train)

@@ -9,6 +9,7 @@ who holds which private, the round. Replayed once per test session.
 from __future__ import annotations
 
 import copy
+import json
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -22,8 +23,11 @@ if str(ROOT / "tests" / "engine" / "titles" / "g18usa") not in sys.path:  # also
 from usa_logs import FIXTURE, trace_lines  # noqa: E402
 from usa_map_replay import MapReplay  # noqa: E402
 
+from engine import load_game  # noqa: E402
+from engine.core.game import BaseGame  # noqa: E402
 from engine.core.routes import Run, rebuild_run  # noqa: E402
 from engine.titles.g18usa.usa_map import UsaMap  # noqa: E402
+from render.cli import truncate_log  # noqa: E402
 from render.from_usa_map import usa_map_view  # noqa: E402
 from render.view import MapView  # noqa: E402
 
@@ -111,3 +115,12 @@ def trace_line(upto: int | None) -> dict[str, Any]:
     if upto is None:
         return lines[-1]
     return next(line for line in reversed(lines) if line["id"] <= upto)
+
+
+@cache
+def game_after(upto: int) -> BaseGame:
+    """The 18USA game class's own position after action id `upto` of fixture 109372 (the game
+    replays the fixture exactly only so far: see tests/engine/titles/g18usa/test_18usa_replay.py).
+    Shared: do not change it."""
+    log = json.loads(FIXTURE.read_text())
+    return load_game(truncate_log(log, upto)).state

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.board import HexState
+from engine.core.entities import Company, Corporation
 from engine.core.map_marks import MapMark
 from engine.titles.g18usa.resources import resource_bonus, resource_sides
 from engine.titles.g18usa.stations import (
@@ -67,6 +68,12 @@ def map_marks(umap: UsaMap, phase: str,
         if found:
             marks[coord] = tuple(found)
     return marks
+
+
+def private_owners(companies: Mapping[str, Company]) -> dict[str, str]:
+    """Private id -> the company holding it now, for `map_marks`."""
+    return {cid: company.owner.id for cid, company in companies.items()
+            if isinstance(company.owner, Corporation) and not company.closed}
 
 
 def _subsidy_tiles(umap: UsaMap) -> dict[str, dict[str, Any]]:
