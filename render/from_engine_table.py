@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from render.view import CorpRow, DepotRow, PlayerRow
+from engine.core.entities import Player
+from render.from_market import ZONE_TYPES
+from render.view import CorpRow, DepotRow, LoanBank, PlayerRow, PrivateRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from engine.core.entities import Corporation, Player, Train
+    from engine.core.entities import Corporation
     from engine.core.game import BaseGame
 
 # How train events read in the depot table; an unknown event shows under its engine name.
@@ -28,32 +30,65 @@ def player_rows(state: BaseGame) -> tuple[PlayerRow, ...]:
             cert_count=state.certificate_count(p), cert_limit=state.cert_limit,
             value=state.player_value(p), has_priority=p is priority,
             companies=_companies_of(state, p), is_active=id(p) in acting,
+            shorts=_shorts(state, p) if state.ledger.negative_holdings else None,
         )
         for p in state.players
     )
 
 
 def corp_rows(state: BaseGame) -> tuple[CorpRow, ...]:
-    return tuple(_corp_row(state, corp) for corp in state.corporations.values())
+    # Sizes are shown where a title has companies of other sizes than 10 shares (18USA's 2, 5, 10).
+    sized = any(corp.share_percent != 10 for corp in state.corporations.values())
+    return tuple(_corp_row(state, corp, sized) for corp in state.corporations.values())
+
+
+def private_rows(state: BaseGame) -> tuple[PrivateRow, ...]:
+    """Private companies still open, with who holds them. A company that nobody holds and that
+    has no face value is not for sale (18USA's subsidies waiting on the map): it is left out."""
+    return tuple(PrivateRow(c.id, c.name, _holder(c.owner), c.value, c.revenue)
+                 for c in state.companies.values() if not c.closed and (c.owner is not None or c.value))
+
+
+def loan_bank(state: BaseGame) -> LoanBank | None:
+    """Loans left and the interest rate, for a title with loans. The lender is named as the
+    title's data names it (18USA's Bank of New York)."""
+    if not state.loans.enabled:
+        return None
+    name = "Bank of New York" if "bank_of_new_york" in state.data["entities"] else "Loans"
+    return LoanBank(name, state.loans.available(), state.loans.interest_rate)
 
 
 def depot_rows(state: BaseGame) -> tuple[DepotRow, ...]:
     """Trains still for sale, by kind, with what the first of a kind sets off (the engine's
-    phase list, rust marks and train events; nothing once a kind has been sold)."""
-    first_of: dict[str, Train] = {}
-    for train in state.depot.trains:
-        first_of.setdefault(train.name, train)
-    rows = []
+    phase list, rust marks and train events; nothing once a kind has been sold). An unlimited
+    kind is listed even before the depot has made one of its trains (it makes them as needed)."""
+    listed: dict[str, tuple[int | None, int, str | None, str | None]] = {}
     for name, count in state.depot.run_length():
-        train = first_of[name]
+        train = next(t for t in state.depot.trains if t.name == name)
+        listed.setdefault(name, (int(count), train.price, train.rusts_on, train.obsolete_on))
+    for kind in state.depot.kinds:
+        if kind.count is None:
+            listed[kind.name] = (None, kind.price, kind.rusts_on, kind.obsolete_on)
+    order = [kind.name for kind in state.depot.kinds]
+    rows = []
+    for name in sorted(listed, key=lambda n: order.index(n) if n in order else len(order)):
+        count, price, rusts_on, obsolete_on = listed[name]
         brings: list[str] = []
-        if state.depot.first_of_kind(train):
+        if name not in state.depot.sold_names:
             effects = state.first_train_effects(name)
             brings += [f"phase {effects.phase}"] if effects.phase else []
             brings += [f"rusts {', '.join(effects.rusts)}"] if effects.rusts else []
             brings += [EVENT_TEXT.get(event, event) for event in effects.events]
-        rows.append(DepotRow(name, int(count), train.price, train.rusts_on, tuple(brings)))
+        rows.append(DepotRow(name, count, price, rusts_or_obsolete(rusts_on, obsolete_on), tuple(brings)))
     return tuple(rows)
+
+
+def rusts_or_obsolete(rusts_on: str | None, obsolete_on: str | None) -> str | None:
+    """The depot's "rusts on" entry: a train that goes obsolete rather than rusting (18USA's
+    2+, 3+, 4+) says so."""
+    if rusts_on:
+        return rusts_on
+    return f"{obsolete_on} (obsolete)" if obsolete_on else None
 
 
 def _train_order(state: BaseGame) -> Callable[[str], tuple[int, str]]:
@@ -65,19 +100,37 @@ def _train_order(state: BaseGame) -> Callable[[str], tuple[int, str]]:
 def _player_certs(state: BaseGame, player: Player) -> tuple[str, ...]:
     out = []
     for corp in state.corporations.values():
-        pct = corp.percent_owned_by(player)
+        # Short positions are listed apart (negative certificates); these are the shares held.
+        pct = sum(share.percent for share in corp.shares_of(player) if share.percent > 0)
         if pct:
             out.append(f"{corp.id} {pct}%" + ("P" if corp.president() is player else ""))
     return tuple(out)
+
+
+def _shorts(state: BaseGame, player: Player) -> tuple[str, ...]:
+    out = []
+    for corp in state.corporations.values():
+        count = sum(1 for share in corp.shares_of(player) if share.percent < 0)
+        if count:
+            out.append(f"{corp.id} \u00d7{count}")
+    return tuple(out)
+
+
+def _holder(owner: object) -> str:
+    if owner is None:
+        return "bank"
+    return str(getattr(owner, "id", "") if not isinstance(owner, Player) else owner.name) or "bank"
 
 
 def _companies_of(state: BaseGame, holder: object) -> tuple[str, ...]:
     return tuple(cid for cid, c in state.companies.items() if c.owner is holder and not c.closed)
 
 
-def _corp_row(state: BaseGame, corp: Corporation) -> CorpRow:
+def _corp_row(state: BaseGame, corp: Corporation, sized: bool) -> CorpRow:
     president = corp.president()
-    price = state.share_price(corp) if corp.id in state.market.position else None
+    placed = corp.id in state.market.position
+    price = state.share_price(corp) if placed else None
+    cell_types = state.market.cell_of(corp.id).types if placed else ()
     return CorpRow(
         id=corp.id, name=corp.name, color=corp.color, text_color=corp.text_color,
         president=president.name if president else None, cash=corp.cash, share_price=price,
@@ -85,4 +138,7 @@ def _corp_row(state: BaseGame, corp: Corporation) -> CorpRow:
         treasury_pct=corp.treasury_percent(), pool_pct=corp.percent_owned_by(state.pool),
         floated=corp.floated, operated=corp.times_operated > 0,
         companies=_companies_of(state, corp),
+        loans=state.loans.count(corp.id) if state.loans.enabled else None,
+        size=state.total_shares(corp) if sized and corp.shares else None,
+        area=next((kind for kind in ZONE_TYPES if kind in cell_types), None),
     )

@@ -33,6 +33,10 @@ CITY_FILL = "#ffffff"
 HIGHLIGHT_COLOR = "#ff00c8"  # magenta: distinct from every hex fill and corporation colour
 ROUTE_PALETTE: tuple[str, ...] = ("#e6194b", "#0066ff", "#00a86b", "#ff8c00", "#8000ff", "#00b5c8")
 FONT_FAMILY = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
+# The smallest text on the map. png.py keeps every text >= 12 px and a map <= 2400 px wide, so
+# this bounds how wide a board can be drawn: 18USA's 30 columns need 7 units.
+FONT_SMALL = 7.0
+FONT_REV = 8.0  # revenue values
 
 
 def hex_center(x: int, y: int, size: float = HEX_SIZE) -> Point:

@@ -1,147 +1,30 @@
 """Drawing one hex: its pieces go into named layers that map_svg stacks in a fixed order.
 
-Small decorations (revenue circles, labels, terrain costs, names) are placed by a tiny
-collision check against track, cities and the hex outline, so a token or a curve never
-hides a revenue: the first free spot in a fixed candidate list wins, which keeps the
-output deterministic.
+Small decorations (revenue circles, labels, terrain costs, names, marker plates) are placed
+with a `Placer` (render/placer.py), so a token or a curve never hides a revenue.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 
 from render import geometry as g
-from render.geometry import Point
+from render.geometry import FONT_REV, FONT_SMALL, Point
+from render.placer import A, Placer, R
+from render.plates import Layers, marker_plates, phase_boxes
 from render.svgkit import attrs, esc, text, text_width
-from render.view import CityView, HexView, PathView, TownView
+from render.view import CityView, HexView, PathView, TokenView, TownView
 
-LAYERS = ("fill", "terrain", "track", "route", "city", "token", "text", "revenue")
-Layers = dict[str, list[str]]
+LAYERS = ("fill", "terrain", "track", "route", "city", "token", "text", "marker", "revenue")
 
-R = g.HEX_SIZE
-A = R * g.SQRT3 / 2  # centre to edge midpoint
 TRACK_W = R * 0.17
 REV_R = R * 0.16
-FONT_SMALL = 6.5  # the smallest text on the map; png.py keeps it >= 12 px
 FONT_NAME = 7.0
-FONT_REV = 8.0
 FONT_TOKEN = 7.5
-PHASE_LABEL_H = 8.5  # the row of phase names above phase-dependent values
+METROPOLIS_RING = "#8b0000"
+LABEL_ANGLES = (210, 150, 270, 330, 30, 90)  # the tile label goes in a corner, upper left first
 ARROW_BASE = 0.66  # red-area track: fraction of the way in where the arrow head starts
 ARROW_TIP = 0.42
-
-
-class Placer:
-    """Free-space bookkeeping inside one hex, in coordinates relative to its centre."""
-
-    def __init__(self) -> None:
-        self.circles: list[tuple[float, float, float]] = []
-        self.segments: list[tuple[Point, Point, float]] = []
-
-    def take(self, p: Point, r: float) -> None:
-        self.circles.append((p[0], p[1], r))
-
-    def take_polyline(self, pts: list[Point], half_width: float) -> None:
-        for a, b in zip(pts, pts[1:], strict=False):
-            self.segments.append((a, b, half_width))
-
-    def fits(self, p: Point, r: float) -> bool:
-        # Early-exit version of clash() == 0: the free-spot search calls this thousands of times.
-        if any(A - (p[0] * cx + p[1] * sy) < r + 1.0 for cx, sy in _SIDE_NORMALS):
-            return False
-        if any(math.hypot(p[0] - x, p[1] - y) < r + cr + 1.0 for x, y, cr in self.circles):
-            return False
-        return all(_seg_dist(p, a, b) >= r + hw + 1.0 for a, b, hw in self.segments)
-
-    def clash(self, p: Point, r: float) -> int:
-        """How many things a circle at p would touch (hex sides, circles, track)."""
-        n = 0
-        for e in range(6):  # stay inside the hex: distance to every side line
-            ang = math.radians(g.edge_angle(e))
-            if A - (p[0] * math.cos(ang) + p[1] * math.sin(ang)) < r + 1.0:
-                n += 1
-        n += sum(math.hypot(p[0] - x, p[1] - y) < r + cr + 1.0 for x, y, cr in self.circles)
-        n += sum(_seg_dist(p, a, b) < r + hw + 1.0 for a, b, hw in self.segments)
-        return n
-
-    def fits_box(self, c: Point, w: float, h: float) -> bool:
-        rows = max(1, round(h / (FONT_NAME * 1.15)))
-        rh = h / rows
-        return all(self.fits((c[0] + dx, c[1] - h / 2 + rh * (k + 0.5)), rh / 2)
-                   for k in range(rows) for dx in _spread(max(0.0, w / 2 - rh / 2), rh / 2))
-
-    def box_clash(self, c: Point, w: float, h: float) -> int:
-        """A w x h box, probed as a row of circles of radius h/2 along each text line."""
-        rows = max(1, round(h / (FONT_NAME * 1.15)))
-        rh = h / rows
-        n = 0
-        for k in range(rows):
-            y = c[1] - h / 2 + rh * (k + 0.5)
-            for dx in _spread(max(0.0, w / 2 - rh / 2), rh / 2):
-                n += self.clash((c[0] + dx, y), rh / 2)
-        return n
-
-    def take_box(self, c: Point, w: float, h: float) -> None:
-        rows = max(1, round(h / (FONT_NAME * 1.15)))
-        rh = h / rows
-        for k in range(rows):
-            for dx in _spread(max(0.0, w / 2 - rh / 2), rh / 2):
-                self.take((c[0] + dx, c[1] - h / 2 + rh * (k + 0.5)), rh / 2)
-
-    def place(self, candidates: list[Point], r: float) -> Point:
-        return self.place_box(candidates, 2 * r, 2 * r, circle=True)
-
-    def place_box(self, candidates: list[Point], w: float, h: float, circle: bool = False) -> Point:
-        """First free candidate; else the free grid point nearest the first candidate; in a
-        hex too crowded for either, the spot that touches the fewest things."""
-        def free(p: Point) -> bool:
-            return self.fits(p, w / 2) if circle else self.fits_box(p, w, h)
-
-        def cost(p: Point) -> int:
-            return self.clash(p, w / 2) if circle else self.box_clash(p, w, h)
-
-        probe = w / 2 if circle else h / max(1, round(h / (FONT_NAME * 1.15))) / 2
-        grid = (q for q in _grid_near(candidates[0]) if _inside(q, w / 2, h / 2, probe))
-        best = next((p for p in candidates if free(p)), None) or next((p for p in grid if free(p)), None)
-        if best is None:  # crowded hex: least-bad candidate, first one on ties
-            best = min(candidates, key=lambda p: (cost(p), candidates.index(p)))
-        if circle:
-            self.take(best, w / 2)
-        else:
-            self.take_box(best, w, h)
-        return best
-
-
-_SIDE_NORMALS = [(math.cos(math.radians(g.edge_angle(e))), math.sin(math.radians(g.edge_angle(e))))
-                 for e in range(6)]
-_GRID = [(x * 3.0, y * 3.0) for x in range(-14, 15) for y in range(-15, 16)]
-
-
-@functools.lru_cache(maxsize=64)
-def _grid_near(pref: Point) -> tuple[Point, ...]:
-    """The search grid, nearest to `pref` first (cached: candidates are a few fixed points)."""
-    return tuple(sorted(_GRID, key=lambda q: (math.hypot(q[0] - pref[0], q[1] - pref[1]), q)))
-
-
-def _inside(p: Point, half_w: float, half_h: float, probe: float) -> bool:
-    """Cheap pre-test that the probe circles of a box at p stay inside the hex.
-
-    Exactly the hex-side part of fits()/fits_box() for the outermost probes, done once per
-    grid point instead of once per probe, so it rejects nothing those would accept.
-    """
-    for nx, ny in _SIDE_NORMALS:
-        reach = (half_w - probe) * abs(nx) + (half_h - probe) * abs(ny) + probe
-        if A - (p[0] * nx + p[1] * ny) < reach + 1.0:
-            return False
-    return True
-
-
-def _seg_dist(p: Point, a: Point, b: Point) -> float:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
-    return math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy))
 
 
 def endpoint_point(h: HexView, end: tuple[str, int]) -> Point:
@@ -226,9 +109,9 @@ def draw_hex(h: HexView, origin: Point) -> Layers:
     if named and h.location_name:
         _name(h.location_name, origin, placer, out)
     if h.offboard is not None and h.offboard.values:
-        _phase_boxes(h.offboard.values, h.offboard.current_index, origin, placer, out,
-                     [(0.0, 0.0), (0.0, -R * 0.3), (0.0, R * 0.3), (-R * 0.25, 0.0), (R * 0.25, 0.0)],
-                     cls="offboard-values")
+        phase_boxes(h.offboard.values, h.offboard.current_index, origin, placer, out,
+                    [(0.0, 0.0), (0.0, -R * 0.3), (0.0, R * 0.3), (-R * 0.25, 0.0), (R * 0.25, 0.0)],
+                    cls="offboard-values", colors=h.offboard.value_colors, coord=h.coord)
     if h.location_name and not named:
         _name(h.location_name, origin, placer, out)
     if h.terrain_cost or h.terrain_types:
@@ -236,11 +119,14 @@ def draw_hex(h: HexView, origin: Point) -> Layers:
         p = placer.place_box([(0.0, -R * 0.62), (0.0, R * 0.62), (0.0, -R * 0.5), (0.0, R * 0.5)], 32.0, 11.0)
         _terrain(h, (ox + p[0], oy + p[1]), out)
     if h.label:
-        p = placer.place(_ring(R * 0.6, (210, 150, 270, 330, 30, 90)), 8.0)
+        # Room for the whole label: "NY" and "B" are narrow, 18USA's "CHI" or "C.T." are not.
+        r = max(8.0, text_width(h.label, 12.0, bold=True) / 2)
+        p = placer.place(_ring(R * 0.6, LABEL_ANGLES) + _ring(R * 0.7, LABEL_ANGLES), r)
         out["text"].append(text(ox + p[0], oy + p[1], h.label, 12.0, bold=True, cls="label"))
     if h.blocked_by:
         p = placer.place([(0.0, R * 0.45), (0.0, -R * 0.45), (0.0, 0.0)], 10.0)
         _blocked(h.blocked_by, (ox + p[0], oy + p[1]), out)
+    marker_plates(h.markers, h.coord, origin, placer, out)
     return out
 
 
@@ -269,17 +155,21 @@ def _arrow_head(edge: int, origin: Point) -> str:
 
 def _draw_city(h: HexView, i: int, city: CityView, origin: Point, placer: Placer, out: Layers) -> None:
     c = g.city_center(i, len(h.cities))
-    extent = g.city_extent(city.slots)
-    placer.take(c, extent)
     sr = g.slot_radius(slots=city.slots)
+    ring = g.city_extent(city.slots) + 2.5
+    extent = ring + 1.5 if h.metropolis else g.city_extent(city.slots)  # what decorations keep clear of
+    placer.take(c, extent)
     cx, cy = origin[0] + c[0], origin[1] + c[1]
     shape = ""
+    if h.metropolis:  # a heavy ring marks a metropolis, whatever tile it has now
+        shape += (f'<circle class="metropolis" cx="{g.fmt(cx)}" cy="{g.fmt(cy)}" r="{g.fmt(ring)}" '
+                  f'fill="none" stroke="{METROPOLIS_RING}" stroke-width="3"/>')
     if city.slots == 2:  # printed two-slot cities are a white stadium around both slots
-        shape = (f'<rect x="{g.fmt(cx - 2 * sr)}" y="{g.fmt(cy - sr)}" width="{g.fmt(4 * sr)}" '
-                 f'height="{g.fmt(2 * sr)}" rx="{g.fmt(sr)}" fill="{g.CITY_FILL}" stroke="#000" stroke-width="1.5"/>')
+        shape += (f'<rect x="{g.fmt(cx - 2 * sr)}" y="{g.fmt(cy - sr)}" width="{g.fmt(4 * sr)}" '
+                  f'height="{g.fmt(2 * sr)}" rx="{g.fmt(sr)}" fill="{g.CITY_FILL}" stroke="#000" stroke-width="1.5"/>')
     elif city.slots > 2:
-        shape = (f'<circle cx="{g.fmt(cx)}" cy="{g.fmt(cy)}" r="{g.fmt(extent)}" fill="{g.CITY_FILL}" '
-                 f'stroke="#000" stroke-width="1.5"/>')
+        shape += (f'<circle cx="{g.fmt(cx)}" cy="{g.fmt(cy)}" r="{g.fmt(g.city_extent(city.slots))}" '
+                  f'fill="{g.CITY_FILL}" stroke="#000" stroke-width="1.5"/>')
     slots = []
     for s, (sx, sy) in enumerate(g.slot_centers((cx, cy), city.slots)):
         slots.append(f'<circle class="slot" data-slot="{s}" cx="{g.fmt(sx)}" cy="{g.fmt(sy)}" '
@@ -287,23 +177,37 @@ def _draw_city(h: HexView, i: int, city: CityView, origin: Point, placer: Placer
         token = city.tokens[s] if s < len(city.tokens) else None
         reserved = city.reserved[s] if s < len(city.reserved) else None
         if token is not None:
-            out["token"].append(
-                f'<g {attrs(cls="token", data_corp=token.corporation, data_coord=h.coord, data_city=i, data_slot=s)}>'
-                f'<circle cx="{g.fmt(sx)}" cy="{g.fmt(sy)}" r="{g.fmt(sr - 1.5)}" fill="{esc(token.fill_color)}" '
-                f'stroke="#000" stroke-width="1"/>'
-                + text(sx, sy, token.corporation, _token_font(token.corporation, sr), bold=True, fill=token.text_color)
-                + "</g>")
+            out["token"].append(_token(token, (sx, sy), sr, h.coord, i, s))
         elif reserved:
             out["token"].append(
                 f'<g {attrs(cls="reserved", data_corp=reserved, data_coord=h.coord, data_city=i, data_slot=s)}>'
                 + text(sx, sy, reserved, _token_font(reserved, sr), bold=True, fill="#000000", opacity=0.35)
                 + "</g>")
+    # Stations beyond the printed slots (18USA's Free Station) sit in a dashed slot beside the city.
+    for s in range(city.slots, len(city.tokens)):
+        token = city.tokens[s]
+        if token is None:
+            continue
+        p = placer.place(_around(c, extent + sr + 1.0), sr)
+        ex, ey = origin[0] + p[0], origin[1] + p[1]
+        slots.append(f'<circle class="slot extra-slot" data-slot="{s}" cx="{g.fmt(ex)}" cy="{g.fmt(ey)}" '
+                     f'r="{g.fmt(sr)}" fill="{g.CITY_FILL}" stroke="#000" stroke-width="1.2" stroke-dasharray="3 2"/>')
+        out["token"].append(_token(token, (ex, ey), sr, h.coord, i, s))
     out["city"].append(f'<g {attrs(cls="city", data_coord=h.coord, data_city=i, data_slots=city.slots)}>'
                        + shape + "".join(slots) + "</g>")
     if city.values:
-        _phase_boxes(city.values, city.current_index, origin, placer, out, _around(c, extent + 9.0), cls="revenue")
+        phase_boxes(city.values, city.current_index, origin, placer, out, _around(c, extent + 9.0),
+                    cls="revenue", colors=city.value_colors, coord=h.coord)
     elif city.revenue > 0:
         _revenue(city.revenue, c, extent, origin, placer, out)
+
+
+def _token(token: TokenView, p: Point, sr: float, coord: str, city: int, slot: int) -> str:
+    sx, sy = p
+    label = text(sx, sy, token.text, _token_font(token.text, sr), bold=True, fill=token.text_color) if token.text else ""
+    return (f'<g {attrs(cls="token", data_corp=token.corporation, data_coord=coord, data_city=city, data_slot=slot)}>'
+            f'<circle cx="{g.fmt(sx)}" cy="{g.fmt(sy)}" r="{g.fmt(sr - 1.5)}" fill="{esc(token.fill_color)}" '
+            f'stroke="#000" stroke-width="1"/>' + label + "</g>")
 
 
 def _token_font(label: str, sr: float) -> float:
@@ -319,7 +223,8 @@ def _draw_town(h: HexView, i: int, town: TownView, origin: Point, placer: Placer
     out["city"].append(f'<circle {attrs(cls="town", data_coord=h.coord, data_town=i)} '
                        f'cx="{g.fmt(origin[0] + c[0])}" cy="{g.fmt(origin[1] + c[1])}" r="{g.fmt(R * 0.13)}" fill="#000"/>')
     if town.values:
-        _phase_boxes(town.values, town.current_index, origin, placer, out, _around(c, R * 0.45), cls="revenue")
+        phase_boxes(town.values, town.current_index, origin, placer, out, _around(c, R * 0.45),
+                    cls="revenue", colors=town.value_colors, coord=h.coord)
     elif town.revenue > 0:
         _revenue(town.revenue, c, R * 0.13, origin, placer, out)
 
@@ -335,34 +240,6 @@ def _revenue(value: int, c: Point, extent: float, origin: Point, placer: Placer,
     out["revenue"].append(
         f'<g class="revenue" data-value="{value}"><circle cx="{g.fmt(x)}" cy="{g.fmt(y)}" r="{g.fmt(REV_R)}" '
         f'fill="#fff" stroke="#000" stroke-width="1"/>' + text(x, y, str(value), FONT_REV, bold=True) + "</g>")
-
-
-def _phase_boxes(values: tuple[tuple[str, int], ...], current: int, origin: Point, placer: Placer,
-                 out: Layers, candidates: list[Point], cls: str) -> None:
-    """Phase-dependent values side by side, each under the phases it holds in ("2–4",
-    "5+"); the one in force is inverted (black box) so it reads at a glance."""
-    labelled = any(label for label, _ in values)
-    label_h = PHASE_LABEL_H if labelled else 0.0
-    height = 14.0 + label_h
-    widths = [max(14.0, text_width(str(v), FONT_REV, bold=True) + 5.0,
-                  text_width(label, FONT_SMALL, bold=True) + 4.0) for label, v in values]
-    total = sum(widths)
-    p = placer.place_box(candidates, total, height)
-    x = origin[0] + p[0] - total / 2
-    top = origin[1] + p[1] - height / 2
-    parts = [f'<g {attrs(cls=cls, data_current=values[current][1] if values else None)}>']
-    for k, ((label, v), w) in enumerate(zip(values, widths, strict=True)):
-        now = k == current
-        ink = "#fff" if now else "#555"
-        parts.append(f'<rect class="phase-value" data-phase="{esc(label)}" data-current="{int(now)}" '
-                     f'x="{g.fmt(x)}" y="{g.fmt(top)}" width="{g.fmt(w)}" height="{g.fmt(height)}" '
-                     f'fill="{"#000" if now else "#fff"}" stroke="#000" stroke-width="1"/>')
-        if labelled:
-            parts.append(text(x + w / 2, top + label_h / 2 + 0.5, label, FONT_SMALL, bold=True, fill=ink,
-                              cls="phase-label"))
-        parts.append(text(x + w / 2, top + label_h + 7.0, str(v), FONT_REV, bold=True, fill=ink))
-        x += w
-    out["revenue"].append("".join(parts) + "</g>")
 
 
 def _terrain(h: HexView, p: Point, out: Layers) -> None:
@@ -408,11 +285,6 @@ def _name(name: str, origin: Point, placer: Placer, out: Layers) -> None:
         y = c[1] - h / 2 + line_h * (k + 0.5)
         out["text"].append(text(origin[0] + c[0], origin[1] + y, ln, FONT_NAME, cls="location-name",
                                 fill="#111", halo=True))
-
-
-def _spread(half: float, step: float = 4.0) -> list[float]:
-    n = max(1, math.ceil(half / max(step, 1.0)))
-    return [half * (k / n) for k in range(-n, n + 1)]
 
 
 def _wrap(name: str, size: float, max_width: float) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from render import geometry as g
 from render.hex_parts import LAYERS, TRACK_W, draw_hex, path_geometry
+from render.plates import is_banded
 from render.svgkit import attrs, document, esc, text
 from render.view import HexView, MapView, RouteView
 
@@ -17,6 +18,8 @@ TITLE_H = 30.0
 FONT_COORD = 10.0
 FONT_TITLE = 14.0
 FONT_LEGEND = 11.0
+FONT_KEY = 9.0
+KEY_H = 16.0
 
 
 def map_svg(view: MapView) -> str:
@@ -31,8 +34,10 @@ def map_svg(view: MapView) -> str:
     top = TITLE_H + MARGIN + g.HEX_SIZE - g.hex_center(0, min_y)[1]
     width = g.hex_center(max_x, 0)[0] - g.hex_center(min_x, 0)[0] + 2 * half_w + 2 * MARGIN
     map_bottom = top + g.hex_center(0, max_y)[1] + g.HEX_SIZE + MARGIN
+    key = map_key(view)
+    key_h = KEY_H if key else 0.0
     legend_h = _legend_height(view.routes)
-    height = map_bottom + legend_h
+    height = map_bottom + key_h + legend_h
 
     def origin(h: HexView) -> g.Point:
         cx, cy = g.hex_center(h.x, h.y)
@@ -57,8 +62,28 @@ def map_svg(view: MapView) -> str:
         body.append(f'<g class="layer" data-layer="{name}">' + "\n".join(layers[name]) + "</g>")
     body.append(_highlights(view, by_coord, origin))
     body.append(_frame(view, origin, width, top - g.HEX_SIZE - MARGIN / 2, map_bottom - MARGIN / 2))
-    body.append(_legend(view.routes, map_bottom))
+    if key:
+        body.append(text(MARGIN, map_bottom + key_h / 2, key, FONT_KEY, anchor="start", fill="#444", cls="map-key"))
+    body.append(_legend(view.routes, map_bottom + key_h))
     return document(width, height, body)
+
+
+def map_key(view: MapView) -> str:
+    """One line explaining the signs this map uses (only those it uses)."""
+    hexes = view.hexes
+    stops = [s for h in hexes for s in (*h.cities, *h.towns, *((h.offboard,) if h.offboard else ()))]
+    parts = []
+    if any(len(s.values) > 1 for s in stops):
+        parts.append("black box: value in force")
+    if any(is_banded(s.values, s.value_colors) for s in stops):
+        parts.append("colour band: the tiles' phase")
+    if any(m.hollow for h in hexes for m in h.markers):
+        parts.append("dashed plate: resource not yet placed")
+    if any(h.metropolis for h in hexes):
+        parts.append("dark red ring: metropolis")
+    if view.highlight_hexes:
+        parts.append("magenta: last tile laid")
+    return "Key: " + " · ".join(parts) if parts else ""
 
 
 def _routes(routes: tuple[RouteView, ...], by_coord: dict[str, HexView], origin: object) -> list[str]:

@@ -14,9 +14,13 @@ from render.view import MarketCellView, MarketView
 # Cells hold three tokens side by side, large enough to read on a phone (2x output scale).
 CELL_W = 64.0
 CELL_H = 60.0
+# A one-row market reads like text, ten spaces a line; its spaces are taller to carry the
+# dividend thresholds at the bottom, as printed.
+CELL_W_1D = 72.0
+CELL_H_1D = 72.0
 MARGIN = 14.0
 TITLE_H = 28.0
-WRAP = 12
+WRAP = 10
 TOKEN_R = 10.0
 FONT_PRICE = 11.0
 FONT_TOKEN = 8.0
@@ -25,8 +29,15 @@ FONT_SMALL = 6.5
 CELL_FILL = "#f7f1de"
 PAR_FILL = "#f4a6a6"
 ZONE_FILL = {"yellow": "#fde900", "orange": "#f9b233", "brown": "#cb7745", "red": "#ec232a",
-             "gray": "#bcbdc0", "green": "#71bf44", "blue": "#35a7ff"}
+             "gray": "#bcbdc0", "green": "#71bf44", "blue": "#35a7ff",
+             "acquisition": "#f6b26b", "liquidation": "#a9a9a9"}
 LEDGE_COLOR = "#b00000"
+LEGEND_2D = ("pink: par values \u00b7 red line: ledge \u00b7 \u25b2\u25bc: row changes \u00b7 "
+             "tokens: top of the stack first (left)",)
+LEGEND_1D = ("Read left to right, line by line \u00b7 pink: par values \u00b7 orange: acquisition \u00b7 "
+             "gray: liquidation \u00b7 tokens: top of the stack first (left)",
+             "Bottom of a space: the dividend per share that moves the price 1, 2, 3 or 4 steps right")
+LEGEND_LINE_H = 14.0
 
 
 def market_svg(view: MarketView) -> str:
@@ -34,12 +45,15 @@ def market_svg(view: MarketView) -> str:
     cells = [_placed(c, view.kind) for c in view.cells]
     rows = max((r for r, _, _ in cells), default=0) + 1
     cols = max((c for _, c, _ in cells), default=0) + 1
-    width = 2 * MARGIN + cols * CELL_W
-    height = TITLE_H + 2 * MARGIN + rows * CELL_H + 16.0
+    cell_w, cell_h = (CELL_W_1D, CELL_H_1D) if view.kind == "1d" else (CELL_W, CELL_H)
+    legend = LEGEND_1D if view.kind == "1d" else LEGEND_2D
+    width = max(2 * MARGIN + cols * cell_w,
+                *(text_width(line, FONT_SMALL + 2) + 2 * MARGIN for line in legend))
+    height = TITLE_H + 2 * MARGIN + rows * cell_h + 2.0 + LEGEND_LINE_H * len(legend)
     body = [text(MARGIN, TITLE_H / 2 + 4, view.title, 14.0, anchor="start", bold=True, cls="title")]
     body.append('<g class="layer" data-layer="cells">')
     for r, c, cell in cells:
-        body.append(_cell(cell, MARGIN + c * CELL_W, TITLE_H + MARGIN + r * CELL_H))
+        body.append(_cell(cell, MARGIN + c * cell_w, TITLE_H + MARGIN + r * cell_h, cell_w, cell_h))
     body.append("</g>")
     body.append('<g class="layer" data-layer="ledges">')
     for r, c, cell in cells:
@@ -51,12 +65,12 @@ def market_svg(view: MarketView) -> str:
     body.append("</g>")
     body.append('<g class="layer" data-layer="tokens">')
     for r, c, cell in cells:
-        body.extend(_tokens(cell, MARGIN + c * CELL_W, TITLE_H + MARGIN + r * CELL_H))
+        body.extend(_tokens(cell, MARGIN + c * cell_w, TITLE_H + MARGIN + r * cell_h, cell_w, cell_h))
     body.append("</g>")
-    legend_y = TITLE_H + MARGIN + rows * CELL_H + 10.0
-    body.append(text(MARGIN, legend_y, "pink: par values \u00b7 red line: ledge \u00b7 \u25b2\u25bc: row changes \u00b7 "
-                     "tokens: top of the stack first (left)",
-                     FONT_SMALL + 2, anchor="start", fill="#444", cls="market-legend"))
+    legend_y = TITLE_H + MARGIN + rows * cell_h + 10.0
+    for k, line in enumerate(legend):
+        body.append(text(MARGIN, legend_y + k * LEGEND_LINE_H, line, FONT_SMALL + 2, anchor="start",
+                         fill="#444", cls="market-legend"))
     return document(width, height, body)
 
 
@@ -66,15 +80,26 @@ def _placed(cell: MarketCellView, kind: str) -> tuple[int, int, MarketCellView]:
     return (cell.row, cell.col, cell)
 
 
-def _cell(cell: MarketCellView, x: float, y: float) -> str:
+def _cell(cell: MarketCellView, x: float, y: float, w: float, h: float) -> str:
     fill = PAR_FILL if cell.is_par else ZONE_FILL.get(cell.zone or "", CELL_FILL)
     a = attrs(cls="market-cell", data_row=cell.row, data_col=cell.col, data_price=cell.price,
-              data_par=int(cell.is_par), data_ledge=int(cell.on_ledge))
-    parts = [f'<g {a}><rect x="{fmt(x)}" y="{fmt(y)}" width="{fmt(CELL_W)}" height="{fmt(CELL_H)}" '
+              data_par=int(cell.is_par), data_ledge=int(cell.on_ledge), data_zone=cell.zone,
+              data_label=cell.label)
+    parts = [f'<g {a}><rect x="{fmt(x)}" y="{fmt(y)}" width="{fmt(w)}" height="{fmt(h)}" '
              f'fill="{fill}" stroke="#555" stroke-width="1"/>']
-    parts.append(text(x + CELL_W / 2, y + 10, str(cell.price), FONT_PRICE, bold=True))
+    if cell.price or not cell.label:
+        parts.append(text(x + w / 2, y + 10, str(cell.price), FONT_PRICE, bold=True, cls="price"))
+        if cell.label:
+            parts.append(text(x + w / 2, y + 20, cell.label, FONT_SMALL, cls="cell-label"))
+    else:  # a space without a price of its own (18USA's acquisition and liquidation spaces)
+        parts.append(text(x + w / 2, y + 10, cell.label, _fit(cell.label, FONT_SMALL + 1.5, w - 4, True),
+                          bold=True, cls="cell-label"))
+    if cell.thresholds:
+        line = " ".join(str(v) for v in cell.thresholds)
+        parts.append(text(x + w / 2, y + h - 7, line, _fit(line, FONT_SMALL + 0.5, w - 4), fill="#333",
+                          cls="thresholds", data_values=",".join(str(v) for v in cell.thresholds)))
     if cell.up_arrow:  # right from the last cell of a row goes up a row
-        parts.append(_arrow(x + CELL_W - 7, y + 9, up=True))
+        parts.append(_arrow(x + w - 7, y + 9, up=True))
     if cell.down_arrow:  # left from the first cell of a row goes down a row
         parts.append(_arrow(x + 7, y + 9, up=False))
     parts.append("</g>")
@@ -89,7 +114,12 @@ def _arrow(cx: float, cy: float, up: bool) -> str:
             f'{fmt(cx)},{fmt(tip)}" fill="#222"/>')
 
 
-def _tokens(cell: MarketCellView, x: float, y: float) -> list[str]:
+def _fit(line: str, size: float, room: float, bold: bool = False) -> float:
+    """The size at which `line` fits in `room`, never under the legible minimum."""
+    return max(FONT_SMALL, min(size, size * room / max(1.0, text_width(line, size, bold))))
+
+
+def _tokens(cell: MarketCellView, x: float, y: float, w: float, h: float) -> list[str]:
     """Tokens in reading order, three to a line: the top of the stack first (top left).
 
     Side by side rather than overlapping, so every abbreviation stays readable; beyond six
@@ -98,11 +128,13 @@ def _tokens(cell: MarketCellView, x: float, y: float) -> list[str]:
     n = len(cell.tokens)
     out = []
     lines = max(1, (n + 2) // 3)
-    line_step = min(2 * TOKEN_R + 1, (CELL_H - 20 - 2 * TOKEN_R) / max(1, lines - 1)) if lines > 1 else 0
+    top = 24.0 if cell.label and cell.price else 20.0  # below the price (and its label)
+    bottom = h - (14.0 if cell.thresholds else 0.0)  # above the thresholds
+    line_step = min(2 * TOKEN_R + 1, (bottom - top - 2 * TOKEN_R) / max(1, lines - 1)) if lines > 1 else 0
     for k, tok in enumerate(cell.tokens):
         in_line = min(3, n - (k // 3) * 3)  # centre a short line in the cell
-        cx = x + CELL_W / 2 + ((k % 3) - (in_line - 1) / 2) * (2 * TOKEN_R + 0.5)
-        cy = y + 20 + TOKEN_R + (k // 3) * line_step
+        cx = x + w / 2 + ((k % 3) - (in_line - 1) / 2) * (2 * TOKEN_R + 0.5)
+        cy = y + top + TOKEN_R + (k // 3) * line_step
         # Shrink long ids just enough to fit the disc, never below the legible minimum.
         fit = FONT_TOKEN * (2 * TOKEN_R - 3) / max(1.0, text_width(tok.corporation, FONT_TOKEN, True))
         size = max(FONT_SMALL, min(FONT_TOKEN, fit))

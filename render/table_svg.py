@@ -26,23 +26,32 @@ def table_svg(view: TableView) -> str:
     """Render the game summary as SVG text."""
     body: list[str] = []
     y = MARGIN
-    head = f"{view.title} \u2014 {view.round_name} \u2014 Phase {view.phase} \u2014 Bank {money(view.bank_cash)}"
+    bank = f" \u2014 Bank {money(view.bank_cash)}" if view.bank_cash is not None else ""
+    head = f"{view.title} \u2014 {view.round_name} \u2014 Phase {view.phase}{bank}"
     body.append(text(MARGIN, y + FONT_TITLE / 2, head, FONT_TITLE, anchor="start", bold=True, cls="title"))
     y += FONT_TITLE + 12
     widths: list[float] = []
     blocks: list[tuple[str, list[str], list[list[str]], list[dict[str, str]]]] = []
 
-    players_rows = [_player_cells(p) for p in view.players]
-    blocks.append(("players", ["", "Player", "Cash", "Value", "Certs", "Shares", "Privates"], players_rows,
+    shorts = any(p.shorts is not None for p in view.players)
+    header = ["", "Player", "Cash", "Value", "Certs", "Shares"] + (["Shorts"] if shorts else []) + ["Privates"]
+    blocks.append(("players", header, [_player_cells(p, shorts) for p in view.players],
                    [{"data-player": p.name, "active": "1" if p.is_active else ""} for p in view.players]))
-    corp_rows = [_corp_cells(c) for c in view.corporations]
-    blocks.append(("corporations", ["Corp", "President", "Cash", "Price", "Trains", "Tokens", "Treasury",
-                                    "Pool", "Status"], corp_rows,
+    sizes = any(c.size is not None for c in view.corporations)
+    loans = any(c.loans is not None for c in view.corporations)
+    header = (["Corp"] + (["Size"] if sizes else []) + ["President", "Cash"] + (["Loans"] if loans else [])
+              + ["Price", "Trains", "Tokens", "Treasury", "Pool", "Status"])
+    blocks.append(("corporations", header, [_corp_cells(c, sizes, loans) for c in view.corporations],
                    [{"data-corp": c.id, "color": c.color, "text": c.text_color} for c in view.corporations]))
     depot_rows = [[d.train, "\u221e" if d.count is None else str(d.count), money(d.price), d.rusts_on or "\u2014",
                    ", ".join(d.first_brings) or "\u2014"] for d in view.depot]
     blocks.append(("depot", ["Train", "Left", "Price", "Rusts on", "First one brings"], depot_rows,
                    [{"data-train": d.train} for d in view.depot]))
+    revenue = any(c.revenue for c in view.privates)  # 18USA's privates pay nothing
+    private_rows = [[c.id, c.name, c.holder, money(c.value)] + ([money(c.revenue)] if revenue else [])
+                    for c in view.privates]
+    blocks.append(("privates", ["Private", "Name", "Holder", "Value"] + (["Revenue"] if revenue else []),
+                   private_rows, [{"data-private": c.id} for c in view.privates]))
 
     for name, header, rows, meta in blocks:
         if not rows:
@@ -52,11 +61,15 @@ def table_svg(view: TableView) -> str:
         body.append(part)
         widths.append(w)
     extra = []
+    if view.loan_bank is not None:
+        left = "no limit" if view.loan_bank.loans_left is None else str(view.loan_bank.loans_left)
+        extra.append((f"{view.loan_bank.name}: loans left {left} \u00b7 interest "
+                      f"{money(view.loan_bank.interest_rate)} per loan", "loan-bank"))
     if view.pool_trains:
-        extra.append("Trains in the open market: " + ", ".join(view.pool_trains))
-    extra.extend(view.notes)
-    for line in extra:
-        body.append(text(MARGIN, y + FONT / 2, line, FONT, anchor="start", cls="note"))
+        extra.append(("Trains in the open market: " + ", ".join(view.pool_trains), "note"))
+    extra.extend((note, "note") for note in view.notes)
+    for line, cls in extra:
+        body.append(text(MARGIN, y + FONT / 2, line, FONT, anchor="start", cls=cls))
         widths.append(text_width(line, FONT) + 2 * MARGIN)
         y += ROW_H
     width = max(widths + [text_width(head, FONT_TITLE, True) + 2 * MARGIN, 300.0])
@@ -68,19 +81,23 @@ def money(amount: int) -> str:
     return f"-${-amount}" if amount < 0 else f"${amount}"
 
 
-def _player_cells(p: PlayerRow) -> list[str]:
+def _player_cells(p: PlayerRow, shorts: bool) -> list[str]:
     certs = f"{p.cert_count}/{p.cert_limit}" if p.cert_limit else str(p.cert_count)
-    return ["\u2605" if p.has_priority else "", p.name, money(p.cash), money(p.value), certs,
-            ", ".join(p.certs) or "\u2014", ", ".join(p.companies) or "\u2014"]
+    return (["\u2605" if p.has_priority else "", p.name, money(p.cash), money(p.value), certs,
+             ", ".join(p.certs) or "\u2014"] + ([", ".join(p.shorts or ()) or "\u2014"] if shorts else [])
+            + [", ".join(p.companies) or "\u2014"])
 
 
-def _corp_cells(c: CorpRow) -> list[str]:
+def _corp_cells(c: CorpRow, sizes: bool, loans: bool) -> list[str]:
     status = "operated" if c.operated else ("floated" if c.floated else "not floated")
+    if c.area:
+        status += f", {c.area}"
     price = money(c.share_price) if c.share_price is not None else "\u2014"
     trains = ", ".join(c.trains) or "\u2014"
-    cash = money(c.cash) + (f" ({c.loans} loans)" if c.loans else "")
-    return [c.id, c.president or "\u2014", cash, price, trains, str(c.tokens_left),
-            f"{c.treasury_pct}%", f"{c.pool_pct}%", status]
+    cash = money(c.cash) + (f" ({c.loans} loans)" if c.loans and not loans else "")
+    return ([c.id] + ([str(c.size) if c.size is not None else "\u2014"] if sizes else [])
+            + [c.president or "\u2014", cash] + ([str(c.loans or 0)] if loans else [])
+            + [price, trains, str(c.tokens_left), f"{c.treasury_pct}%", f"{c.pool_pct}%", status])
 
 
 def _col_widths(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[float]:

@@ -26,17 +26,25 @@ class TokenView:
     corporation: str  # short id drawn on the token, e.g. "T&P"
     fill_color: str  # any SVG colour
     text_color: str = "white"
+    label: str | None = None  # drawn instead of the id when given ("" for a neutral token)
+
+    @property
+    def text(self) -> str:
+        return self.corporation if self.label is None else self.label
 
 
 @dataclass(frozen=True)
 class CityView:
     revenue: int  # value in force now; 0 draws no revenue circle (empty printed city)
     slots: int
-    tokens: tuple[TokenView | None, ...] = ()  # one entry per slot (missing = empty)
+    # One entry per slot (missing = empty); entries past `slots` are stations in extra slots
+    # beyond the printed ones (18USA's Free Station and P20).
+    tokens: tuple[TokenView | None, ...] = ()
     reserved: tuple[str | None, ...] = ()  # home reservation per slot (corporation id)
     # Printed phase-dependent values; when given they are drawn instead of `revenue`.
     values: tuple[PhaseValue, ...] = ()
     current_index: int = 0
+    value_colors: tuple[str, ...] = ()  # the tile colour each value goes with, if known
 
 
 @dataclass(frozen=True)
@@ -44,12 +52,32 @@ class TownView:
     revenue: int
     values: tuple[PhaseValue, ...] = ()  # phase-dependent printed values (gray towns)
     current_index: int = 0
+    value_colors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class OffboardView:
     values: tuple[PhaseValue, ...]
     current_index: int  # index into values of the value in force
+    value_colors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MarkerView:
+    """A mark on a hex that is neither tile nor station: a subsidy, a resource or bridge token,
+    a city-value marker, a company's marker in a red area. Drawn as a small labelled plate."""
+
+    kind: str  # what it is, e.g. "subsidy", "resource", "bridge" (a CSS class for tests)
+    text: str  # printed on the plate: "$30 Subsidy", "coal +10", "+10"
+    fill: str = "#ffffff"
+    text_color: str = "#000000"
+    # Bonuses that change with the phase, drawn as "+10" "+20" boxes after the text; the one in
+    # force is inverted. Labels may be empty.
+    values: tuple[PhaseValue, ...] = ()
+    current_index: int = 0
+    hollow: bool = False  # a place where a token may still go, not a token: drawn outlined
+    owner: str | None = None
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +96,8 @@ class HexView:
     towns: tuple[TownView, ...] = ()
     offboard: OffboardView | None = None
     blocked_by: str | None = None  # private company id that blocks tile lays here
+    markers: tuple[MarkerView, ...] = ()
+    metropolis: bool = False  # 18USA: drawn with a heavy ring around its city
 
 
 @dataclass(frozen=True)
@@ -104,7 +134,12 @@ class MarketCellView:
     up_arrow: bool = False  # moving right from here goes up
     down_arrow: bool = False  # moving left from here goes down
     tokens: tuple[TokenView, ...] = ()  # stacking order, top of the stack first
-    zone: str | None = None  # optional colour zone name (e.g. "yellow") for 1817-style grids
+    # Optional colour zone: a colour name ("yellow") or a kind of space ("liquidation",
+    # "acquisition") that has its own colour.
+    zone: str | None = None
+    label: str | None = None  # a word under the price: "liquidation", "safe par"
+    # Dividends per share that move the price 1, 2, 3, 4 steps right (18USA prints them).
+    thresholds: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,6 +160,7 @@ class PlayerRow:
     has_priority: bool = False
     companies: tuple[str, ...] = ()  # private company ids
     is_active: bool = False  # the player who must act now
+    shorts: tuple[str, ...] | None = None  # e.g. ("TP 2 shares",); None: the title has no shorts
 
 
 @dataclass(frozen=True)
@@ -143,7 +179,11 @@ class CorpRow:
     floated: bool = False
     operated: bool = False
     companies: tuple[str, ...] = ()
-    loans: int | None = None  # 18USA; None hides the column entry
+    loans: int | None = None  # 18USA; None: the title has no loans (no column)
+    size: int | None = None  # shares in the company (2, 5, 10) where a title has several sizes
+    area: str | None = None  # a market area the price is in: "acquisition", "liquidation"
+    # Trains as shown: "5", with a Pullman "5+P", a private's attachment "2+1"; the adapter
+    # formats them from the engine.
 
 
 @dataclass(frozen=True)
@@ -157,13 +197,35 @@ class DepotRow:
 
 
 @dataclass(frozen=True)
+class PrivateRow:
+    """A private company still open."""
+
+    id: str
+    name: str
+    holder: str  # a player's name, a company id, or "bank" before it is sold
+    value: int = 0
+    revenue: int = 0
+
+
+@dataclass(frozen=True)
+class LoanBank:
+    """Where loans come from (18USA's Bank of New York)."""
+
+    name: str
+    loans_left: int | None  # None: no limit
+    interest_rate: int  # dollars per loan
+
+
+@dataclass(frozen=True)
 class TableView:
     title: str
     round_name: str
     phase: str
     players: tuple[PlayerRow, ...]
     corporations: tuple[CorpRow, ...]
-    bank_cash: int
+    bank_cash: int | None  # None: an unlimited bank
     depot: tuple[DepotRow, ...] = ()
     pool_trains: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)  # free lines, e.g. "Train limit 4"
+    privates: tuple[PrivateRow, ...] = ()
+    loan_bank: LoanBank | None = None

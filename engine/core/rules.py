@@ -12,6 +12,7 @@ from typing import Any
 from engine.core.board import Board, HexState
 from engine.core.entities import Company, Corporation, Player, Pool, Share, Train
 from engine.core.graph import can_run_a_route
+from engine.core.map_marks import MapMark
 from engine.core.phases import Phase
 from engine.core.services.bank import Bank
 from engine.core.services.depot import Depot
@@ -93,6 +94,10 @@ class TitleRules:
 
     def token_cost(self, corporation: Corporation) -> int:
         return 0
+
+    def map_marks(self) -> dict[str, tuple[MapMark, ...]]:
+        """Hex -> what the map picture shows there besides tiles and stations (none by default)."""
+        return {}
 
     # --- runs and dividends ------------------------------------------------------------------
     def trust_logged_revenue(self) -> bool:

@@ -27,6 +27,7 @@ RESOURCE_PRIVATES = {
 TERRAIN_WAIVING = ("coal", "ore")
 COAL_BONUS = 10
 OIL_BONUS = (10, 20)  # before phase 5, from phase 5
+OIL_RISES = "5"
 
 
 def resource_sources(umap: UsaMap, turn: TrackTurn) -> set[str]:
@@ -105,12 +106,24 @@ def _can_gain_edge(umap: UsaMap, state: HexState, edge: int) -> bool:
 
 def track_bonus(umap: UsaMap, state: HexState, phase_5: bool) -> int:
     """What a run earns, once, for passing through this hex's resource tokens."""
-    total = 0
-    for resource in umap.tile_resources(state.tile):
-        if resource == "coal":
-            total += COAL_BONUS
-        elif resource == "oil":
-            total += OIL_BONUS[1] if phase_5 else OIL_BONUS[0]
-        elif resource == "ore":
-            total += umap.ore_value(state.tile)
-    return total
+    return sum(resource_bonus(umap, state.tile, resource, phase_5)
+               for resource in umap.tile_resources(state.tile))
+
+
+def resource_bonus(umap: UsaMap, tile: TileDef, resource: str, phase_5: bool) -> int:
+    """What one resource token on `tile` adds to a run passing through it."""
+    if resource == "coal":
+        return COAL_BONUS
+    if resource == "oil":
+        return OIL_BONUS[1] if phase_5 else OIL_BONUS[0]
+    if resource == "ore":
+        return umap.ore_value(tile)
+    return 0
+
+
+def resource_sides(umap: UsaMap, tile: TileDef, resource: str) -> tuple[tuple[str, int], ...]:
+    """The values a resource token takes over the game, with the phase each starts in; empty
+    for a token whose value never changes (oil rises from phase 5, 13.2)."""
+    if resource != "oil":
+        return ()
+    return ((umap.phase_order[0], OIL_BONUS[0]), (OIL_RISES, OIL_BONUS[1]))

@@ -163,10 +163,21 @@ def claim_subsidy(umap: UsaMap, home: str) -> str | None:
 def city_bonus(umap: UsaMap, coord: str, phase: str) -> int:
     """What the S10/S11 marker on a city adds to each train's stop there."""
     total = 0
-    now = umap.phase(phase)
     for marker in umap.board.hexes[coord].markers_of(CITY_BONUS):
-        raw = next(r for r in umap.setup_subsidy_tiles() if r["id"] == marker.source)
-        # The marker's latest side in force (S11 flips from +10 to +20 at phase 5).
-        total += max((int(value) for from_phase, value in raw["city_bonus"]
-                      if now.at_least(from_phase, umap.phase_order)), default=0)
+        sides = city_bonus_sides(umap, marker)
+        side = side_in_force(umap, sides, phase)
+        total += sides[side][1] if side is not None else 0
     return total
+
+
+def city_bonus_sides(umap: UsaMap, marker: Marker) -> tuple[tuple[str, int], ...]:
+    """A city-value marker's sides: (first phase, bonus), e.g. S11's +10 from 2 and +20 from 5."""
+    raw = next(r for r in umap.setup_subsidy_tiles() if r["id"] == marker.source)
+    return tuple((str(from_phase), int(value)) for from_phase, value in raw["city_bonus"])
+
+
+def side_in_force(umap: UsaMap, sides: tuple[tuple[str, int], ...], phase: str) -> int | None:
+    """Index of the latest side whose phase has come (S11 flips from +10 to +20 at phase 5)."""
+    now = umap.phase(phase)
+    reached = [k for k, (from_phase, _) in enumerate(sides) if now.at_least(from_phase, umap.phase_order)]
+    return reached[-1] if reached else None
