@@ -8,8 +8,12 @@ from typing import Any, ClassVar
 
 from engine.core.entities import Corporation, Player, Share
 from engine.core.family1817 import market as areas
+from engine.core.family1817.cash_crisis import FamilyCashCrisisStep, go_bankrupt
 from engine.core.game import BaseGame
+from engine.core.step import Step
 from engine.core.steps.cash_crisis import demand_payment
+from engine.core.steps.discard import DiscardTrainStep
+from engine.core.steps.pending_token import PendingTokenStep
 from engine.errors import GameError
 
 # Where the printed rules and the reference site differ, the printed rule is the default and
@@ -152,6 +156,15 @@ class Family1817Game(BaseGame):
             for share in corp.shares if share.owner is player
         )
         return player.cash + shares
+
+    def bankrupt(self, player: Player) -> None:
+        go_bankrupt(self, player, None)
+
+    def interrupt_steps(self) -> tuple[Step, ...]:
+        return (DiscardTrainStep(), FamilyCashCrisisStep(), PendingTokenStep())
+
+    def after_bankruptcy(self, player: Player) -> None:
+        """Title hook: what else a bankruptcy changes (the certificate limit, 15)."""
 
     def active_players(self) -> list[Player]:
         return [player for player in self.players if not player.bankrupt]
