@@ -4,7 +4,16 @@ price moves of 1-4 steps by the amount paid, and short sellers paying the divide
 from __future__ import annotations
 
 import pytest
-from family_helpers import act, col, corp, new, pass_stock_round, play_until_stock_round, player, start
+from family_helpers import (
+    act,
+    col,
+    corp,
+    new,
+    pass_stock_round,
+    play_until_stock_round,
+    player,
+    start,
+)
 
 from engine.core.family1817.market import dividend_steps
 from engine.core.family1817.operating import pay_family_dividend
