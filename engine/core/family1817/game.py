@@ -19,9 +19,13 @@ from engine.errors import GameError
 # Where the printed rules and the reference site differ, the printed rule is the default and
 # these options give the site's reading (on for imported and replayed logs).
 SITE_LOANS_AFTER_INTEREST = "site_loans_after_interest"
+SITE_POST_CONVERSION = "site_post_conversion"
 FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
+    SITE_POST_CONVERSION: "After a conversion the shares are dealt first, then loans, then the new stations "
+                          "are bought, with loans the company takes itself if it must, as on the site "
+                          "(rule 14.1.1: loans, stations, then the share dealings; no money, liquidation).",
 }
 
 
@@ -73,6 +77,34 @@ class Family1817Game(BaseGame):
             self.tokens_owed[corporation.id] = owed
         else:
             self.tokens_owed.pop(corporation.id, None)
+
+    def conversion_tokens(self, new_size: int) -> int:
+        """Stations a company buys when it converts to `new_size` shares (14.1.1)."""
+        return {5: 1, 10: 2}.get(new_size, 0)
+
+    def retire(self, corporation: Corporation) -> None:
+        """A company that left play (merged or sold) is made ready to be started again (7.2):
+        off the market, no money, trains, loans or stations, its certificates new."""
+        self.market.remove(corporation.id)
+        for coord, city_index in self.board.token_hexes(corporation.id):
+            slots = self.board.hexes[coord].tokens[city_index]
+            self.board.remove_token(coord, city_index, slots.index(corporation.id))
+        if corporation.cash:
+            self.transfer(corporation, self.bank, corporation.cash)
+        for train in corporation.trains:
+            self.depot.discard(train, to_market=self.DISCARDS_TO_MARKET)
+        corporation.trains = []
+        self.loans.forgive(corporation.id)
+        self.tokens_owed.pop(corporation.id, None)
+        corporation.ipoed = corporation.floated = False
+        corporation.times_operated = 0
+        corporation.has_paid = corporation.route_seen = False
+        corporation.token_count = self.starting_tokens(corporation)
+        self.ledger.create(corporation, 2, 2)
+        self.log.append(f"{corporation.id} leaves play and may be started again")
+
+    def starting_tokens(self, corporation: Corporation) -> int:
+        return 1
 
     def has_a_train(self, corporation: Corporation) -> bool:
         """Whether the company owns a train (a title's cars that are not trains do not count)."""

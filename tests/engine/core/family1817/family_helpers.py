@@ -105,10 +105,11 @@ def moves_of(game: FamilyTitle, kind: str) -> list[dict[str, Any]]:
     return [move for move in legal_moves(game) if move["type"] == kind]
 
 
-def play_until_stock_round(game: FamilyTitle, dividend: str = "payout") -> None:
-    """Operate simply: each company buys one new train if it has none, runs, pays `dividend`."""
+def play_until_stock_round(game: FamilyTitle, dividend: str = "payout", stop: str = "Stock Round") -> None:
+    """Operate simply: each company buys one new train if it has none, runs, pays `dividend`;
+    pass in merger rounds. Stops at the first round named `stop`."""
     for _ in range(200):
-        if game.round.name == "Stock Round" or game.finished:
+        if game.round.name == stop or game.finished:
             return
         moves = legal_moves(game)
         kinds = {m["type"]: m for m in moves}
@@ -126,3 +127,10 @@ def play_until_stock_round(game: FamilyTitle, dividend: str = "payout") -> None:
         else:
             raise AssertionError(f"no simple move in {moves}")
     raise AssertionError("the operating rounds did not end")
+
+
+def pass_merger_round(game: FamilyTitle) -> None:
+    """Every company passes in the merger round (and anyone asked to deal in shares)."""
+    while game.round.name == "Merger and Conversion Round" and not game.finished:
+        move = next(m for m in legal_moves(game) if m["type"] == "pass")
+        act(game, "pass", move["entity"], move.get("entity_type"))

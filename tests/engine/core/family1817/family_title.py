@@ -13,6 +13,12 @@ from engine.core.actions import Par
 from engine.core.commands import standard
 from engine.core.entities import Corporation, Holder
 from engine.core.family1817.game import FAMILY_OPTIONS, Family1817Game
+from engine.core.family1817.merger_round import (
+    ConversionStep,
+    MergerRound,
+    PostConversionLoansStep,
+    PostConversionStep,
+)
 from engine.core.family1817.operating import (
     FamilyDividendStep,
     FamilyOperatingRound,
@@ -99,7 +105,7 @@ class StartStep(FamilyStockStep):
 class FamilyTitle(Family1817Game):
     TITLE = "Family1817Test"
     RULE_OPTIONS = dict(FAMILY_OPTIONS)
-    ROUNDS = RoundSequence(opening=(), cycle=("stock", OperatingSet(("operating",))))
+    ROUNDS = RoundSequence(opening=(), cycle=("stock", OperatingSet(("operating", "merger"))))
     COMMANDS = standard("par", "buy", "sell", "pass", "run", "dividend", "train", "discard", "bankrupt")
 
     def title_data(self) -> dict[str, Any]:
@@ -116,6 +122,7 @@ class FamilyTitle(Family1817Game):
             "stock": RoundSpec(FamilyStockRound, (StartStep(),)),
             "operating": RoundSpec(FamilyOperatingRound, (
                 LoanStep(), RouteStep(), FamilyDividendStep(), BuyTrainStep(), InterestStep(), RepayStep())),
+            "merger": RoundSpec(MergerRound, (PostConversionStep(), PostConversionLoansStep(), ConversionStep())),
         }
 
     def must_buy_train(self, corporation: Corporation) -> bool:

@@ -10,6 +10,7 @@ from family_helpers import (
     moves_of,
     new,
     operating,
+    pass_merger_round,
     pass_stock_round,
     player,
     price,
@@ -150,6 +151,7 @@ def test_12_9_repay_a_loan_for_100_two_steps_ahead_not_in_the_round_it_was_taken
     assert operating(game).id == "B" and game.loans.count("A") == 1  # no repayment this round
     act(game, "buy_train", "B", train="2-1", price=100)
     act(game, "pass", "B")
+    pass_merger_round(game)
     # the second operating round: A runs, keeps its revenue, then may repay
     assert operating(game).id == "A"
     run(game, "A")
@@ -166,6 +168,7 @@ def test_12_9_no_repayment_in_a_round_the_company_took_a_loan() -> None:
     act(game, "buy_train", "A", train="2-0", price=100)  # $40 left: the turn ends
     act(game, "buy_train", "B", train="2-1", price=100)
     act(game, "pass", "B")
+    pass_merger_round(game)
     run(game, "A")
     act(game, "take_loan", "A")
     act(game, "dividend", "A", kind="withhold")
@@ -214,6 +217,7 @@ def repay_step(options: list[str] | None = None) -> object:
     act(game, "buy_train", "B", train="2-1", price=100)
     while operating(game).id == "B":
         act(game, "pass", "B")
+    pass_merger_round(game)
     run(game, "A")
     act(game, "dividend", "A", kind="withhold")
     act(game, "pass", "A")
