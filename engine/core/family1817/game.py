@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from engine.core.entities import Corporation, Player, Share
 from engine.core.family1817 import market as areas
 from engine.core.family1817.cash_crisis import FamilyCashCrisisStep, go_bankrupt
+from engine.core.family1817.tokens import TokenReductionStep
 from engine.core.game import BaseGame
 from engine.core.step import Step
 from engine.core.steps.cash_crisis import demand_payment
@@ -44,6 +45,8 @@ class Family1817Game(BaseGame):
                  options: list[str] | None = None) -> None:
         # Stations a company has yet to buy (at formation or conversion), by company id.
         self.tokens_owed: dict[str, int] = {}
+        # Companies that entered the acquisition spaces by loans during this M&A round (14).
+        self.entered_acquisition: set[str] = set()
         super().__init__(players, seed, options)
         # Set after the base setup made the loan service; no round has asked for a rate yet.
         self.loans.tiers = self.interest_tiers()
@@ -193,7 +196,7 @@ class Family1817Game(BaseGame):
         go_bankrupt(self, player, None)
 
     def interrupt_steps(self) -> tuple[Step, ...]:
-        return (DiscardTrainStep(), FamilyCashCrisisStep(), PendingTokenStep())
+        return (TokenReductionStep(), DiscardTrainStep(), FamilyCashCrisisStep(), PendingTokenStep())
 
     def after_bankruptcy(self, player: Player) -> None:
         """Title hook: what else a bankruptcy changes (the certificate limit, 15)."""

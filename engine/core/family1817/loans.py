@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.entities import Corporation
-from engine.core.family1817.market import liquidate
+from engine.core.family1817.market import ACQUISITION, area, liquidate
 from engine.core.steps.cash_crisis import Debt
 from engine.errors import GameError
 
@@ -39,7 +39,10 @@ def take_loan(game: Family1817Game, corporation: Corporation, move_price: bool =
     game.transfer(game.bank, corporation, game.loans.value)
     game.log.append(f"{corporation.id} takes a loan of ${game.loans.value}")
     if move_price:
+        was = area(game, corporation)
         game.market.move(corporation.id, "left", LOAN_PRICE_STEPS)
+        if was is None and area(game, corporation) == ACQUISITION:
+            game.entered_acquisition.add(corporation.id)
     game.after_loan(corporation)
 
 

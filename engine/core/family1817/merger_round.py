@@ -49,6 +49,7 @@ class MergerRound(Round):
 
     def start(self, game: Any) -> None:
         self.order = [corp.id for corp in game.operating_order()]
+        game.entered_acquisition.clear()
         game.log.append(self.title(game))
 
     def title(self, game: Any) -> str:

@@ -198,9 +198,10 @@ def take_over_stations(game: Family1817Game, buyer: Corporation, target: Corpora
     for coord, city_index in placed:
         slots = game.board.hexes[coord].tokens[city_index]
         slots[slots.index(target.id)] = buyer.id
-    # The buyer's own unbought stations replace the target's on the map (beyond the most the
-    # charter's spares are discarded).
-    buyer.token_count = min(game.MAX_TOKENS, buyer.token_count + len(placed))
+    # The target's stations become the buyer's, those on its charter too (as on the site);
+    # beyond the most, the charter's spares are discarded.
+    del placed
+    buyer.token_count = min(game.MAX_TOKENS, buyer.token_count + target.token_count)
     target.token_count = 0
 
 

@@ -131,6 +131,6 @@ def play_until_stock_round(game: FamilyTitle, dividend: str = "payout", stop: st
 
 def pass_merger_round(game: FamilyTitle) -> None:
     """Every company passes in the merger round (and anyone asked to deal in shares)."""
-    while game.round.name == "Merger and Conversion Round" and not game.finished:
+    while game.round.name in ("Merger and Conversion Round", "Acquisition Round") and not game.finished:
         move = next(m for m in legal_moves(game) if m["type"] == "pass")
         act(game, "pass", move["entity"], move.get("entity_type"))

@@ -12,6 +12,7 @@ from typing import Any
 from engine.core.actions import Par
 from engine.core.commands import standard
 from engine.core.entities import Corporation, Holder
+from engine.core.family1817.acquisition_round import AcquisitionRound, AcquisitionStep
 from engine.core.family1817.game import FAMILY_OPTIONS, Family1817Game
 from engine.core.family1817.merger_round import (
     ConversionStep,
@@ -105,7 +106,7 @@ class StartStep(FamilyStockStep):
 class FamilyTitle(Family1817Game):
     TITLE = "Family1817Test"
     RULE_OPTIONS = dict(FAMILY_OPTIONS)
-    ROUNDS = RoundSequence(opening=(), cycle=("stock", OperatingSet(("operating", "merger"))))
+    ROUNDS = RoundSequence(opening=(), cycle=("stock", OperatingSet(("operating", "merger", "acquisition"))))
     COMMANDS = standard("par", "buy", "sell", "pass", "run", "dividend", "train", "discard", "bankrupt")
 
     def title_data(self) -> dict[str, Any]:
@@ -123,6 +124,7 @@ class FamilyTitle(Family1817Game):
             "operating": RoundSpec(FamilyOperatingRound, (
                 LoanStep(), RouteStep(), FamilyDividendStep(), BuyTrainStep(), InterestStep(), RepayStep())),
             "merger": RoundSpec(MergerRound, (PostConversionStep(), PostConversionLoansStep(), ConversionStep())),
+            "acquisition": RoundSpec(AcquisitionRound, (AcquisitionStep(),)),
         }
 
     def must_buy_train(self, corporation: Corporation) -> bool:
