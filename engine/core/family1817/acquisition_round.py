@@ -433,7 +433,8 @@ class AcquisitionStep(Step):
     def matches(self, game: Any, choice: Mapping[str, Any], action: Action) -> bool:
         if isinstance(action, Bid):
             return (choice["corporation"] == action.corporation and action.price is not None
-                    and choice["min_price"] <= action.price <= choice["max_price"])
+                    and choice["min_price"] <= action.price <= choice["max_price"]
+                    and (action.price % BID_STEP == 0 or action.price == choice["min_price"]))
         if isinstance(action, Merge):
             return bool(choice["corporation"] == action.corporation)
         if isinstance(action, Assign):

@@ -194,10 +194,9 @@ def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporati
 def take_over_stations(game: Family1817Game, buyer: Corporation, target: Corporation) -> None:
     """Rule 14.3: the target's stations become the buyer's; the buyer never has more than the
     most stations in all (the token reduction step asks which to remove from the map)."""
-    placed = game.board.token_hexes(target.id)
-    for coord, city_index in placed:
-        slots = game.board.hexes[coord].tokens[city_index]
-        slots[slots.index(target.id)] = buyer.id
+    placed = placed_stations(game, target)
+    for coord, city_index, slot in placed:
+        game.board.hexes[coord].tokens[city_index][slot] = buyer.id
     # The target's stations become the buyer's, those on its charter too (as on the site);
     # beyond the most, the charter's spares are discarded.
     del placed
@@ -205,8 +204,15 @@ def take_over_stations(game: Family1817Game, buyer: Corporation, target: Corpora
     target.token_count = 0
 
 
+def placed_stations(game: Family1817Game, corporation: Corporation) -> list[tuple[str, int, int]]:
+    """(hex, city, slot) of each of the company's stations on the map."""
+    return [(coord, city_index, slot)
+            for coord, city_index in game.board.token_hexes(corporation.id)
+            for slot, token in enumerate(game.board.hexes[coord].tokens[city_index]) if token == corporation.id]
+
+
 def stations_to_remove(game: Family1817Game, corporation: Corporation) -> int:
     """How many stations the company must take off the map: two in one hex, or more than the most."""
-    placed = game.board.token_hexes(corporation.id)
-    doubled = len(placed) - len({coord for coord, _ in placed})
+    placed = placed_stations(game, corporation)
+    doubled = len(placed) - len({coord for coord, _, _ in placed})
     return max(doubled, len(placed) - game.MAX_TOKENS)

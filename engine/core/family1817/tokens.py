@@ -10,7 +10,7 @@ from typing import Any
 from engine.core.actions import Action
 from engine.core.entities import Corporation, Holder
 from engine.core.family1817.actions import RemoveToken
-from engine.core.family1817.sizes import stations_to_remove
+from engine.core.family1817.sizes import placed_stations, stations_to_remove
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
 from engine.core.track import city_id, find_city
@@ -24,16 +24,10 @@ def crowded_stations(game: Any) -> list[Corporation]:
 def removable(game: Any, corporation: Corporation) -> list[tuple[str, int, int]]:
     """(hex, city, slot) of the stations the company may remove now: those in a hex where it has
     two, or any of them when it simply has too many."""
-    placed = game.board.token_hexes(corporation.id)
-    coords = [coord for coord, _ in placed]
+    placed = placed_stations(game, corporation)
+    coords = [coord for coord, _, _ in placed]
     doubled = {coord for coord in coords if coords.count(coord) > 1}
-    found = []
-    for coord, city_index in placed:
-        if doubled and coord not in doubled:
-            continue
-        slots = game.board.hexes[coord].tokens[city_index]
-        found.append((coord, city_index, slots.index(corporation.id)))
-    return found
+    return [(coord, city_index, slot) for coord, city_index, slot in placed if not doubled or coord in doubled]
 
 
 class TokenReductionStep(Step):
@@ -62,7 +56,8 @@ class TokenReductionStep(Step):
     def process_remove(self, game: Any, rnd: Round, entity: Holder, action: RemoveToken) -> None:
         assert isinstance(entity, Corporation)
         coord, city_index = find_city(game, action.city)
-        allowed = [(c, i, s) for c, i, s in removable(game, entity) if (c, i) == (coord, city_index)]
+        allowed = [(c, i, s) for c, i, s in removable(game, entity) if (c, i) == (coord, city_index)
+                   and (action.slot is None or s == action.slot)]
         if not allowed:
             raise GameError(f"{entity.id} may remove one of its stations at "
                             f"{', '.join(sorted({c for c, _, _ in removable(game, entity)}))}")
