@@ -5,6 +5,7 @@ from __future__ import annotations
 from family_helpers import act, corp, legal_moves, new, pass_stock_round, player, refused, start
 
 from engine.core.family1817.market import area
+from engine.core.family1817.shorts import bank_closes_market_shorts
 from engine.core.steps.cash_crisis import Debt
 
 
@@ -96,3 +97,29 @@ def test_15_all_but_one_bankrupt_ends_the_game() -> None:
     game.demand(bob, 100, game.bank, "a test debt")
     act(game, "bankrupt", "b")
     assert game.finished and game.end_reason == "bankrupt"
+
+
+def test_16_value_is_cash_plus_shares_at_market_less_shorts_privates_count_nothing() -> None:
+    game = three_players()
+    c, d = corp(game, "C"), corp(game, "D")
+    cy = player(game, "c")
+    game.ledger.short(c, cy, game.pool)
+    value = cy.cash - game.share_price(c)
+    assert game.player_value(cy) == value
+    ann = player(game, "a")
+    assert game.player_value(ann) == ann.cash + 2 * game.share_price(c) + game.share_price(d)
+
+
+def test_11_the_bank_closes_market_shorts_from_the_treasury_at_the_start_of_a_stock_round() -> None:
+    game = three_players()
+    c = corp(game, "C")
+    cy = player(game, "c")
+    game.ledger.short(c, cy, game.pool)
+    game.ledger.move(c.share_by_id("C_10"), cy)  # Cy bought it without closing: the pair is apart
+    short = next(s for s in c.shares if s.percent < 0)
+    game.ledger.move(short, game.pool)  # a bankrupt's short in the open market
+    treasury = len(c.shares_of(c))
+    cash = c.cash
+    bank_closes_market_shorts(game)
+    assert not [s for s in c.shares if s.percent < 0]
+    assert len(c.shares_of(c)) == treasury - 1 and c.cash == cash + game.share_price(c)
