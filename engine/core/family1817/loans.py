@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.entities import Corporation
-from engine.core.family1817.market import ACQUISITION, area, liquidate
+from engine.core.family1817.market import ACQUISITION, LIQUIDATION, area, liquidate
 from engine.core.steps.cash_crisis import Debt
 from engine.errors import GameError
 
@@ -28,6 +28,8 @@ def loan_refusal(game: Family1817Game, corporation: Corporation) -> str | None:
     left = game.loans.available()
     if left is not None and left <= 0:
         return "the bank has no loans left"
+    if area(game, corporation) == LIQUIDATION:
+        return f"{corporation.id} is in liquidation and may not take loans"
     return None
 
 
