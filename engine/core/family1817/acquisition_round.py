@@ -111,7 +111,8 @@ class AcquisitionRound(Round):
             if kind == LIQUIDATION:
                 self.sale.set_aside_cash = target.cash
                 self.sale.set_aside_loans = game.loans.forgive(target_id)
-                target.cash = 0
+                # The bank holds the set-aside money; the loans and shareholders are paid from it.
+                game.transfer(target, game.bank, target.cash)
                 game.log.append(f"{target_id} is up for liquidation; its ${self.sale.set_aside_cash} and "
                                 f"{self.sale.set_aside_loans} loans are set aside")
             if kind != FRIENDLY:
@@ -123,8 +124,9 @@ class AcquisitionRound(Round):
         assert sale is not None
         target = game.corporations[sale.target]
         president = target.president()
-        order = game.players_from(president)[1:] + [president] if president is not None else game.players_from(
-            game.priority_player)
+        former = game.former_presidents.get(target.id)
+        seat = president or (game.player(former) if former else None)
+        order = game.players_from(seat)[1:] + [seat] if seat is not None else game.players_from(game.priority_player)
         sale.bidders = [p.key for p in order if not p.bankrupt]
         sale.turn = 0
 

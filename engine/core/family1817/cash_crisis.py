@@ -98,6 +98,7 @@ def go_bankrupt(game: Family1817Game, player: Player, debt: Debt | None) -> None
             private.owner = game.pool
     for corporation in presided:
         liquidate(game, corporation, f"its president {player.name} is bankrupt")
+        game.former_presidents[corporation.id] = player.key
     match_market_shorts(game)
     player.bankrupt = True
     game.cash_crisis[:] = [owed for owed in game.cash_crisis if owed.player != player.key]

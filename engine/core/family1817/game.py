@@ -48,6 +48,9 @@ class Family1817Game(BaseGame):
         self.tokens_owed: dict[str, int] = {}
         # Companies that entered the acquisition spaces by loans during this M&A round (14).
         self.entered_acquisition: set[str] = set()
+        # The bankrupt president of a company left without one (its liquidation's bidding
+        # starts at their left, 14.2.1).
+        self.former_presidents: dict[str, str] = {}
         super().__init__(players, seed, options)
         # Set after the base setup made the loan service; no round has asked for a rate yet.
         self.loans.tiers = self.interest_tiers()

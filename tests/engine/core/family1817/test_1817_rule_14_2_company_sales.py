@@ -151,3 +151,24 @@ def test_14_3_two_stations_in_one_hex_one_is_removed() -> None:
     assert [m["type"] for m in legal_moves(game)] == ["remove_token"]
     act(game, "remove_token", "C", city="A1-0-0", slot=0)
     assert game.board.token_hexes("C") == [("A1", 0)]
+
+
+def test_14_2_1_a_company_without_president_its_unpaid_loans_go_back_to_the_bank() -> None:
+    game = companies()
+    ann = player(game, "a")
+    a = corp(game, "A")
+    game.loans.held["A"] = 2
+    a.cash = 50
+    ann.cash = 0
+    game.demand(ann, 10_000, game.bank, "a test debt")
+    while legal_moves(game)[0]["type"] == "sell_shares":
+        choice = legal_moves(game)[0]["choices"][0]
+        act(game, "sell_shares", "a", shares=choice["shares"], percent=choice["percent"])
+    act(game, "bankrupt", "a")
+    assert area(game, corp(game, "A")) == "liquidation" and corp(game, "A").president() is None
+    to_acquisition_round(game)
+    assert legal_moves(game)[0]["entity"] == "b"  # from the left of the bankrupt former president
+    act(game, "pass", "b")
+    act(game, "pass", "c")
+    assert game.loans.count("A") == 0 and game.loans.available() == 20 - sum(game.loans.held.values())
+    assert not corp(game, "A").ipoed
