@@ -39,7 +39,9 @@ The interest rate to show: `game.loans.current_rate()`.
 Actions (`actions.py`): take_loan, payoff_loan, scrap_train, short, convert, merge,
 remove_token, assign (usable by a title's own steps too: contributions, abilities).
 
-Requests to the 18USA title (helper "usa-game"): the IPO (bid, home station, size choice,
+Requests to the 18USA title (helper "usa-game"): import the family's action classes from
+`engine.core.family1817.actions` instead of defining them (the registry refuses a second class
+for one action type, so two definitions fail at the import of the second); the IPO (bid, home station, size choice,
 contributions) is the title's, on top of `FamilyStockStep`; the Pullman and the buy-train step's
 buying power with loans are the title's too.
 """
