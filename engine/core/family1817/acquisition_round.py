@@ -145,12 +145,15 @@ def minimum_bid(game: Any, sale: Sale) -> int:
 
 
 def buying_power(game: Any, buyer: Corporation, sale: Sale) -> int:
-    """What the buyer could pay: its cash and the loans it may still take, with the target's
-    treasury (acquisition, friendly sale) and treasury shares' value (friendly sale)."""
+    """What the buyer could pay: its cash and the loans it may still take once it holds the
+    target's, with the target's treasury (acquisition, friendly sale) and treasury shares' value
+    (friendly sale)."""
     target: Corporation = game.corporations[sale.target]
     power: int = buyer.cash
     left = game.loans.available()
     room = family(game).max_loans(buyer) - game.loans.count(buyer.id)
+    if sale.kind != LIQUIDATION:
+        room -= game.loans.count(target.id)  # the target's loans come with it
     if left is not None:
         room = min(room, left)
     power += max(0, room) * game.loans.value

@@ -25,6 +25,7 @@ from engine.core.family1817.game import SITE_POST_CONVERSION
 from engine.core.family1817.loans import loan_refusal, take_loan
 from engine.core.family1817.market import in_normal_area, liquidate
 from engine.core.family1817.operating import family
+from engine.core.family1817.shorts import close_short
 from engine.core.family1817.sizes import convert, merge, merger_refusal
 from engine.core.round import Round
 from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale, sale_choices
@@ -310,6 +311,7 @@ class PostConversionStep(Step):
         game.transfer(entity, corporation, price)
         game.ledger.move(share, entity)
         game.log.append(f"{entity.name} buys {share.percent}% of {corporation.id} for ${price}")
+        close_short(family(game), entity, share)
         game.check_presidency_after_buy(corporation, entity)
         if not _merger(rnd).president_dealing:
             self.next_dealer(game, rnd)

@@ -96,3 +96,15 @@ def bank_closes_market_shorts(game: Family1817Game) -> None:
             game.ledger.move(share, game.pool)
             game.ledger.close_short(corporation, game.pool, share)
             game.log.append(f"The bank buys a share of {corporation.id} for ${price} and closes a short")
+
+
+def close_matching_pairs(game: Family1817Game, corporation: Corporation) -> None:
+    """A player never holds shares and shorts of one company at once (6.2): where an exchange
+    gave one both, they close each other."""
+    for player in game.players:
+        while shorts_of(corporation, player):
+            share = next((s for s in game.ledger.holding_order(corporation, player)
+                          if s.percent > 0 and not s.president), None)
+            if share is None:
+                break
+            close_short(game, player, share)

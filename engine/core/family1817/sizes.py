@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.entities import Corporation, Holder, Player, Share
 from engine.core.family1817.market import price_at_most
+from engine.core.family1817.shorts import close_matching_pairs
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -143,6 +144,7 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
         next_index += 1
         survivor.shares.append(copy)
         game.ledger.move(copy, survivor if share.owner is other else share.owner)
+    close_matching_pairs(game, survivor)
     # The player with the most shares presides; a tie goes to the initiating company's president.
     president_cert = survivor.president_share()
     holders = {id(s.owner): s.owner for s in survivor.shares if isinstance(s.owner, Player)}

@@ -127,6 +127,11 @@ class FamilyTitle(Family1817Game):
             "acquisition": RoundSpec(AcquisitionRound, (AcquisitionStep(),)),
         }
 
+    def end_after_operating_set(self) -> str | None:
+        """The test title ends when no company is in play after a set of operating rounds
+        (its players could otherwise pass round after round for ever)."""
+        return None if any(corp.ipoed for corp in self.corporations.values()) else "no_companies"
+
     def must_buy_train(self, corporation: Corporation) -> bool:
         return False  # the family's companies are never obliged to buy a train (12.6)
 
