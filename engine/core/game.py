@@ -64,6 +64,8 @@ class BaseGame(TitleRules, RouteHooksMixin):
     SOLD_OUT_MOVE: ClassVar[str | None] = None
     # Whether a holding may be negative (short sales).
     NEGATIVE_HOLDINGS: ClassVar[bool] = False
+    # The index of the first certificate a short sale makes (ids CORP_<index>).
+    FIRST_SHORT_INDEX: ClassVar[int] = 0
     # Whether discarded trains go to the open market, to be bought again, or leave the game.
     DISCARDS_TO_MARKET: ClassVar[bool] = False
 
@@ -82,7 +84,8 @@ class BaseGame(TitleRules, RouteHooksMixin):
         if not low <= count <= high:
             raise GameError(f"{self.TITLE} is for {low} to {high} players, not {count}")
         self.bank = Bank.from_constant(constants["bank_cash"])
-        self.ledger = ShareLedger(negative_holdings=self.NEGATIVE_HOLDINGS)
+        self.ledger = ShareLedger(negative_holdings=self.NEGATIVE_HOLDINGS,
+                                  first_short_index=self.FIRST_SHORT_INDEX)
         self.loans = Loans.from_constants(constants)
         self.pool = Pool()
         start_cash = int(constants["starting_cash"][str(count)])

@@ -17,6 +17,8 @@ from engine.errors import GameError
 @dataclass
 class ShareLedger:
     negative_holdings: bool = False
+    # The lowest index a short sale's certificates take (the site numbers them from 10 on).
+    first_short_index: int = 0
     moves: int = 0  # a running count, so holders list certificates in the order received
 
     def create(self, corporation: Corporation, shares: int, president_shares: int = 2) -> None:
@@ -50,7 +52,8 @@ class ShareLedger:
         negative one. Returns the market's certificate."""
         if not self.negative_holdings:
             raise GameError("shares cannot be sold short in this game")
-        index = 1 + max(int(share.id.rsplit("_", 1)[1]) for share in corporation.shares)
+        index = max(self.first_short_index,
+                    1 + max(int(share.id.rsplit("_", 1)[1]) for share in corporation.shares))
         unit = corporation.share_percent
         sold = Share(f"{corporation.id}_{index}", corporation, unit, False, corporation)
         owed = Share(f"{corporation.id}_{index + 1}", corporation, -unit, False, corporation)

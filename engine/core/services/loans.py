@@ -1,7 +1,13 @@
 """Loans from the bank: how many each company holds, how many are left, and the interest rate.
 
-Only the bookkeeping: when a company may borrow or must repay, and how interest moves its share
-price, are a title's rules (18USA, the 1817 family)."""
+Only the bookkeeping: when a company may borrow or must repay, and how loans move its share
+price, are a title's rules (the 1817 family's are in `engine/core/family1817/`).
+
+The interest rate comes from tiers: `(rate, loans)` pairs, cheapest first, as on 1817's Bank
+of New York: the rate is that of the lowest tier still needed to hold the loans taken (the
+first tier's when none are). Titles fix it at moments of their choosing (`fix_rate`); between
+those it follows the loans taken (`current_rate`).
+"""
 
 from __future__ import annotations
 
@@ -17,6 +23,8 @@ class Loans:
     total: int | None = 0  # loans in the game; None for no limit; 0 for a title without loans
     interest_rate: int = 0  # dollars per loan per operating turn, as last fixed
     held: dict[str, int] = field(default_factory=dict)  # company id -> loans it holds
+    tiers: tuple[tuple[int, int], ...] = ()  # (rate, loans in the tier), cheapest first
+    rate_fixed: bool = False
 
     @classmethod
     def from_constants(cls, constants: dict[str, Any]) -> Loans:
@@ -53,5 +61,38 @@ class Loans:
         if not self.held[holder]:
             del self.held[holder]
 
+    def move(self, source: str, target: str) -> None:
+        """All of `source`'s loans become `target`'s (a merger or an acquisition)."""
+        moved = self.held.pop(source, 0)
+        if moved:
+            self.held[target] = self.count(target) + moved
+
+    def forgive(self, holder: str) -> int:
+        """The bank takes back every loan of `holder` unpaid; returns how many."""
+        return self.held.pop(holder, 0)
+
+    # --- the interest rate ---------------------------------------------------------------------
+    def rate_for(self, taken: int) -> int:
+        """The rate of the lowest tier that holds `taken` loans (the first tier's for none)."""
+        if not self.tiers:
+            return self.interest_rate
+        room = 0
+        for rate, loans in self.tiers:
+            room += loans
+            if taken <= room:
+                return rate
+        return self.tiers[-1][0]
+
+    def current_rate(self) -> int:
+        """The rate in force: as fixed, or else as the loans taken now would set it."""
+        return self.interest_rate if self.rate_fixed or not self.tiers else self.rate_for(self.outstanding())
+
+    def fix_rate(self) -> None:
+        self.interest_rate = self.rate_for(self.outstanding())
+        self.rate_fixed = True
+
+    def release_rate(self) -> None:
+        self.rate_fixed = False
+
     def interest_due(self, holder: str) -> int:
-        return self.count(holder) * self.interest_rate
+        return self.count(holder) * self.current_rate()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action, Bankrupt, SellShares
 from engine.core.entities import Holder, Player
@@ -25,21 +25,29 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Debt:
-    """`amount` a player must pay to `payee` ("bank" or an entity key), and why."""
+    """`amount` a player must pay to `payee` ("bank" or an entity key), and why; `company` is
+    the company whose affairs caused it and `kind` what a title's bankruptcy rules need to know
+    of it (the 1817 family: interest, loans of a liquidated company)."""
 
     player: str
     amount: int
     payee: str
     reason: str
+    company: str | None = None
+    kind: str = ""
+
+    INTEREST: ClassVar[str] = "interest"
+    LIQUIDATION_LOANS: ClassVar[str] = "liquidation_loans"
 
 
-def demand_payment(game: BaseGame, player: Player, amount: int, payee: Holder, reason: str) -> bool:
+def demand_payment(game: BaseGame, player: Player, amount: int, payee: Holder, reason: str,
+                   company: str | None = None, kind: str = "") -> bool:
     """Pay now if the player can (True); otherwise the debt waits in a cash crisis (False)."""
     if player.cash >= amount:
         game.transfer(player, payee, amount)
         return True
     payee_key = "bank" if payee is game.bank else payee.key
-    game.cash_crisis.append(Debt(player.key, amount, payee_key, reason))
+    game.cash_crisis.append(Debt(player.key, amount, payee_key, reason, company, kind))
     game.log.append(f"{player.name} owes ${amount} for {reason} and must raise cash")
     return False
 

@@ -1,8 +1,7 @@
 """The 18USA action types beyond the shared core's, typed at the edge like the core's.
 
 The 1817-family ones (loans, shorts, conversions, mergers, token removal, company assignment)
-are written to the same shape as the family modules' so that those can replace them; `choose`
-is 18USA's own (a company's size at its start, a train's attachment for a run).
+are the family modules' classes, re-exported here; `choose` is 18USA's own (a company's size at its start, a train's attachment for a run).
 """
 
 from __future__ import annotations
@@ -11,96 +10,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.core.actions import ACTION_TYPES, Action, register
+from engine.core.actions import Action, register
+
+# The 1817 family's action classes, shared with the family modules (one class per action type).
+from engine.core.family1817.actions import Assign as Assign
+from engine.core.family1817.actions import Convert as Convert
+from engine.core.family1817.actions import Merge as Merge
+from engine.core.family1817.actions import PayoffLoan as PayoffLoan
+from engine.core.family1817.actions import RemoveToken as RemoveToken
+from engine.core.family1817.actions import ScrapTrain as ScrapTrain
+from engine.core.family1817.actions import Short as Short
+from engine.core.family1817.actions import TakeLoan as TakeLoan
 from engine.errors import GameError
-
-
-def _loan_id(raw: Mapping[str, Any]) -> int | None:
-    value = raw.get("loan")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-@dataclass(frozen=True)
-class TakeLoan(Action):
-    type: ClassVar[str] = "take_loan"
-    loan: int | None = None  # informational: the bank gives the next loan whatever is named
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> TakeLoan:
-        return cls(**cls.common(raw), loan=_loan_id(raw))
-
-
-@dataclass(frozen=True)
-class PayoffLoan(Action):
-    type: ClassVar[str] = "payoff_loan"
-    loan: int | None = None
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> PayoffLoan:
-        return cls(**cls.common(raw), loan=_loan_id(raw))
-
-
-@dataclass(frozen=True)
-class ScrapTrain(Action):
-    type: ClassVar[str] = "scrap_train"
-    train: str = ""
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> ScrapTrain:
-        return cls(**cls.common(raw), train=str(raw.get("train") or ""))
-
-
-@dataclass(frozen=True)
-class Short(Action):
-    type: ClassVar[str] = "short"
-    corporation: str = ""
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> Short:
-        return cls(**cls.common(raw), corporation=str(raw.get("corporation") or ""))
-
-
-@dataclass(frozen=True)
-class Convert(Action):
-    type: ClassVar[str] = "convert"
-
-
-@dataclass(frozen=True)
-class Merge(Action):
-    type: ClassVar[str] = "merge"
-    corporation: str = ""
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> Merge:
-        return cls(**cls.common(raw), corporation=str(raw.get("corporation") or ""))
-
-
-@dataclass(frozen=True)
-class RemoveToken(Action):
-    type: ClassVar[str] = "remove_token"
-    city: str = ""
-    slot: int | None = None
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> RemoveToken:
-        slot = raw.get("slot")
-        return cls(**cls.common(raw), city=str(raw.get("city") or ""),
-                   slot=slot if isinstance(slot, int) and not isinstance(slot, bool) else None)
-
-
-@dataclass(frozen=True)
-class Assign(Action):
-    type: ClassVar[str] = "assign"
-    target: str = ""
-    target_type: str | None = None
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> Assign:
-        target = raw.get("target")
-        if not isinstance(target, str) or not target:
-            raise GameError("assign needs a target (a company, hex or corporation id)")
-        kind = raw.get("target_type")
-        return cls(**cls.common(raw), target=target, target_type=str(kind) if kind is not None else None)
 
 
 @dataclass(frozen=True)
@@ -118,6 +39,4 @@ class Choose(Action):
         return cls(**cls.common(raw), choice=choice)
 
 
-for _cls in (TakeLoan, PayoffLoan, ScrapTrain, Short, Convert, Merge, RemoveToken, Assign, Choose):
-    if _cls.type not in ACTION_TYPES:
-        register(_cls)
+register(Choose)

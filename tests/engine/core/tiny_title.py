@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.core.actions import Action, Pass, register
+from engine.core.actions import Action, Pass
 from engine.core.commands import CommandOption, CommandSpec, standard
 from engine.core.entities import Corporation, Holder, Player
+from engine.core.family1817.actions import Short  # the family's short sale action
 from engine.core.game import BaseGame
 from engine.core.operating_round import OperatingRound
 from engine.core.round import OperatingSet, Round, RoundSequence, RoundSpec
@@ -69,19 +70,6 @@ DATA: dict[str, Any] = {
                    {"name": "3", "on_train": "3", "train_limit": 1, "tiles": ["yellow"], "operating_rounds": 2}],
     },
 }
-
-
-@register
-@dataclass(frozen=True)
-class Short(Action):
-    """A title's own action type: sell a share short."""
-
-    type: ClassVar[str] = "short"
-    corporation: str = ""
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> Short:
-        return cls(**cls.common(raw), corporation=str(raw.get("corporation") or ""))
 
 
 class LicenceStep(OperatingStep):

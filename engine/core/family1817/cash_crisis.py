@@ -1,0 +1,108 @@
+"""Rule 15: the cash crisis and bankruptcy in the 1817 family.
+
+A player who owes money sells shares to the open market until the debt is paid: the normal
+rules of sales apply, but no sale may change a presidency, and a player over the certificate
+limit need not sell down to it. One who can sell nothing more goes bankrupt: their money goes
+to the company whose interest they could not pay (else the bank), their certificates and shorts
+and private companies to the open market, companies they were president of into liquidation in
+operating order, and a short and an ordinary share both in the market back to the stack. When
+all but one player are bankrupt the game ends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core.actions import Bankrupt, SellShares
+from engine.core.entities import Holder, Player
+from engine.core.family1817.market import liquidate
+from engine.core.family1817.shorts import match_market_shorts
+from engine.core.round import Round
+from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale
+from engine.core.step import Move
+from engine.core.steps.cash_crisis import CashCrisisStep, Debt, _payee
+from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from engine.core.family1817.game import Family1817Game
+
+
+def crisis_sales(game: Any, player: Player, need: int) -> list[Move]:
+    """Every amount of each company the player may sell without a presidency changing hands,
+    up to the first that covers `need`."""
+    choices: list[Move] = []
+    for corporation in game.corporations.values():
+        owned = [s for s in game.ledger.holding_order(corporation, player) if s.percent > 0]
+        if not owned:
+            continue
+        ordinary = [s for s in reversed(owned) if not s.president]
+        unit = corporation.share_percent
+        total = 0
+        ids: list[str] = []
+        for share in ordinary:
+            ids.append(share.id)
+            total += share.percent
+            if total % unit:
+                continue
+            try:
+                plan = plan_sale(game, player, corporation, list(ids), total, keep_presidency=True)
+            except GameError:
+                break
+            proceeds = plan.price * corporation.units(plan.percent)
+            choices.append({"corporation": corporation.id, "shares": list(ids), "percent": total,
+                            "price": proceeds})
+            if proceeds >= need:
+                break
+    return choices
+
+
+class FamilyCashCrisisStep(CashCrisisStep):
+    def sales(self, game: Any, player: Player) -> list[Move]:
+        return crisis_sales(game, player, self.debt(game).amount - player.cash)
+
+    def process_sell(self, game: Any, rnd: Round, entity: Holder, action: SellShares) -> None:
+        assert isinstance(entity, Player)
+        corporation = corporation_of_shares(game, action.shares)
+        if any(share.president for share_id in action.shares
+               if (share := corporation.share_by_id(share_id)) is not None):
+            raise GameError("in a cash crisis no sale may change a presidency (15)")
+        plan = plan_sale(game, entity, corporation, action.shares, action.percent, keep_presidency=True)
+        execute_sale(game, entity, plan, action.shares)
+        debt = self.debt(game)
+        if entity.cash >= debt.amount:
+            game.cash_crisis.pop(0)
+            game.transfer(entity, _payee(game, debt.payee), debt.amount)
+            game.log.append(f"{entity.name} pays ${debt.amount} for {debt.reason}")
+
+    def process_bankrupt(self, game: Any, rnd: Round, entity: Holder, action: Bankrupt) -> None:
+        assert isinstance(entity, Player)
+        if self.sales(game, entity):
+            raise GameError(f"{entity.name} must first sell shares to raise the money")
+        debt = game.cash_crisis.pop(0)
+        go_bankrupt(game, entity, debt)
+
+
+def go_bankrupt(game: Family1817Game, player: Player, debt: Debt | None) -> None:
+    """The effects of rule 15 on a bankrupt player's holdings."""
+    company = game.corporations.get(debt.company or "") if debt is not None else None
+    if debt is not None and debt.kind == Debt.INTEREST and company is not None:
+        game.transfer(player, company, player.cash)
+    else:
+        game.transfer(player, game.bank, player.cash)
+    presided = [corp for corp in game.operating_order_all() if corp.president() is player]
+    for corporation in game.corporations.values():
+        for share in game.ledger.holding_order(corporation, player):
+            game.ledger.move(share, game.pool)
+    for private in game.companies.values():
+        if private.owner is player:
+            private.owner = game.pool
+    for corporation in presided:
+        liquidate(game, corporation, f"its president {player.name} is bankrupt")
+        game.former_presidents[corporation.id] = player.key
+    match_market_shorts(game)
+    player.bankrupt = True
+    game.cash_crisis[:] = [owed for owed in game.cash_crisis if owed.player != player.key]
+    game.log.append(f"{player.name} is bankrupt")
+    game.after_bankruptcy(player)
+    if len(game.active_players()) <= 1:
+        game.end_game("bankrupt")

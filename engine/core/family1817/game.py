@@ -1,0 +1,213 @@
+"""`Family1817Game`: the base of an 1817-family title, a `BaseGame` with the family's services
+configured and the family's rules as hooks (loans, the one-row market's areas, shorts, company
+sizes). A title subclasses it, supplies its data and rounds, and overrides what differs."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine.core.entities import Corporation, Player, Share
+from engine.core.family1817 import market as areas
+from engine.core.family1817.cash_crisis import FamilyCashCrisisStep, go_bankrupt
+from engine.core.family1817.sizes import placed_stations
+from engine.core.family1817.tokens import TokenReductionStep
+from engine.core.game import BaseGame
+from engine.core.step import Step
+from engine.core.steps.cash_crisis import demand_payment
+from engine.core.steps.discard import DiscardTrainStep
+from engine.core.steps.pending_token import PendingTokenStep
+from engine.errors import GameError
+
+# Where the printed rules and the reference site differ, the printed rule is the default and
+# these options give the site's reading (on for imported and replayed logs).
+SITE_LOANS_AFTER_INTEREST = "site_loans_after_interest"
+SITE_POST_CONVERSION = "site_post_conversion"
+FAMILY_OPTIONS: dict[str, str] = {
+    SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
+                               "the site (rule 12.8: no further loans after paying interest).",
+    SITE_POST_CONVERSION: "After a conversion the shares are dealt first, then loans, then the new stations "
+                          "are bought, with loans the company takes itself if it must, as on the site "
+                          "(rule 14.1.1: loans, stations, then the share dealings; no money, liquidation).",
+}
+
+
+class Family1817Game(BaseGame):
+    NEGATIVE_HOLDINGS = True
+    DISCARDS_TO_MARKET = True
+    FIRST_SHORT_INDEX = 10
+    # The price the dividend thresholds use while a company is in the acquisition spaces.
+    ACQUISITION_DIVIDEND_PRICE: ClassVar[int] = 40
+    TOKEN_PRICE: ClassVar[int] = 50
+    MAX_TOKENS: ClassVar[int] = 8
+    # The company sizes (shares) and the next size a conversion or merger gives.
+    NEXT_SIZE: ClassVar[dict[int, int]] = {2: 5, 5: 10}
+
+    def __init__(self, players: list[dict[str, Any]], seed: int,
+                 options: list[str] | None = None) -> None:
+        # Stations a company has yet to buy (at formation or conversion), by company id.
+        self.tokens_owed: dict[str, int] = {}
+        # Companies that entered the acquisition spaces by loans during this M&A round (14).
+        self.entered_acquisition: set[str] = set()
+        # The bankrupt president of a company left without one (its liquidation's bidding
+        # starts at their left, 14.2.1).
+        self.former_presidents: dict[str, str] = {}
+        super().__init__(players, seed, options)
+        # Set after the base setup made the loan service; no round has asked for a rate yet.
+        self.loans.tiers = self.interest_tiers()
+
+    # --- loans --------------------------------------------------------------------------------
+    def max_loans(self, corporation: Corporation) -> int:
+        """Rule 9: as many loans as the company has shares."""
+        return self.company_size(corporation)
+
+    def interest_tiers(self) -> tuple[tuple[int, int], ...]:
+        """The Bank of New York's rows, cheapest first: (rate, loans). 1817's: five per $5 step."""
+        total = self.loans.total or 0
+        return tuple((5 * (row + 1), 5) for row in range((total + 4) // 5))
+
+    def loans_after_interest(self) -> bool:
+        """Whether a company may take loans at its repay step, after paying interest (the site)."""
+        return self.option(SITE_LOANS_AFTER_INTEREST)
+
+    def after_loan(self, corporation: Corporation) -> None:
+        """A loan's money first buys the stations the company still owes (rule 11.6)."""
+        self.buy_owed_tokens(corporation)
+
+    def buy_owed_tokens(self, corporation: Corporation) -> None:
+        owed = self.tokens_owed.get(corporation.id, 0)
+        while owed and corporation.cash >= self.TOKEN_PRICE:
+            self.transfer(corporation, self.bank, self.TOKEN_PRICE)
+            corporation.token_count += 1
+            owed -= 1
+            self.log.append(f"{corporation.id} buys a station for ${self.TOKEN_PRICE}")
+        if owed:
+            self.tokens_owed[corporation.id] = owed
+        else:
+            self.tokens_owed.pop(corporation.id, None)
+
+    def conversion_tokens(self, new_size: int) -> int:
+        """Stations a company buys when it converts to `new_size` shares (14.1.1)."""
+        return {5: 1, 10: 2}.get(new_size, 0)
+
+    def retire(self, corporation: Corporation) -> None:
+        """A company that left play (merged or sold) is made ready to be started again (7.2):
+        off the market, no money, trains, loans or stations, its certificates new."""
+        self.market.remove(corporation.id)
+        for coord, city_index, slot in reversed(placed_stations(self, corporation)):
+            self.board.remove_token(coord, city_index, slot)
+        if corporation.cash:
+            self.transfer(corporation, self.bank, corporation.cash)
+        for train in corporation.trains:
+            self.depot.discard(train, to_market=self.DISCARDS_TO_MARKET)
+        corporation.trains = []
+        self.loans.forgive(corporation.id)
+        self.tokens_owed.pop(corporation.id, None)
+        corporation.ipoed = corporation.floated = False
+        corporation.times_operated = 0
+        corporation.has_paid = corporation.route_seen = False
+        corporation.token_count = self.starting_tokens(corporation)
+        self.ledger.create(corporation, 2, 2)
+        self.log.append(f"{corporation.id} leaves play and may be started again")
+
+    def starting_tokens(self, corporation: Corporation) -> int:
+        return 1
+
+    def has_a_train(self, corporation: Corporation) -> bool:
+        """Whether the company owns a train (a title's cars that are not trains do not count)."""
+        return bool(corporation.trains)
+
+    def scrappable_trains(self, corporation: Corporation) -> dict[str, int]:
+        """Trains the company may scrap now, by id, with what the bank pays (none by default)."""
+        return {}
+
+    # --- sizes and the market -----------------------------------------------------------------
+    def company_size(self, corporation: Corporation) -> int:
+        return corporation.units(100)
+
+    def total_shares(self, corporation: Corporation) -> int:
+        return self.company_size(corporation)
+
+    def max_player_percent_of(self, corporation: Corporation) -> int:
+        """Rule 11.4: two shares of a 2-share company, three of a 5, six of a 10."""
+        return 100 if self.company_size(corporation) <= 2 else 60
+
+    def pool_limit_percent(self) -> int:
+        return 10_000  # the open market has no limit (shorts add certificates to it)
+
+    def counts_toward_limit(self, share: Share) -> bool:
+        return share.percent > 0  # short certificates do not count (11.2)
+
+    def after_sale(self, corporation: Corporation, percent: int) -> None:
+        """Rule 11.1: sales do not move the price."""
+
+    def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
+        if self.company_size(corporation) <= 2:
+            return f"shares of a 2-share company ({corporation.id}) may not be sold (11.1)"
+        where = areas.area(self, corporation)
+        if where is not None:
+            return f"{corporation.id} is in {where}; its shares may not be sold (11.1)"
+        if corporation.id in self.formed_this_round():
+            return f"{corporation.id} was formed this stock round; its shares may not be sold yet (11.1)"
+        return None
+
+    def formed_this_round(self) -> set[str]:
+        started: set[str] = getattr(self.round, "started", set())
+        return started
+
+    def shorts_forbidden(self) -> str | None:
+        """Why no short sale is allowed now (a title's late phase), or None."""
+        return None
+
+    def dividend_kinds(self) -> list[str]:
+        return ["payout", "half", "withhold"]
+
+    def half_withheld_of(self, corporation: Corporation, revenue: int) -> int:
+        """Rule 12.5: half to the treasury; a 10-share company's paid half is rounded up to $10
+        (the withheld half down), a 5-share company's to $5."""
+        size = self.company_size(corporation)
+        if size >= 10:
+            return revenue // 20 * 10
+        if size >= 5:
+            return revenue // 10 * 5
+        return revenue // 2
+
+    def dividend_price_move(self, corporation: Corporation, paid: int) -> None:
+        areas.move_for_dividend(self, corporation, paid)
+
+    def end_of_stock_round(self) -> None:
+        areas.end_of_stock_round_moves(self)
+        for corp_id in list(self.tokens_owed):
+            corporation = self.corporations[corp_id]
+            areas.liquidate(self, corporation, "it could not pay for its stations by the end of the stock round")
+            self.tokens_owed.pop(corp_id)
+
+    # --- players ------------------------------------------------------------------------------
+    def demand(self, player: Player, amount: int, payee: Any, reason: str, company: str | None = None,
+               kind: str = "") -> bool:
+        return demand_payment(self, player, amount, payee, reason, company, kind)
+
+    def player_value(self, player: Player) -> int:
+        """Rule 16: cash plus shares at market price, less shorts; privates count for nothing."""
+        shares = sum(
+            self.share_price(corp) * corp.units(share.percent)
+            for corp in self.corporations.values() if corp.id in self.market.position
+            for share in corp.shares if share.owner is player
+        )
+        return player.cash + shares
+
+    def bankrupt(self, player: Player) -> None:
+        go_bankrupt(self, player, None)
+
+    def interrupt_steps(self) -> tuple[Step, ...]:
+        return (TokenReductionStep(), DiscardTrainStep(), FamilyCashCrisisStep(), PendingTokenStep())
+
+    def after_bankruptcy(self, player: Player) -> None:
+        """Title hook: what else a bankruptcy changes (the certificate limit, 15)."""
+
+    def active_players(self) -> list[Player]:
+        return [player for player in self.players if not player.bankrupt]
+
+    def check_family_option_names(self) -> None:
+        unknown = set(FAMILY_OPTIONS) - set(self.RULE_OPTIONS)
+        if unknown:
+            raise GameError(f"{self.TITLE} must list the family options {sorted(unknown)} in RULE_OPTIONS")

@@ -1,0 +1,388 @@
+"""The merger and conversion round (rule 14.1): in operating order each company in the white
+area may convert to the next size, merge with another of its size, or pass; after a conversion
+or merger come the share dealings (14.1.3: the president buys from the treasury, then each
+other player in turn from the president's left buys one share from it or sells), the company's
+loans, and the stations a conversion bought.
+
+The printed order for a conversion is loans and stations first, then the share dealings; the
+site deals shares first, then loans, then buys the stations with loans it takes itself if it
+must (`SITE_POST_CONVERSION`). A company that cannot pay for its stations goes into liquidation.
+
+A title's round is `MergerRound` with `PostConversionStep()`, `PostConversionLoansStep()` and
+`ConversionStep()`, in that order, after the interrupting steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.core.actions import Action, BuyShares, Pass, SellShares
+from engine.core.entities import Corporation, Holder, Player
+from engine.core.family1817.actions import Convert, Merge, TakeLoan
+from engine.core.family1817.game import SITE_POST_CONVERSION
+from engine.core.family1817.loans import loan_refusal, take_loan
+from engine.core.family1817.market import in_normal_area, liquidate
+from engine.core.family1817.operating import family
+from engine.core.family1817.shorts import close_short
+from engine.core.family1817.sizes import convert, merge, merger_refusal
+from engine.core.round import Round
+from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale, sale_choices
+from engine.core.step import Handler, Move, Step
+from engine.core.steps.shares import share_choice_matches
+from engine.errors import GameError
+
+SHARES, LOANS = "shares", "loans"
+
+
+@dataclass
+class MergerRound(Round):
+    name: ClassVar[str] = "Merger and Conversion Round"
+    order: list[str] = field(default_factory=list)  # companies in operating order at the start
+    index: int = 0
+    involved: set[str] = field(default_factory=set)  # converted or merged this round
+    pending: str | None = None  # the company whose conversion or merger is being settled
+    phases: list[str] = field(default_factory=list)  # what is left of its settling
+    dealers: list[str] = field(default_factory=list)  # players still to deal in its shares
+    president_dealing: bool = False
+    stations_due: int = 0
+
+    def start(self, game: Any) -> None:
+        self.order = [corp.id for corp in game.operating_order()]
+        game.entered_acquisition.clear()
+        game.log.append(self.title(game))
+
+    def title(self, game: Any) -> str:
+        return f"{self.name} {game.turn}.{game.round_num}"
+
+    def current_entity(self, game: Any) -> Holder | None:
+        if self.index >= len(self.order):
+            return None
+        corporation: Corporation = game.corporations[self.order[self.index]]
+        return corporation
+
+    def turn_over(self, game: Any) -> None:
+        self.finished = True
+
+    def next_company(self) -> None:
+        self.index += 1
+
+    # --- settling a conversion or merger ------------------------------------------------------
+    def begin_settling(self, game: Any, corporation: Corporation, stations: int) -> None:
+        self.pending = corporation.id
+        self.stations_due = stations
+        site = game.option(SITE_POST_CONVERSION)
+        if stations and not site:
+            self.phases = [LOANS, "stations", SHARES]
+        else:
+            self.phases = [SHARES, LOANS, "stations"]
+        self.advance_phase(game)
+
+    def advance_phase(self, game: Any) -> None:
+        """Do the phases that need no decision; stop at one that does."""
+        while self.phases:
+            phase = self.phases[0]
+            if phase == SHARES and not self.dealers and not self.president_dealing:
+                corporation = game.corporations[self.pending]
+                president = corporation.president()
+                self.president_dealing = president is not None
+                others = game.players_from(president)[1:] if president is not None else list(game.players)
+                self.dealers = [p.key for p in others if not p.bankrupt]
+                return
+            if phase == "stations":
+                self.phases.pop(0)
+                self.buy_stations(game)
+                continue
+            return
+        corporation = game.corporations[self.pending] if self.pending else None
+        self.pending = None
+        if corporation is not None:
+            game.log.append(f"{corporation.id} has settled its conversion or merger")
+
+    def buy_stations(self, game: Any) -> None:
+        corporation = game.corporations[self.pending]
+        due = self.stations_due
+        self.stations_due = 0
+        if not due:
+            return
+        cost = due * game.TOKEN_PRICE
+        if game.option(SITE_POST_CONVERSION):
+            while corporation.cash < cost and loan_refusal(game, corporation) is None:
+                take_loan(game, corporation)
+        if corporation.cash < cost:
+            liquidate(game, corporation, f"it cannot pay ${cost} for its new stations")
+            return
+        game.transfer(corporation, game.bank, cost)
+        corporation.token_count += due
+        game.log.append(f"{corporation.id} buys {due} station(s) for ${cost}")
+
+    def phase_done(self, game: Any) -> None:
+        self.phases.pop(0)
+        self.advance_phase(game)
+
+
+def _merger(rnd: Round) -> MergerRound:
+    assert isinstance(rnd, MergerRound), f"{type(rnd).__name__} is not a merger round"
+    return rnd
+
+
+class ConversionStep(Step):
+    key = "conversion"
+    label = "convert or merge"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"convert": self.process_convert, "merge": self.process_merge, "pass": self.process_pass}
+
+    def active(self, game: Any, rnd: Round) -> bool:
+        return _merger(rnd).pending is None and rnd.current_entity(game) is not None
+
+    def may_act(self, game: Any, rnd: MergerRound, corporation: Corporation) -> bool:
+        return (corporation.id not in rnd.involved and in_normal_area(game, corporation)
+                and corporation.president() is not None
+                and family(game).company_size(corporation) in family(game).NEXT_SIZE)
+
+    def partners(self, game: Any, rnd: MergerRound, corporation: Corporation) -> list[Corporation]:
+        return [other for other in game.operating_order()
+                if other is not corporation and other.id not in rnd.involved and in_normal_area(game, other)
+                and merger_refusal(family(game), corporation, other) is None]
+
+    def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
+        merger = _merger(rnd)
+        if entity is not rnd.current_entity(game) or not isinstance(entity, Corporation):
+            return []
+        if not self.may_act(game, merger, entity):
+            return []
+        kinds = ["convert"]
+        if self.partners(game, merger, entity):
+            kinds.append("merge")
+        return kinds + ["pass"]
+
+    def skip(self, game: Any, rnd: Round) -> None:
+        _merger(rnd).next_company()
+
+    def process_pass(self, game: Any, rnd: Round, entity: Holder, action: Pass) -> None:
+        _merger(rnd).next_company()
+
+    def process_convert(self, game: Any, rnd: Round, entity: Holder, action: Convert) -> None:
+        merger = _merger(rnd)
+        assert isinstance(entity, Corporation)
+        stations = convert(family(game), entity)
+        merger.involved.add(entity.id)
+        merger.next_company()
+        merger.begin_settling(game, entity, stations)
+
+    def process_merge(self, game: Any, rnd: Round, entity: Holder, action: Merge) -> None:
+        merger = _merger(rnd)
+        assert isinstance(entity, Corporation)
+        other = game.corporation(action.corporation)
+        if other not in self.partners(game, merger, entity):
+            reason = merger_refusal(family(game), entity, other)
+            raise GameError(reason or f"{other.id} may not merge now: it converted or merged this round, "
+                                      f"or is in liquidation or acquisition")
+        merge(family(game), entity, other)
+        merger.involved.update({entity.id, other.id})
+        merger.next_company()
+        merger.begin_settling(game, entity, 0)
+
+    def refusal(self, game: Any, rnd: Round, entity: Holder, action: Action) -> str | None:
+        current = rnd.current_entity(game)
+        if isinstance(entity, Corporation) and entity is not current and current is not None:
+            return f"it is {current.key}'s turn to convert or merge"
+        if isinstance(entity, Corporation) and not self.may_act(game, _merger(rnd), entity):
+            return (f"{entity.id} may not convert or merge: it did already this round, is in liquidation "
+                    f"or acquisition, or has 10 shares (14.1)")
+        if isinstance(action, Merge) and isinstance(entity, Corporation):
+            other = game.corporations.get(action.corporation)
+            if other is None:
+                return f"there is no company {action.corporation!r}"
+            return merger_refusal(family(game), entity, other) or (
+                f"{other.id} may not merge now: it converted or merged this round, or is in liquidation "
+                f"or acquisition (14.1)")
+        return None
+
+    def legal_moves(self, game: Any, rnd: Round) -> list[Move]:
+        corporation = rnd.current_entity(game)
+        if not isinstance(corporation, Corporation):
+            return []
+        kinds = self.actions(game, rnd, corporation)
+        moves: list[Move] = []
+        base = {"entity": corporation.id, "entity_type": "corporation"}
+        if "convert" in kinds:
+            moves.append({"type": "convert", **base})
+        if "merge" in kinds:
+            moves.append({"type": "merge", **base, "choices": [
+                {"corporation": other.id} for other in self.partners(game, _merger(rnd), corporation)]})
+        if "pass" in kinds:
+            moves.append({"type": "pass", **base})
+        return moves
+
+    def matches(self, game: Any, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, Merge):
+            return bool(choice["corporation"] == action.corporation)
+        return super().matches(game, choice, action)
+
+
+class PostConversionStep(Step):
+    """Rule 14.1.3: the president buys any number of shares from the treasury, one at a time;
+    then each other player in turn buys one or sells any number; no short sales."""
+
+    key = "post_conversion"
+    label = "buy or sell shares of the new company"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"buy_shares": self.process_buy, "sell_shares": self.process_sell, "pass": self.process_pass}
+
+    def active(self, game: Any, rnd: Round) -> bool:
+        merger = _merger(rnd)
+        return merger.pending is not None and bool(merger.phases) and merger.phases[0] == SHARES
+
+    def corporation(self, game: Any, rnd: Round) -> Corporation:
+        pending = _merger(rnd).pending
+        assert pending is not None
+        corporation: Corporation = game.corporations[pending]
+        return corporation
+
+    def acting_entity(self, game: Any, rnd: Round) -> Holder | None:
+        merger = _merger(rnd)
+        if merger.president_dealing:
+            return self.corporation(game, rnd).president()
+        return game.player(merger.dealers[0]) if merger.dealers else None
+
+    def buys(self, game: Any, rnd: Round, player: Player) -> list[Move]:
+        corporation = self.corporation(game, rnd)
+        share = next((s for s in game.ledger.holding_order(corporation, corporation)
+                      if not s.president and s.percent > 0), None)
+        if share is None or game.certificate_count(player) >= game.cert_limit:
+            return []
+        if not in_normal_area(game, corporation):
+            return []
+        price = game.share_price(corporation)
+        if player.cash < price:
+            return []
+        if corporation.percent_owned_by(player) + share.percent > family(game).max_player_percent_of(corporation):
+            return []
+        return [{"corporation": corporation.id, "share": share.id, "from": "treasury", "percent": share.percent,
+                 "price": price}]
+
+    def sells(self, game: Any, rnd: Round, player: Player) -> list[Move]:
+        corporation = self.corporation(game, rnd)
+        if _merger(rnd).president_dealing or not in_normal_area(game, corporation):
+            return []
+        return [choice for choice in sale_choices(game, player) if choice["corporation"] == corporation.id]
+
+    def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
+        if entity is not self.acting_entity(game, rnd) or not isinstance(entity, Player):
+            return []
+        kinds = []
+        if self.buys(game, rnd, entity):
+            kinds.append("buy_shares")
+        if self.sells(game, rnd, entity):
+            kinds.append("sell_shares")
+        return kinds + ["pass"] if kinds else []
+
+    def waiting(self, game: Any, rnd: Round) -> bool:
+        entity = self.acting_entity(game, rnd)
+        return entity is not None and bool(self.actions(game, rnd, entity))
+
+    def skip(self, game: Any, rnd: Round) -> None:
+        self.next_dealer(game, rnd)
+
+    def next_dealer(self, game: Any, rnd: Round) -> None:
+        merger = _merger(rnd)
+        if merger.president_dealing:
+            merger.president_dealing = False
+        elif merger.dealers:
+            merger.dealers.pop(0)
+        if not merger.president_dealing and not merger.dealers:
+            merger.phase_done(game)
+
+    def process_pass(self, game: Any, rnd: Round, entity: Holder, action: Pass) -> None:
+        self.next_dealer(game, rnd)
+
+    def process_buy(self, game: Any, rnd: Round, entity: Holder, action: BuyShares) -> None:
+        assert isinstance(entity, Player)
+        corporation = self.corporation(game, rnd)
+        offered = self.buys(game, rnd, entity)
+        share = corporation.share_by_id(action.shares[0]) if len(action.shares) == 1 else None
+        if not offered or share is None or share.owner is not corporation or share.president:
+            raise GameError(f"buy one share of {corporation.id} from its treasury, within the limits")
+        price = offered[0]["price"]
+        game.transfer(entity, corporation, price)
+        game.ledger.move(share, entity)
+        game.log.append(f"{entity.name} buys {share.percent}% of {corporation.id} for ${price}")
+        close_short(family(game), entity, share)
+        game.check_presidency_after_buy(corporation, entity)
+        if not _merger(rnd).president_dealing:
+            self.next_dealer(game, rnd)
+
+    def process_sell(self, game: Any, rnd: Round, entity: Holder, action: SellShares) -> None:
+        assert isinstance(entity, Player)
+        corporation = corporation_of_shares(game, action.shares)
+        if corporation.id != _merger(rnd).pending or _merger(rnd).president_dealing:
+            raise GameError(f"only shares of {_merger(rnd).pending} are dealt now")
+        plan = plan_sale(game, entity, corporation, action.shares, action.percent)
+        execute_sale(game, entity, plan, action.shares)
+        self.next_dealer(game, rnd)
+
+    def legal_moves(self, game: Any, rnd: Round) -> list[Move]:
+        player = self.acting_entity(game, rnd)
+        if not isinstance(player, Player):
+            return []
+        moves: list[Move] = []
+        buys = self.buys(game, rnd, player)
+        if buys:
+            moves.append({"type": "buy_shares", "entity": player.id, "choices": buys})
+        sells = self.sells(game, rnd, player)
+        if sells:
+            moves.append({"type": "sell_shares", "entity": player.id, "choices": sells})
+        if moves:
+            moves.append({"type": "pass", "entity": player.id})
+        return moves
+
+    def matches(self, game: Any, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, SellShares):
+            return share_choice_matches(game, choice, action.shares, action.percent)
+        if isinstance(action, BuyShares):
+            return len(action.shares) == 1 and action.shares[0].rsplit("_", 1)[0] == choice["corporation"]
+        return super().matches(game, choice, action)
+
+
+class PostConversionLoansStep(Step):
+    """The converted or merged company may take loans (then pays for its stations)."""
+
+    key = "post_conversion_loans"
+    label = "take loans"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"take_loan": self.process_take_loan, "pass": self.process_pass}
+
+    def active(self, game: Any, rnd: Round) -> bool:
+        merger = _merger(rnd)
+        return merger.pending is not None and bool(merger.phases) and merger.phases[0] == LOANS
+
+    def acting_entity(self, game: Any, rnd: Round) -> Holder | None:
+        pending = _merger(rnd).pending
+        return game.corporations[pending] if pending else None
+
+    def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
+        if entity is not self.acting_entity(game, rnd) or not isinstance(entity, Corporation):
+            return []
+        return ["take_loan", "pass"] if loan_refusal(family(game), entity) is None else []
+
+    def skip(self, game: Any, rnd: Round) -> None:
+        _merger(rnd).phase_done(game)
+
+    def process_take_loan(self, game: Any, rnd: Round, entity: Holder, action: TakeLoan) -> None:
+        assert isinstance(entity, Corporation)
+        take_loan(family(game), entity)
+
+    def process_pass(self, game: Any, rnd: Round, entity: Holder, action: Pass) -> None:
+        _merger(rnd).phase_done(game)
+
+    def legal_moves(self, game: Any, rnd: Round) -> list[Move]:
+        corporation = self.acting_entity(game, rnd)
+        if not isinstance(corporation, Corporation) or not self.actions(game, rnd, corporation):
+            return []
+        base = {"entity": corporation.id, "entity_type": "corporation"}
+        return [{"type": "take_loan", **base}, {"type": "pass", **base}]

@@ -1,0 +1,220 @@
+"""Company sizes, conversions and mergers (rules 7.2, 14.1, 14.3).
+
+A company has 2, 5 or 10 shares; the president's certificate is always two shares. Resizing
+rewrites every certificate's percent (shorts too) and adds ordinary shares to the treasury.
+A merger moves the disappearing company's trains, treasury, loans, private companies and
+stations to the survivor and exchanges its certificates for the survivor's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core.entities import Corporation, Holder, Player, Share
+from engine.core.family1817.market import price_at_most
+from engine.core.family1817.shorts import close_matching_pairs
+from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from engine.core.family1817.game import Family1817Game
+
+
+def share_index(share: Share) -> int:
+    return int(share.id.rsplit("_", 1)[1])
+
+
+def base_shares(game: Family1817Game, corporation: Corporation) -> list[Share]:
+    """The company's own certificates, not those short sales made."""
+    return [s for s in corporation.shares if share_index(s) < game.FIRST_SHORT_INDEX]
+
+
+def resize(game: Family1817Game, corporation: Corporation, size: int) -> list[Share]:
+    """Make the company one of `size` shares; the new ordinary shares are created in its
+    treasury and returned."""
+    unit = 100 // size
+    corporation.share_percent = unit
+    for share in corporation.shares:
+        sign = -1 if share.percent < 0 else 1
+        share.percent = sign * unit * (2 if share.president else 1)
+    have = sum(1 for s in base_shares(game, corporation) if not s.president)
+    start = 1 + max((share_index(s) for s in base_shares(game, corporation)), default=0)
+    added = [Share(f"{corporation.id}_{start + offset}", corporation, unit, False, corporation)
+             for offset in range(size - 2 - have)]
+    for share in added:
+        corporation.shares.append(share)
+        game.ledger.move(share, corporation)
+    return added
+
+
+def token_shortfall(game: Family1817Game, corporation: Corporation, wanted: int) -> int:
+    """Stations a conversion adds, as many of `wanted` as keep the company within the most."""
+    return max(0, min(wanted, game.MAX_TOKENS - corporation.token_count))
+
+
+def convert(game: Family1817Game, corporation: Corporation) -> int:
+    """Rule 14.1.1: the next size; returns how many stations the company must now buy."""
+    size = game.company_size(corporation)
+    new_size = game.NEXT_SIZE.get(size)
+    if new_size is None:
+        raise GameError(f"{corporation.id} has {size} shares and cannot convert")
+    resize(game, corporation, new_size)
+    game.log.append(f"{corporation.id} converts to a {new_size}-share company")
+    return token_shortfall(game, corporation, game.conversion_tokens(new_size))
+
+
+def merger_refusal(game: Family1817Game, survivor: Corporation, other: Corporation) -> str | None:
+    if survivor is other:
+        return "a company cannot merge with itself"
+    size = game.company_size(survivor)
+    if size != game.company_size(other) or size not in game.NEXT_SIZE:
+        return f"{survivor.id} and {other.id} are not two companies of 2 or of 5 shares (14.1.2)"
+    if size == 2:
+        first, second = survivor.president(), other.president()
+        if first is not None and second is not None and first is not second:
+            price = merged_price(game, survivor, other)
+            if first.cash < price:
+                return (f"{first.name} must buy a share of the merged company for ${price} "
+                        f"and has ${first.cash} (14.1.2)")
+    return None
+
+
+def merged_price(game: Family1817Game, survivor: Corporation, other: Corporation) -> int:
+    """2+2: the sum of the two prices; 5+5: their average; rounded down to a market value."""
+    first, second = game.share_price(survivor), game.share_price(other)
+    value = first + second if game.company_size(survivor) == 2 else (first + second) // 2
+    return price_at_most(game, value).price
+
+
+def merge(game: Family1817Game, survivor: Corporation, other: Corporation) -> None:
+    """Rule 14.1.2: `other` disappears into `survivor`, which becomes the next size."""
+    reason = merger_refusal(game, survivor, other)
+    if reason:
+        raise GameError(reason)
+    size = game.company_size(survivor)
+    new_size = game.NEXT_SIZE[size]
+    price_cell = price_at_most(game, merged_price(game, survivor, other))
+    old_presidents = (survivor.president(), other.president())
+    take_over_assets(game, survivor, other, with_treasury=True)
+    game.market.remove(survivor.id)
+    game.market.place(survivor.id, price_cell)
+    if size == 2:
+        _merge_two_share(game, survivor, other, new_size, old_presidents)
+    else:
+        _merge_five_share(game, survivor, other, new_size, old_presidents[0])
+    game.log.append(f"{survivor.id} merges with {other.id} into a {new_size}-share company at ${price_cell.price}")
+    game.retire(other)
+
+
+def _merge_two_share(game: Family1817Game, survivor: Corporation, other: Corporation, new_size: int,
+                     presidents: tuple[Player | None, Player | None]) -> None:
+    first, second = presidents
+    resize(game, survivor, new_size)
+    president_cert = survivor.president_share()
+    treasury = [s for s in game.ledger.holding_order(survivor, survivor) if not s.president]
+    if first is None or second is None or first is second:
+        if first is not None:
+            game.ledger.move(president_cert, first)
+        return
+    # Different presidents: the initiating one buys a share and takes the president's
+    # certificate; the other receives one share.
+    price = game.share_price(survivor)
+    game.transfer(first, survivor, price)
+    game.ledger.move(president_cert, first)
+    game.ledger.move(treasury[0], second)
+    game.log.append(f"{first.name} buys a share of {survivor.id} for ${price}")
+
+
+def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corporation, new_size: int,
+                      initiator: Player | None) -> None:
+    added = resize(game, survivor, new_size)
+    unit = survivor.share_percent
+    # Each of the other company's shares (the president's counts two) becomes one of the survivor's.
+    receivers: list[Holder] = []
+    for share in sorted(base_shares(game, other), key=share_index):
+        receivers += [share.owner] * other.units(share.percent)
+    for share, owner in zip(added, receivers, strict=False):
+        game.ledger.move(share, survivor if owner is other else owner)
+    # The other company's short pairs become the survivor's, each certificate with its holder.
+    next_index = max(game.FIRST_SHORT_INDEX, 1 + max(share_index(s) for s in survivor.shares))
+    for share in sorted(other.shares, key=share_index):
+        if share_index(share) < game.FIRST_SHORT_INDEX:
+            continue
+        copy = Share(f"{survivor.id}_{next_index}", survivor, -unit if share.percent < 0 else unit, False,
+                     survivor)
+        next_index += 1
+        survivor.shares.append(copy)
+        game.ledger.move(copy, survivor if share.owner is other else share.owner)
+    close_matching_pairs(game, survivor)
+    # The player with the most shares presides; a tie goes to the initiating company's president.
+    president_cert = survivor.president_share()
+    holders = {id(s.owner): s.owner for s in survivor.shares if isinstance(s.owner, Player)}
+    best = initiator
+    best_percent = survivor.percent_owned_by(initiator) if initiator is not None else -1
+    for holder in holders.values():
+        percent = survivor.percent_owned_by(holder)
+        if percent > best_percent:
+            best, best_percent = holder, percent
+    current = president_cert.owner
+    if isinstance(best, Player) and best is not current:
+        if isinstance(current, Player):
+            game.swap_presidency(survivor, current, best)
+        else:
+            _give_president_certificate(game, survivor, best)
+
+
+def _give_president_certificate(game: Family1817Game, corporation: Corporation, player: Player) -> None:
+    """The new president hands two ordinary shares for the certificate where it lies."""
+    certificate = corporation.president_share()
+    where = certificate.owner
+    handed = 0
+    for share in game.ledger.holding_order(corporation, player):
+        if handed >= certificate.percent:
+            break
+        if not share.president and share.percent > 0:
+            game.ledger.move(share, where)
+            handed += share.percent
+    game.ledger.move(certificate, player)
+
+
+def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporation, with_treasury: bool) -> None:
+    """The buyer gets the target's trains, private companies, stations and, in a merger,
+    acquisition or friendly sale, its treasury and loans (14.1.2, 14.2)."""
+    for train in list(target.trains):
+        target.trains.remove(train)
+        buyer.trains.append(train)
+        train.owner = buyer
+    for private in game.companies.values():
+        if private.owner is target:
+            private.owner = buyer
+    if with_treasury:
+        if target.cash:
+            game.transfer(target, buyer, target.cash)
+        game.loans.move(target.id, buyer.id)
+    take_over_stations(game, buyer, target)
+
+
+def take_over_stations(game: Family1817Game, buyer: Corporation, target: Corporation) -> None:
+    """Rule 14.3: the target's stations become the buyer's; the buyer never has more than the
+    most stations in all (the token reduction step asks which to remove from the map)."""
+    placed = placed_stations(game, target)
+    for coord, city_index, slot in placed:
+        game.board.hexes[coord].tokens[city_index][slot] = buyer.id
+    # The target's stations become the buyer's, those on its charter too (as on the site);
+    # beyond the most, the charter's spares are discarded.
+    del placed
+    buyer.token_count = min(game.MAX_TOKENS, buyer.token_count + target.token_count)
+    target.token_count = 0
+
+
+def placed_stations(game: Family1817Game, corporation: Corporation) -> list[tuple[str, int, int]]:
+    """(hex, city, slot) of each of the company's stations on the map."""
+    return [(coord, city_index, slot)
+            for coord, city_index in game.board.token_hexes(corporation.id)
+            for slot, token in enumerate(game.board.hexes[coord].tokens[city_index]) if token == corporation.id]
+
+
+def stations_to_remove(game: Family1817Game, corporation: Corporation) -> int:
+    """How many stations the company must take off the map: two in one hex, or more than the most."""
+    placed = placed_stations(game, corporation)
+    doubled = len(placed) - len({coord for coord, _, _ in placed})
+    return max(doubled, len(placed) - game.MAX_TOKENS)

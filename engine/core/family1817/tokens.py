@@ -1,0 +1,73 @@
+"""Rule 14.3's token reduction: a company with two stations in one hex, or more stations on the
+map than it may have, removes the station it chooses (`remove_token`). An interrupting step,
+so it holds whichever round made the merger or the purchase."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.actions import Action
+from engine.core.entities import Corporation, Holder
+from engine.core.family1817.actions import RemoveToken
+from engine.core.family1817.sizes import placed_stations, stations_to_remove
+from engine.core.round import Round
+from engine.core.step import Handler, Move, Step
+from engine.core.track import city_id, find_city
+from engine.errors import GameError
+
+
+def crowded_stations(game: Any) -> list[Corporation]:
+    return [corp for corp in game.corporations.values() if corp.ipoed and stations_to_remove(game, corp) > 0]
+
+
+def removable(game: Any, corporation: Corporation) -> list[tuple[str, int, int]]:
+    """(hex, city, slot) of the stations the company may remove now: those in a hex where it has
+    two, or any of them when it simply has too many."""
+    placed = placed_stations(game, corporation)
+    coords = [coord for coord, _, _ in placed]
+    doubled = {coord for coord in coords if coords.count(coord) > 1}
+    return [(coord, city_index, slot) for coord, city_index, slot in placed if not doubled or coord in doubled]
+
+
+class TokenReductionStep(Step):
+    key = "reduce_tokens"
+    label = "remove a station"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"remove_token": self.process_remove}
+
+    def active(self, game: Any, rnd: Round) -> bool:
+        return any(corp.ipoed and stations_to_remove(game, corp) > 0 for corp in game.corporations.values())
+
+    def acting_entity(self, game: Any, rnd: Round) -> Holder | None:
+        waiting = crowded_stations(game)
+        return waiting[0] if waiting else None
+
+    def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
+        return ["remove_token"] if entity is self.acting_entity(game, rnd) else []
+
+    def refusal(self, game: Any, rnd: Round, entity: Holder, action: Action) -> str | None:
+        corp = self.acting_entity(game, rnd)
+        if corp is None:
+            return None
+        return f"{corp.key} has too many stations on the map and must first remove one (14.3)"
+
+    def process_remove(self, game: Any, rnd: Round, entity: Holder, action: RemoveToken) -> None:
+        assert isinstance(entity, Corporation)
+        coord, city_index = find_city(game, action.city)
+        allowed = [(c, i, s) for c, i, s in removable(game, entity) if (c, i) == (coord, city_index)
+                   and (action.slot is None or s == action.slot)]
+        if not allowed:
+            raise GameError(f"{entity.id} may remove one of its stations at "
+                            f"{', '.join(sorted({c for c, _, _ in removable(game, entity)}))}")
+        game.board.remove_token(coord, city_index, allowed[0][2])
+        game.log.append(f"{entity.id} removes its station at {coord}")
+
+    def legal_moves(self, game: Any, rnd: Round) -> list[Move]:
+        corp = self.acting_entity(game, rnd)
+        if not isinstance(corp, Corporation):
+            return []
+        return [{"type": "remove_token", "entity": corp.id, "entity_type": "corporation",
+                 "choices": [{"city": city_id(game.board.hexes[c], i), "slot": s, "hex": c}
+                             for c, i, s in removable(game, corp)]}]

@@ -1,0 +1,213 @@
+"""Rule 11: the family's stock round — selling (11.1), short sales (11.2), buying and closing
+shorts (11.3), limits (11.4), acting for a company (11.7) and the end of the round (11.8)."""
+
+from __future__ import annotations
+
+from family_helpers import (
+    act,
+    col,
+    corp,
+    moves_of,
+    new,
+    pass_stock_round,
+    play_until_stock_round,
+    player,
+    price,
+    refused,
+    start,
+)
+
+from engine.core.family1817.market import area, end_of_stock_round_moves, liquidate
+from engine.core.family1817.shorts import short_count
+
+
+def five_share_company_after_a_round() -> object:
+    """Ann starts C (5 shares) at $60 and Bob buys one; C has operated once; a new stock round."""
+    game = new()
+    start(game, "a", "C", 60)
+    act(game, "buy_shares", "b", shares=["C_1"])
+    pass_stock_round(game)
+    play_until_stock_round(game)
+    return game
+
+
+def test_11_1_sales_do_not_move_the_price() -> None:
+    game = five_share_company_after_a_round()
+    before = price(game, "C")
+    turn = game.round.current(game).id
+    if turn != "b":
+        act(game, "pass", turn)
+    act(game, "sell_shares", "b", shares=["C_1"])
+    assert price(game, "C") == before and corp(game, "C").percent_owned_by(game.pool) == 20
+
+
+def test_11_1_no_sales_of_a_2_share_company_nor_in_the_round_it_was_formed() -> None:
+    game = new()
+    start(game, "a", "A", 60)
+    act(game, "pass", "b")
+    refused(game, "sell_shares", "a", "2-share company", shares=["A_0"])
+    start(game, "a", "C", 60)
+    act(game, "buy_shares", "b", shares=["C_1"])
+    act(game, "pass", "a")
+    refused(game, "sell_shares", "b", "formed this stock round", shares=["C_1"])
+
+
+def test_11_1_no_sales_in_liquidation_or_acquisition() -> None:
+    game = five_share_company_after_a_round()
+    liquidate(game, corp(game, "C"), "test")
+    turn = game.round.current(game).id
+    refused(game, "sell_shares", "b", "in liquidation" if turn == "b" else "turn", shares=["C_1"])
+
+
+def test_11_2_a_short_sale_pays_the_price_and_leaves_a_share_in_the_market() -> None:
+    game = five_share_company_after_a_round()
+    if game.round.current(game).id == "b":
+        act(game, "pass", "b")
+    game.round.current_index = game.players.index(player(game, "b"))  # Bob's turn
+    act(game, "sell_shares", "b", shares=["C_1"])
+    game.round.end_turn(game)
+    game.round.current_index = game.players.index(player(game, "b"))
+    cash = player(game, "b").cash
+    # Bob holds no share of C now, but sold it this round: he may still short, then not buy it
+    act(game, "short", "b", corporation="C")
+    assert player(game, "b").cash == cash + price(game, "C")
+    assert corp(game, "C").percent_owned_by(player(game, "b")) == -20
+    assert [s.id for s in corp(game, "C").shares if s.percent < 0] == ["C_11"]
+    assert corp(game, "C").share_by_id("C_10").owner is game.pool
+    refused(game, "short", "b", "one share may be sold short each turn", corporation="C")
+    refused(game, "buy_shares", "b", "sold C this round", shares=["C_10"])
+
+
+def test_11_2_who_may_not_sell_short() -> None:
+    game = five_share_company_after_a_round()
+    game.round.current_index = game.players.index(player(game, "a"))
+    refused(game, "short", "a", "holds shares of C", corporation="C")
+    start(game, "a", "D", 60)
+    game.round.current_index = game.players.index(player(game, "b"))
+    refused(game, "short", "b", "formed this stock round", corporation="D")
+    start(game, "b", "A", 60)
+    act(game, "pass", "a")
+    refused(game, "short", "b", "2-share company", corporation="A")
+
+
+def test_11_2_a_company_is_shorted_at_most_once_per_share_and_shorts_do_not_count() -> None:
+    game = five_share_company_after_a_round()
+    bob = player(game, "b")
+    for _ in range(5):
+        if game.round.current(game) is not bob:
+            act(game, "pass", game.round.current(game).id)
+        if corp(game, "C").percent_owned_by(bob) > 0:
+            act(game, "sell_shares", "b", shares=["C_1"])
+        act(game, "short", "b", corporation="C")
+        act(game, "pass", "b")
+    assert short_count(corp(game, "C")) == 5 and corp(game, "C").percent_owned_by(bob) == -100
+    assert game.certificate_count(bob) == 0
+    act(game, "pass", "a")
+    refused(game, "short", "b", "sold short 5 times", corporation="C")
+
+
+def test_11_3_buying_a_share_closes_a_short() -> None:
+    game = five_share_company_after_a_round()
+    bob = player(game, "b")
+    game.round.current_index = game.players.index(bob)
+    act(game, "sell_shares", "b", shares=["C_1"])
+    act(game, "short", "b", corporation="C")
+    pass_stock_round(game)
+    # the next stock round: Bob buys a share of C and his short and that share leave play
+    play_until_stock_round(game)
+    game.round.current_index = game.players.index(bob)
+    market_share = next(s.id for s in game.ledger.holding_order(corp(game, "C"), game.pool))
+    cash = bob.cash
+    act(game, "buy_shares", "b", shares=[market_share])
+    assert bob.cash == cash - price(game, "C")
+    assert corp(game, "C").percent_owned_by(bob) == 0 and short_count(corp(game, "C")) == 0
+    assert sum(s.percent for s in corp(game, "C").shares) == 100
+
+
+def test_11_3_no_buying_in_liquidation() -> None:
+    game = five_share_company_after_a_round()
+    liquidate(game, corp(game, "C"), "test")
+    game.round.current_index = game.players.index(player(game, "b"))
+    assert area(game, corp(game, "C")) == "liquidation"
+    refused(game, "buy_shares", "b", "in liquidation", shares=["C_2"])
+
+
+def test_11_4_at_most_three_shares_of_a_5_share_company() -> None:
+    game = new()
+    start(game, "a", "C", 50)
+    act(game, "pass", "b")
+    act(game, "buy_shares", "a", shares=["C_1"])  # 60%
+    act(game, "pass", "b")
+    refused(game, "buy_shares", "a", "at most 60%", shares=["C_2"])
+
+
+def test_11_7_a_company_takes_loans_then_buys_its_own_shares_and_the_turn_ends() -> None:
+    game = five_share_company_after_a_round()
+    ann, bob = player(game, "a"), player(game, "b")
+    game.round.current_index = game.players.index(bob)
+    act(game, "sell_shares", "b", shares=["C_1"])
+    act(game, "pass", "b")
+    game.round.current_index = game.players.index(ann)
+    start_price = price(game, "C")
+    act(game, "take_loan", "C")
+    assert price(game, "C") < start_price and game.round.current(game) is ann
+    refused(game, "buy_shares", "a", "acting for C", shares=["C_2"])
+    cash = corp(game, "C").cash
+    act(game, "buy_shares", "C", shares=["C_1"], percent=20)
+    assert corp(game, "C").cash == cash - price(game, "C")
+    assert corp(game, "C").share_by_id("C_1").owner is corp(game, "C")
+    assert game.round.current(game).id == "b"  # the company's purchase ended Ann's turn
+
+
+def test_11_7_acting_for_oneself_excludes_acting_for_a_company() -> None:
+    game = five_share_company_after_a_round()
+    ann = player(game, "a")
+    game.round.current_index = game.players.index(ann)
+    moves = moves_of(game, "take_loan")
+    assert moves and moves[0]["entity"] == "C"
+    start(game, "a", "D", 60)  # Ann acts for herself: the turn is over
+    assert game.round.current(game).id != "a"
+
+
+def test_11_8_end_of_round_moves_sold_out_up_and_two_back_per_market_share() -> None:
+    game = new()
+    start(game, "a", "C", 60)  # 40%
+    act(game, "buy_shares", "b", shares=["C_1"])
+    act(game, "buy_shares", "a", shares=["C_2"])
+    act(game, "buy_shares", "b", shares=["C_3"])
+    start_col = col(game, "C")
+    end_of_stock_round_moves(game)
+    assert col(game, "C") == start_col + 1  # players hold all of C: one step ahead
+    game2 = five_share_company_after_a_round()
+    bob = player(game2, "b")
+    game2.round.current_index = game2.players.index(bob)
+    act(game2, "sell_shares", "b", shares=["C_1"])
+    before = col(game2, "C")
+    pass_stock_round(game2)
+    assert col(game2, "C") == before - 2
+
+
+def test_11_8_priority_goes_left_of_the_last_player_who_acted_for_a_company() -> None:
+    game = five_share_company_after_a_round()
+    ann = player(game, "a")
+    game.round.current_index = game.players.index(ann)
+    act(game, "take_loan", "C")
+    act(game, "pass", "a")
+    pass_stock_round(game)
+    assert game.priority_player is player(game, "b")
+
+
+def test_11_6_a_company_that_still_owes_stations_is_liquidated_at_the_end_of_the_round() -> None:
+    game = new()
+    start(game, "a", "C", 60)
+    game.tokens_owed["C"] = 1
+    corp(game, "C").cash = 0
+    act(game, "pass", "b")
+    act(game, "take_loan", "C")  # the loan's money pays for the station first
+    assert corp(game, "C").cash == 50 and corp(game, "C").token_count == 2 and not game.tokens_owed
+    act(game, "pass", "a")
+    start(game, "b", "D", 60)
+    game.tokens_owed["D"] = 1
+    pass_stock_round(game)
+    unpaid = [line for line in game.log if "could not pay for its stations" in line]
+    assert unpaid == ["D goes into liquidation (it could not pay for its stations by the end of the stock round)"]

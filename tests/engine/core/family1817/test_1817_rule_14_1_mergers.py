@@ -1,0 +1,188 @@
+"""Rule 14.1: conversions and mergers in the merger round, the share dealings after them
+(14.1.3) and the loans and stations that follow, in both readings."""
+
+from __future__ import annotations
+
+from family_helpers import (
+    act,
+    corp,
+    legal_moves,
+    new,
+    pass_stock_round,
+    play_until_stock_round,
+    player,
+    price,
+    refused,
+    start,
+)
+
+from engine.core.family1817.game import SITE_POST_CONVERSION
+from engine.core.family1817.market import area, liquidate
+
+
+def to_merger_round(game: object) -> None:
+    play_until_stock_round(game, stop="Merger and Conversion Round")
+
+
+def certs(game: object, company: str, who: str) -> list[int]:
+    holder = game.player(who) if who in ("a", "b", "c") else corp(game, company) if who == "T" else game.pool
+    return sorted(s.percent for s in corp(game, company).shares if s.owner is holder)
+
+
+def ann_has_a_and_b(players: int = 2, options: list[str] | None = None) -> object:
+    game = new(players, options)
+    start(game, "a", "A", 70)
+    for who in ("b", "c")[: players - 1]:
+        act(game, "pass", who)
+    start(game, "a", "B", 60)
+    pass_stock_round(game)
+    to_merger_round(game)
+    return game
+
+
+def test_14_1_1_a_2_share_company_converts_to_5_shares() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    act(game, "convert", first)
+    assert certs(game, first, "a") == [40] and certs(game, first, "T") == [20, 20, 20]
+    assert game.company_size(corp(game, first)) == 5
+
+
+def test_14_1_1_printed_order_loans_then_the_station_then_the_share_dealings() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    act(game, "convert", first)
+    company = corp(game, first)
+    tokens = company.token_count
+    assert [m["type"] for m in legal_moves(game)] == ["take_loan", "pass"]  # loans first
+    act(game, "take_loan", first)
+    act(game, "pass", first)
+    assert company.token_count == tokens + 1  # the station was bought for $50
+    assert legal_moves(game)[0]["entity"] == "a"  # then Ann may buy from the treasury
+
+
+def test_14_1_1_site_order_shares_then_loans_then_the_station_with_loans_if_need_be() -> None:
+    game = ann_has_a_and_b(options=[SITE_POST_CONVERSION])
+    first = game.round.current_entity(game).id
+    act(game, "convert", first)
+    company = corp(game, first)
+    assert legal_moves(game)[0]["entity"] == "a"  # the share dealings first
+    act(game, "pass", "a")
+    if legal_moves(game)[0]["entity"] == "b":
+        act(game, "pass", "b")
+    company.cash = 10
+    loans = game.loans.count(first)
+    act(game, "pass", first)  # no loan by choice: one is taken to pay the $50 station
+    assert game.loans.count(first) == loans + 1 and company.cash == 60 and area(game, company) is None
+
+
+def test_14_1_1_a_company_that_cannot_pay_for_its_station_is_liquidated() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    act(game, "convert", first)
+    company = corp(game, first)
+    company.cash = 10
+    act(game, "pass", first)
+    assert area(game, company) == "liquidation"
+
+
+def test_14_1_2_two_2_share_companies_of_one_president_merge_into_a_5_share_company() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    other = "B" if first == "A" else "A"
+    expected = game.market  # the sum of the prices, rounded down to a market price
+    total = price(game, "A") + price(game, "B")
+    trains = len(corp(game, "A").trains) + len(corp(game, "B").trains)
+    cash = corp(game, "A").cash + corp(game, "B").cash
+    act(game, "merge", first, corporation=other)
+    survivor = corp(game, first)
+    assert price(game, first) == max(c.price for c in expected.cells.values() if c.price <= total and not c.types)
+    assert certs(game, first, "a") == [40] and certs(game, first, "T") == [20, 20, 20]
+    assert len(survivor.trains) == trains and survivor.cash == cash
+    assert sorted(coord for coord, _ in game.board.token_hexes(first)) == ["A1", "B2"]
+    assert other not in game.market.position and not corp(game, other).ipoed
+
+
+def test_14_1_2_different_presidents_the_initiator_buys_a_share() -> None:
+    game = new(2)
+    start(game, "a", "A", 70)
+    start(game, "b", "B", 60)
+    pass_stock_round(game)
+    to_merger_round(game)
+    first = game.round.current_entity(game).id
+    other = "B" if first == "A" else "A"
+    initiator = corp(game, first).president().id
+    follower = corp(game, other).president().id
+    cash = player(game, initiator).cash
+    act(game, "merge", first, corporation=other)
+    new_price = price(game, first)
+    assert certs(game, first, initiator) == [40] and certs(game, first, follower) == [20]
+    assert player(game, initiator).cash == cash - new_price and certs(game, first, "T") == [20, 20]
+
+
+def test_14_1_2_two_5_share_companies_merge_one_for_one_at_the_average_price() -> None:
+    game = new(2)
+    start(game, "a", "C", 70)
+    start(game, "b", "D", 60)
+    act(game, "buy_shares", "a", shares=["D_1"])
+    act(game, "buy_shares", "b", shares=["C_1"])
+    pass_stock_round(game)
+    to_merger_round(game)
+    first = game.round.current_entity(game).id
+    other = "D" if first == "C" else "C"
+    average = (price(game, "C") + price(game, "D")) // 2
+    act(game, "merge", first, corporation=other)
+    assert price(game, first) == max(c.price for c in game.market.cells.values() if c.price <= average and not c.types)
+    assert game.company_size(corp(game, first)) == 10
+    assert sum(s.percent for s in corp(game, first).shares) == 100
+    # each held 3 shares: a tie, so the initiating company's president presides
+    initiator = "a" if first == "C" else "b"
+    assert corp(game, first).president().id == initiator
+    assert sum(game.corporations[first].units(s.percent) for s in corp(game, first).shares
+               if s.owner is player(game, "a")) == 3
+
+
+def test_14_1_a_company_converts_or_merges_once_a_round_and_only_from_the_white_area() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    other = "B" if first == "A" else "A"
+    act(game, "convert", first)
+    while game.round.pending:
+        move = next(m for m in legal_moves(game) if m["type"] == "pass")
+        act(game, "pass", move["entity"], move.get("entity_type"))
+    assert game.round.current_entity(game).id == other
+    assert [m["type"] for m in legal_moves(game)] == ["convert", "pass"]  # no merger with a converted company
+    refused(game, "merge", other, "not two companies of 2 or of 5 shares", corporation=first)
+    liquidate(game, corp(game, other), "test")
+    refused(game, "convert", other, "is in liquidation or acquisition")
+
+
+def test_14_1_3_the_president_buys_any_number_then_each_player_one() -> None:
+    game = new(3)
+    start(game, "a", "C", 70)
+    act(game, "pass", "b")
+    act(game, "pass", "c")
+    pass_stock_round(game)
+    to_merger_round(game)
+    act(game, "convert", "C")  # to 10 shares: Ann's president's certificate is now 20%
+    corp(game, "C").cash = 1000
+    act(game, "pass", "C")  # no loans; the two stations are bought
+    shares = [s.id for s in game.ledger.holding_order(corp(game, "C"), corp(game, "C"))]
+    for share in shares[:3]:
+        act(game, "buy_shares", "a", shares=[share])  # the president may buy several
+    assert legal_moves(game)[0]["entity"] == "a"
+    act(game, "pass", "a")
+    act(game, "buy_shares", "b", shares=[shares[3]])  # the next player: one share, then the next
+    assert legal_moves(game)[0]["entity"] == "c"
+    act(game, "buy_shares", "c", shares=[shares[4]])
+    assert certs(game, "C", "a") == [10, 10, 10, 20] and certs(game, "C", "b") == [10]
+    assert "C has settled its conversion or merger" in game.log
+
+
+def test_14_1_3_no_dealing_in_a_company_in_liquidation() -> None:
+    game = ann_has_a_and_b(players=3)
+    first = game.round.current_entity(game).id
+    act(game, "convert", first)
+    corp(game, first).cash = 10
+    act(game, "pass", first)  # it cannot pay for its station
+    assert area(game, corp(game, first)) == "liquidation" and game.round.pending is None

@@ -1,0 +1,174 @@
+"""Rules 14.2 and 14.3: liquidations, acquisitions and friendly sales, and acquired stations."""
+
+from __future__ import annotations
+
+from family_helpers import (
+    act,
+    corp,
+    legal_moves,
+    new,
+    pass_stock_round,
+    play_until_stock_round,
+    player,
+    price,
+    refused,
+    start,
+)
+
+from engine.core.family1817.market import area, liquidate
+
+
+def companies() -> object:
+    """Ann: A (2 shares, $70); Bob: B (2 shares, $60); Cy: C (5 shares, $80), Ann holds a share
+    of C. Each buys a train and runs once; the merger round begins."""
+    game = new(3)
+    start(game, "a", "A", 70)
+    start(game, "b", "B", 60)
+    start(game, "c", "C", 80)
+    act(game, "buy_shares", "a", shares=["C_1"])
+    pass_stock_round(game)
+    play_until_stock_round(game, stop="Merger and Conversion Round")
+    return game
+
+
+def to_acquisition_round(game: object) -> None:
+    while game.round.name == "Merger and Conversion Round":
+        move = next(m for m in legal_moves(game) if m["type"] == "pass")
+        act(game, "pass", move["entity"], move.get("entity_type"))
+
+
+def test_14_2_1_a_liquidation_nobody_bids_for_goes_to_the_bank_and_the_president_repays() -> None:
+    game = companies()
+    a = corp(game, "A")
+    game.loans.held["A"] = 2
+    a.cash = 150
+    liquidate(game, a, "test")
+    ann = player(game, "a").cash
+    to_acquisition_round(game)
+    assert a.cash == 0 and game.loans.count("A") == 0  # treasury and loans set aside
+    # bidding starts at the president's left: Bob, then Cy (Ann has no other company to bid with)
+    assert [m["entity"] for m in legal_moves(game)][0] == "b"
+    act(game, "pass", "b")
+    act(game, "pass", "c")
+    assert player(game, "a").cash == ann - 50  # $150 set aside repays one loan and half of the other
+    assert not corp(game, "A").ipoed and "A" not in game.market.position
+
+
+def test_14_2_1_a_liquidation_bid_repays_the_loans_and_the_rest_goes_to_shareholders() -> None:
+    game = companies()
+    a = corp(game, "A")
+    game.loans.held["A"] = 1
+    a.cash = 40
+    trains = len(a.trains)
+    liquidate(game, a, "test")
+    to_acquisition_round(game)
+    ann = player(game, "a").cash
+    refused(game, "bid", "b", "multiple of \\$10", corporation="A", price=75)
+    act(game, "bid", "b", corporation="A", price=100)  # for B, Bob's one company
+    act(game, "pass", "c")
+    act(game, "pass", "B")  # the buyer takes no loan
+    b = corp(game, "B")
+    assert len(b.trains) == 1 + trains and ("A1", 0) in game.board.token_hexes("B")
+    # $40 + $100 repays the $100 loan; $40 over, $20 for each of A's two shares, to Ann
+    assert player(game, "a").cash == ann + 40
+
+
+def test_14_2_2_an_acquisition_gets_treasury_and_loans_and_pays_shareholders() -> None:
+    game = companies()
+    a = corp(game, "A")
+    game.market.move("A", "left", 20)
+    assert area(game, a) == "acquisition"
+    game.loans.held["A"] = 1
+    a.cash = 30
+    to_acquisition_round(game)
+    ann = player(game, "a").cash
+    refused(game, "bid", "b", "from \\$10", corporation="A", price=0)
+    act(game, "bid", "b", corporation="A", price=60)
+    act(game, "pass", "c")  # Bob's B buys A: it gets A's $30 and its loan
+    b = corp(game, "B")
+    # A's loan, and one B took to pay: its $20 and A's $30 fall short of $60
+    assert game.loans.count("B") == 2 and b.cash == 20 + 30 + 100 - 60
+    assert [m["type"] for m in legal_moves(game)] == ["pass"]  # $90 repays nothing; no loan is left
+    b_price = price(game, "B")
+    act(game, "pass", "B")  # keeps the acquired loan: two steps back
+    assert price(game, "B") < b_price
+    assert player(game, "a").cash == ann + 60  # $60 / 2 shares = $30 a share, Ann had both
+    assert not corp(game, "A").ipoed
+
+
+def test_14_2_3_a_friendly_sale_is_offered_by_the_president_at_market_value_or_more() -> None:
+    game = companies()
+    to_acquisition_round(game)
+    # reverse operating order: the cheapest first; each president offers or passes
+    offers = []
+    while game.round.name == "Acquisition Round":
+        move = legal_moves(game)[0]
+        if move["type"] != "assign":
+            break
+        offers.append(move["choices"][0]["target"])
+        if move["choices"][0]["target"] == "B":
+            act(game, "assign", "b", target="B", target_type="corporation")
+            break
+        act(game, "pass", move["entity"])
+    assert offers[0] == "B"  # the lowest price operates last
+    floor = price(game, "B") * 2
+    bid_move = legal_moves(game)[0]
+    assert bid_move["entity"] == "c" and bid_move["choices"][0]["min_price"] == floor
+
+
+def test_14_2_the_president_of_the_company_for_sale_raises_by_at_most_10() -> None:
+    game = new(3)
+    start(game, "a", "A", 70)
+    start(game, "b", "B", 60)
+    act(game, "pass", "c")
+    start(game, "a", "C", 80)  # Ann presides over A and C
+    pass_stock_round(game)
+    play_until_stock_round(game, stop="Merger and Conversion Round")
+    game.market.move("A", "left", 20)
+    corp(game, "A").cash = 0
+    to_acquisition_round(game)
+    act(game, "bid", "b", corporation="A", price=50)  # Cy has no company and is passed over
+    refused(game, "bid", "a", "from \\$60 to \\$60", corporation="A", price=70)
+    act(game, "bid", "a", corporation="A", price=60)
+    assert legal_moves(game)[0]["entity"] == "b"
+
+
+def test_14_2_companies_in_liquidation_or_acquisition_may_not_buy() -> None:
+    game = companies()
+    game.market.move("A", "left", 20)
+    liquidate(game, corp(game, "B"), "test")
+    to_acquisition_round(game)
+    # B is liquidated first: Ann's A, in acquisition, cannot bid for it
+    assert all(m["entity"] != "a" for m in legal_moves(game) if m["type"] == "bid")
+
+
+def test_14_3_two_stations_in_one_hex_one_is_removed() -> None:
+    game = companies()
+    game.market.move("A", "left", 20)  # A (home A1) into acquisition
+    to_acquisition_round(game)
+    act(game, "pass", "b")
+    act(game, "bid", "c", corporation="A", price=10)  # C is also based in A1
+    assert [m["type"] for m in legal_moves(game)] == ["remove_token"]
+    act(game, "remove_token", "C", city="A1-0-0", slot=0)
+    assert game.board.token_hexes("C") == [("A1", 0)]
+
+
+def test_14_2_1_a_company_without_president_its_unpaid_loans_go_back_to_the_bank() -> None:
+    game = companies()
+    ann = player(game, "a")
+    a = corp(game, "A")
+    game.loans.held["A"] = 2
+    a.cash = 50
+    ann.cash = 0
+    game.demand(ann, 10_000, game.bank, "a test debt")
+    while legal_moves(game)[0]["type"] == "sell_shares":
+        choice = legal_moves(game)[0]["choices"][0]
+        act(game, "sell_shares", "a", shares=choice["shares"], percent=choice["percent"])
+    act(game, "bankrupt", "a")
+    assert area(game, corp(game, "A")) == "liquidation" and corp(game, "A").president() is None
+    to_acquisition_round(game)
+    assert legal_moves(game)[0]["entity"] == "b"  # from the left of the bankrupt former president
+    act(game, "pass", "b")
+    act(game, "pass", "c")
+    assert game.loans.count("A") == 0 and game.loans.available() == 20 - sum(game.loans.held.values())
+    assert not corp(game, "A").ipoed
