@@ -65,6 +65,10 @@ class Family1817Game(BaseGame):
         total = self.loans.total or 0
         return tuple((5 * (row + 1), 5) for row in range((total + 4) // 5))
 
+    def interest_due(self, corporation: Corporation) -> int:
+        """The interest the company owes now on all its loans (a title's privates may lower it)."""
+        return self.loans.interest_due(corporation.id)
+
     def loans_after_interest(self) -> bool:
         """Whether a company may take loans at its repay step, after paying interest (the site)."""
         return self.option(SITE_LOANS_AFTER_INTEREST)

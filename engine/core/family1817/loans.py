@@ -71,12 +71,12 @@ def pay_interest(game: Family1817Game, corporation: Corporation) -> None:
     """Rule 12.8: the company pays interest on all its loans, taking more loans (which owe
     interest too) while it lacks the money; at the most loans it goes into liquidation, its
     cash goes to the president and the president pays the interest, in a cash crisis if need be."""
-    owed = game.loans.interest_due(corporation.id)
+    owed = game.interest_due(corporation)
     if not owed:
         return
     while corporation.cash < owed and loan_refusal(game, corporation) is None:
         take_loan(game, corporation)
-        owed = game.loans.interest_due(corporation.id)
+        owed = game.interest_due(corporation)
     if corporation.cash >= owed:
         game.transfer(corporation, game.bank, owed)
         game.log.append(f"{corporation.id} pays ${owed} interest on {game.loans.count(corporation.id)} loans")

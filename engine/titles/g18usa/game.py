@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.core.board import HexState
-from engine.core.entities import Company, Corporation, Player, Share, Train
-from engine.core.game import BaseGame
+from engine.core.entities import Company, Corporation, Player, Train
+from engine.core.family1817.game import FAMILY_OPTIONS, Family1817Game
+from engine.core.family1817.market import LIQUIDATION, area
 from engine.core.phases import Phase
 from engine.core.round import OperatingSet, RoundSequence, RoundSpec
 from engine.core.services.depot import Depot
@@ -23,16 +24,17 @@ from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
 GAME_OPTIONS = {
     SEVENTEEN_TRAINS: "Rule 17 variant: 1817's train roster and exports.",
 }
-SIZES = {2: 50, 5: 20, 10: 10}  # shares in a company -> percent of one ordinary share
+WESTERN_LAND_GRANT = "P15"
+BAILEY_YARD = "P23"
+SHORTS_END_PHASE = "8"
+PULLMAN_SCRAP_VALUE = 50
 
 
-class G18USA(BaseGame):
+class G18USA(Family1817Game):
     TITLE = "18USA"
-    NEGATIVE_HOLDINGS = True
-    DISCARDS_TO_MARKET = True
     ROUNDS = RoundSequence(opening=("auction",),
                            cycle=("stock", OperatingSet(("operating", "merger", "acquisition"))))
-    RULE_OPTIONS: ClassVar[dict[str, str]] = {**SETUP_OPTIONS, **MAP_OPTIONS, **GAME_OPTIONS}
+    RULE_OPTIONS: ClassVar[dict[str, str]] = {**SETUP_OPTIONS, **MAP_OPTIONS, **GAME_OPTIONS, **FAMILY_OPTIONS}
 
     def title_data(self) -> dict[str, Any]:
         return load_data()
@@ -74,11 +76,15 @@ class G18USA(BaseGame):
         self.final_operating_rounds = 0
         self.home_hexes: dict[str, str] = {}
         self.obsolete_trains: set[str] = set()
-        self.unfunded: set[str] = set()
-        self.merger_involved: set[str] = set()  # companies converted or merged in this M&A round  # 10-share companies that could not buy their tokens
 
     def round_specs(self) -> dict[str, RoundSpec]:
-        from engine.titles.g18usa.merger import acquisition_round_spec, merger_round_spec
+        from engine.core.family1817.acquisition_round import AcquisitionRound, AcquisitionStep
+        from engine.core.family1817.merger_round import (
+            ConversionStep,
+            MergerRound,
+            PostConversionLoansStep,
+            PostConversionStep,
+        )
         from engine.titles.g18usa.operating import operating_round_spec
         from engine.titles.g18usa.stock import stock_round_spec
 
@@ -86,14 +92,47 @@ class G18USA(BaseGame):
             "auction": RoundSpec(PrivateAuctionRound, (SelectionAuctionStep(),)),
             "stock": stock_round_spec(),
             "operating": operating_round_spec(),
-            "merger": merger_round_spec(),
-            "acquisition": acquisition_round_spec(),
+            "merger": RoundSpec(MergerRound, (PostConversionStep(), PostConversionLoansStep(), ConversionStep())),
+            "acquisition": RoundSpec(AcquisitionRound, (AcquisitionStep(),)),
         }
 
-    # --- facts -----------------------------------------------------------------------------------
-    def share_count(self, corporation: Corporation) -> int:
-        return 100 // corporation.share_percent
+    # --- the family's hooks (rules 9, 11, 12) ----------------------------------------------------
+    def interest_tiers(self) -> tuple[tuple[int, int], ...]:
+        """The Bank of New York's side for the player count (2.2)."""
+        return tuple((tier.rate, tier.loans) for tier in self.usa.bank_of_new_york.tiers)
 
+    def max_loans(self, corporation: Corporation) -> int:
+        """One loan per share; P15 Western Land Grant allows one more."""
+        return super().max_loans(corporation) + (1 if self.owns(corporation, WESTERN_LAND_GRANT) else 0)
+
+    def interest_due(self, corporation: Corporation) -> int:
+        """P15: one of the company's loans always costs $5 interest."""
+        owed = super().interest_due(corporation)
+        if owed and self.owns(corporation, WESTERN_LAND_GRANT):
+            owed -= self.loans.current_rate() - 5
+        return owed
+
+    def has_a_train(self, corporation: Corporation) -> bool:
+        """A Pullman car is not a train (12.7)."""
+        return any(not usa_phases.is_pullman(train) for train in corporation.trains)
+
+    def scrappable_trains(self, corporation: Corporation) -> dict[str, int]:
+        """A Pullman car may be scrapped for $50 whenever the company may act (12.7)."""
+        return {train.id: PULLMAN_SCRAP_VALUE for train in corporation.trains if usa_phases.is_pullman(train)}
+
+    def shorts_forbidden(self) -> str | None:
+        return "short sales are forbidden from phase 8" if self.phase_at_least(SHORTS_END_PHASE) else None
+
+    def end_of_stock_round(self) -> None:
+        """Unclaimed subsidies leave after the first stock round (11.6.1); then the family's moves
+        (11.8) and liquidations of companies still owing stations (11.6)."""
+        self.umap.drop_unclaimed_subsidies()
+        for company in list(self.companies.values()):
+            if company.id.startswith("S") and company.owner is None:
+                company.closed = True
+        super().end_of_stock_round()
+
+    # --- facts -----------------------------------------------------------------------------------
     def owns(self, corporation: Corporation, company_id: str) -> bool:
         company = self.companies.get(company_id)
         return company is not None and company.owner is corporation and not company.closed
@@ -102,13 +141,8 @@ class G18USA(BaseGame):
         return [company for company in self.companies.values() if company.owner is holder and not company.closed]
 
     def market_area(self, corporation: Corporation) -> str | None:
-        if corporation.id not in self.market.position:
-            return None
-        types = self.market.cell_of(corporation.id).types
-        for area in ("liquidation", "acquisition"):
-            if area in types:
-                return area
-        return None
+        """"liquidation", "acquisition" or None: where the company's price token is (5)."""
+        return area(self, corporation)
 
     def phase_at_least(self, name: str) -> bool:
         order = [phase.name for phase in self.phases]
@@ -124,54 +158,16 @@ class G18USA(BaseGame):
         return sum(1 for corp in self.corporations.values() for share in corp.shares
                    if share.owner is player and share.percent > 0)
 
-    def counts_toward_limit(self, share: Share) -> bool:
-        return share.percent > 0
-
-    def max_player_percent(self) -> int:
-        return 60
-
-    def player_percent_limit(self, corporation: Corporation) -> int:
-        return 100 if self.share_count(corporation) == 2 else 60
-
-    def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
-        if self.share_count(corporation) == 2:
-            return f"shares of a 2-share company such as {corporation.id} may not be sold (11.1)"
-        if self.market_area(corporation):
-            return f"{corporation.id} is in {self.market_area(corporation)}; its shares may not be sold (11.1)"
-        return None
-
-    def after_sale(self, corporation: Corporation, percent: int) -> None:
-        """Rule 11.1: stock sales do not change the share price."""
-
-    def move_price_left(self, corporation: Corporation, steps: int) -> None:
-        self.market.move(corporation.id, "left", steps)
-
     def player_value(self, player: Player) -> int:
-        shares = sum(self.share_price(corp) * corp.units(share.percent)
-                     for corp in self.corporations.values() if corp.id in self.market.position
-                     for share in corp.shares if share.owner is player)
-        companies = sum(company.value for company in self.companies_of(player))
-        return player.cash + shares + companies
+        """As on the site, a player's private companies count at their face value."""
+        return super().player_value(player) + sum(company.value for company in self.companies_of(player))
 
     # --- operating order and dividends -----------------------------------------------------------
     def operating_order(self) -> list[Corporation]:
         """Rule 12: companies operate by share price; those in liquidation do not."""
         floated = [corp for corp in self.corporations.values()
-                   if corp.floated and not corp.closed and self.market_area(corp) != "liquidation"]
+                   if corp.floated and not corp.closed and area(self, corp) != LIQUIDATION]
         return sorted(floated, key=lambda corp: self.market.operating_key(corp.id))
-
-    def dividend_kinds(self) -> list[str]:
-        return ["payout", "half", "withhold"]
-
-    def dividend_price_move(self, corporation: Corporation, paid: int) -> None:
-        """Withholding moves one step back; a payout moves 1-4 steps ahead at 50/100/150/200%."""
-        if paid <= 0:
-            self.market.move(corporation.id, "left")
-            return
-        price = self.share_price(corporation) or 40
-        steps = sum(1 for factor in (0.5, 1, 1.5, 2) if paid >= int(price * factor))
-        if steps:
-            self.market.move(corporation.id, "right", steps)
 
     # --- trains ----------------------------------------------------------------------------------
     def train_limit(self, corporation: Corporation) -> int:
@@ -209,51 +205,6 @@ class G18USA(BaseGame):
         from engine.titles.g18usa.privates import after_lay
 
         after_lay(self, corporation, entity, lay)
-
-    def after_company_loan(self, corporation: Corporation) -> None:
-        """A 10-share company that could not buy its stations does so with its first loan (11.6)."""
-        from engine.titles.g18usa.ipo import EXTRA_TOKENS, TOKEN_COST
-
-        if corporation.id in self.unfunded:
-            cost = TOKEN_COST * EXTRA_TOKENS[self.share_count(corporation)]
-            if corporation.cash >= cost:
-                self.transfer(corporation, self.bank, cost)
-                self.unfunded.discard(corporation.id)
-
-    def end_of_company_turn(self, corporation: Corporation) -> None:
-        """Rule 12.6: a company that ends its turn without a train goes into liquidation."""
-        from engine.titles.g18usa.finance import liquidate
-
-        if not [train for train in corporation.trains if train.name != "P"]:
-            liquidate(self, corporation, "it ended its turn without a train")
-
-    def end_of_stock_round_usa(self, rnd: Any) -> None:
-        """Rule 11.8 price moves; unclaimed subsidies leave after the first stock round (11.6.1);
-        a 10-share company still without its stations goes into liquidation (11.6)."""
-        from engine.titles.g18usa.finance import liquidate
-
-        self.umap.drop_unclaimed_subsidies()
-        for company in list(self.companies.values()):
-            if company.id.startswith("S") and company.owner is None:
-                company.closed = True
-        for corp in self.operating_order_all():
-            if corp.id in self.unfunded:
-                liquidate(self, corp, "it could not buy its station tokens")
-                self.unfunded.discard(corp.id)
-                continue
-            if self.market_area(corp):
-                continue
-            size = self.share_count(corp)
-            if size > 2 and corp.percent_held_by_players() >= 100:
-                self.market.move(corp.id, "right")
-            in_market = sum(1 for share in corp.shares if share.owner is self.pool and share.percent > 0)
-            if in_market:
-                self.market.move(corp.id, "left", 2 * in_market)
-
-    def interest_default(self, corporation: Corporation, owed: int) -> None:
-        from engine.titles.g18usa.finance import interest_default
-
-        interest_default(self, corporation, owed)
 
     def train_of(self, train_id: str) -> Train | None:
         return next((train for train in self.all_trains() if train.id == train_id), None)

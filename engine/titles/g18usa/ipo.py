@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 MIN_BID = 100
 MAX_START_PRICE = 200
-TOKEN_COST = 50
 EXTRA_TOKENS = {2: 0, 5: 1, 10: 3}
 BAILEY_YARD = "P23"
 CARNEGIE = "P10"
@@ -111,7 +110,6 @@ def set_size(game: G18USA, ipo: Ipo, size: int) -> None:
         holder = corporation.president_share().owner
         game.ledger.create(corporation, shares=size, president_shares=2)
         game.ledger.move(corporation.president_share(), holder)
-    corporation.token_count = 1 + EXTRA_TOKENS[size]
 
 
 def contributable(game: G18USA, ipo: Ipo) -> list[Company]:
@@ -153,8 +151,8 @@ def finish(game: G18USA, ipo: Ipo) -> None:
     if game.owns(corporation, BAILEY_YARD):
         corporation.token_count += 1
     extra = EXTRA_TOKENS[ipo.size or 2]
-    cost = TOKEN_COST * extra
-    if extra and corporation.cash >= cost:
-        game.transfer(corporation, game.bank, cost)
-    elif extra:
-        game.unfunded.add(corporation.id)
+    if extra:
+        # Stations the company cannot pay for now it buys with its first loans; a company still
+        # owing them at the end of the stock round goes into liquidation (11.6).
+        game.tokens_owed[corporation.id] = extra
+        game.buy_owed_tokens(corporation)

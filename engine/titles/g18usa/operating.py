@@ -2,8 +2,8 @@
 
 A company's turn: loans at any time (9), private and subsidy powers beside the track step, track
 (12.2, 13), stations (12.3), a Pullman before running (12.7), runs (12.4), earnings (12.5),
-trains (12.6), interest (12.8), then repaying loans (12.9). Runs, earnings and trains are in
-`operating_trains.py`; loans and interest in `operating_loans.py`.
+trains (12.6), interest (12.8), then repaying loans (12.9). Runs and trains are in
+`operating_trains.py`; loans, interest, earnings and the round itself are the 1817 family's.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action, LayTile, Pass, PlaceToken
 from engine.core.entities import Company, Corporation, Holder
+from engine.core.family1817.loans import loan_refusal
+from engine.core.family1817.operating import FamilyOperatingRound
 from engine.core.graph import reach_of
-from engine.core.operating_round import OperatingRound
 from engine.core.round import Round, RoundSpec
 from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep, operating
@@ -33,32 +34,15 @@ LAW_FIRM = "P20"
 
 
 @dataclass
-class UsaOperatingRound(OperatingRound):
+class UsaOperatingRound(FamilyOperatingRound):
     name: ClassVar[str] = "Operating Round"
     lays: list[LayRecord] = field(default_factory=list)
-    took_loan: set[str] = field(default_factory=set)  # companies that borrowed this round
-    paid_interest: bool = False
     attachments: dict[str, str] = field(default_factory=dict)  # attachment -> train id, this run
-
-    def start(self, game: BaseGame) -> None:
-        _usa(game).loans.interest_rate = _interest_rate(game)
-        super().start(game)
 
     def _next_corporation(self, game: BaseGame) -> None:
         self.lays = []
-        self.paid_interest = False
         self.attachments = {}
         super()._next_corporation(game)
-
-    def turn_over(self, game: BaseGame) -> None:
-        _usa(game).end_of_company_turn(self.corporation)
-        super().turn_over(game)
-
-
-def _interest_rate(game: BaseGame) -> int:
-    from engine.titles.g18usa.loans import interest_rate
-
-    return interest_rate(_usa(game))
 
 
 def _usa(game: BaseGame) -> G18USA:
@@ -75,11 +59,9 @@ def _round(rnd: Round) -> UsaOperatingRound:
 
 def budget(game: G18USA, corporation: Corporation) -> int:
     """Cash plus what the company could still borrow: the site's buying power."""
-    from engine.titles.g18usa import loans
-
-    if loans.loan_refusal(game, corporation) is not None:
+    if loan_refusal(game, corporation) is not None:
         return corporation.cash
-    room = loans.max_loans(game, corporation) - game.loans.count(corporation.id)
+    room = game.max_loans(corporation) - game.loans.count(corporation.id)
     left = game.loans.available()
     if left is not None:
         room = min(room, left)
@@ -295,15 +277,15 @@ class SpecialTokenStep(OperatingStep):
 
 
 def operating_round_spec() -> RoundSpec:
-    from engine.titles.g18usa.operating_loans import LoanStep, RepayStep
-    from engine.titles.g18usa.operating_privates import AssignStep
-    from engine.titles.g18usa.operating_trains import (
-        PullmanStep,
-        UsaBuyTrainStep,
-        UsaDividendStep,
-        UsaRouteStep,
+    from engine.core.family1817.operating import (
+        FamilyDividendStep,
+        InterestStep,
+        LoanStep,
+        RepayStep,
     )
+    from engine.titles.g18usa.operating_privates import AssignStep
+    from engine.titles.g18usa.operating_trains import PullmanStep, UsaBuyTrainStep, UsaRouteStep
 
     return RoundSpec(UsaOperatingRound, (
         LoanStep(), AssignStep(), SpecialTrackStep(), SpecialTokenStep(), UsaTrackStep(), UsaTokenStep(),
-        PullmanStep(), UsaRouteStep(), UsaDividendStep(), UsaBuyTrainStep(), RepayStep()))
+        PullmanStep(), UsaRouteStep(), FamilyDividendStep(), UsaBuyTrainStep(), InterestStep(), RepayStep()))

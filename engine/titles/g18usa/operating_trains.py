@@ -1,23 +1,22 @@
-"""18USA runs, earnings and trains (rules 12.4-12.7): attachments for a run (Pullman, P19's
-switcher, P30's extender), dividends with 18USA's rounding, price moves and shorts paying, and
-buying trains and Pullmans, then interest (12.8)."""
+"""18USA runs and trains (rules 12.4, 12.6, 12.7): attachments for a run (Pullman, P19's
+switcher, P30's extender), and buying trains and Pullmans. Earnings, interest and scrapping a
+Pullman are the 1817 family's steps."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core.actions import Action, BuyTrain, Dividend, Pass, RunRoutes
-from engine.core.entities import Corporation, Holder, Player, Train
+from engine.core.actions import Action, BuyTrain, Pass, RunRoutes
+from engine.core.entities import Corporation, Holder, Train
+from engine.core.family1817.loans import loan_refusal
 from engine.core.round import Round
 from engine.core.routes import Run, rebuild_run
 from engine.core.step import Handler, Move
-from engine.core.steps.cash_crisis import demand_payment
 from engine.core.steps.operating import OperatingStep
 from engine.errors import GameError
-from engine.titles.g18usa import loans
 from engine.titles.g18usa import phases as usa_phases
-from engine.titles.g18usa.actions import Choose, ScrapTrain
+from engine.titles.g18usa.actions import Choose
 from engine.titles.g18usa.operating import UsaOperatingRound, _round, _usa
 from engine.titles.g18usa.revenue import RunTrain, check_run_set, great_northern_bonus, run_value
 
@@ -28,7 +27,6 @@ if TYPE_CHECKING:
 SWITCHER, EXTENDER, PULLMAN = "P19", "P30", "P"
 EXTENDABLE = ("2", "2+", "3", "3+", "4", "4+")
 PULLMAN_PRICE = 200
-SCRAP_VALUE = 50
 LOCOMOTIVE = "P25"
 
 
@@ -176,87 +174,6 @@ def check_runs(game: G18USA, corp: Corporation, rnd: UsaOperatingRound,
     return runs
 
 
-# --- earnings (12.5) -----------------------------------------------------------------------------
-def withheld_half(game: G18USA, corporation: Corporation, revenue: int) -> int:
-    size = game.share_count(corporation)
-    if size == 10:
-        return revenue // 20 * 10
-    if size == 5:
-        return revenue // 10 * 5
-    return revenue // 2
-
-
-def pay_earnings(game: G18USA, corporation: Corporation, revenue: int, kind: str) -> None:
-    if kind == "withhold":
-        kept, paid = revenue, 0
-    elif kind == "payout":
-        kept, paid = 0, revenue
-    else:
-        kept = withheld_half(game, corporation, revenue)
-        paid = revenue - kept
-    if kept:
-        game.transfer(game.bank, corporation, kept)
-    if paid:
-        distribute(game, corporation, paid)
-    corporation.has_paid = True
-    game.log.append(f"{corporation.id} pays ${paid} and keeps ${kept}")
-    game.dividend_price_move(corporation, paid)
-
-
-def distribute(game: G18USA, corporation: Corporation, paid: int) -> None:
-    """Each share earns paid / size: holders from the bank, the treasury's to the company, the
-    open market's stay with the bank; each short pays its share to the bank (12.5)."""
-    size = game.share_count(corporation)
-    holdings: dict[int, tuple[Holder, int]] = {}
-    for share in corporation.shares:
-        if share.owner is game.pool:
-            continue
-        owner, units = holdings.get(id(share.owner), (share.owner, 0))
-        holdings[id(share.owner)] = (owner, units + share.percent // corporation.share_percent)
-    debtors = []
-    for owner, units in holdings.values():
-        amount = paid * units // size if units >= 0 else -(paid * -units // size)
-        if amount > 0:
-            game.transfer(game.bank, owner, amount)
-        elif amount < 0 and isinstance(owner, Player):
-            debtors.append((owner, -amount))
-    president = corporation.president()
-    order = game.players_from(president) if president else game.players
-    for player in order:
-        for debtor, amount in debtors:
-            if debtor is player:
-                demand_payment(game, player, amount, game.bank, f"the dividend on short shares of {corporation.id}")
-
-
-class UsaDividendStep(OperatingStep):
-    key = "dividend"
-    label = "pay dividends"
-
-    def handlers(self) -> Mapping[str, Handler]:
-        return {"dividend": self.process_dividend}
-
-    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
-        return ["dividend"] if self.turn(rnd).revenue else []
-
-    def skip(self, game: BaseGame, rnd: Round) -> None:
-        pay_earnings(_usa(game), _round(rnd).corporation, 0, "withhold")
-        self.done(rnd)
-
-    def process_dividend(self, game: BaseGame, rnd: Round, entity: Holder, action: Dividend) -> None:
-        corp = self.operator(rnd, entity)
-        revenue = self.turn(rnd).revenue or 0
-        if action.kind not in game.dividend_kinds():
-            raise GameError(f"dividend kind must be one of {', '.join(game.dividend_kinds())}")
-        pay_earnings(_usa(game), corp, revenue, action.kind)
-        self.done(rnd)
-
-    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
-        if not self.own_actions(game, rnd):
-            return []
-        return [{"type": "dividend", "entity": _round(rnd).corporation.id, "revenue": self.turn(rnd).revenue,
-                 "choices": [{"kind": kind} for kind in game.dividend_kinds()]}]
-
-
 # --- trains (12.6, 12.7) -------------------------------------------------------------------------
 def train_price(game: G18USA, corporation: Corporation, train: Train) -> int:
     """P25: 10% off 2- to 6-trains from the bank, rounded in the company's favour."""
@@ -381,7 +298,7 @@ class UsaBuyTrainStep(OperatingStep):
     label = "buy trains"
 
     def handlers(self) -> Mapping[str, Handler]:
-        return {"buy_train": self.process_buy, "scrap_train": self.process_scrap, "pass": self.process_pass}
+        return {"buy_train": self.process_buy, "pass": self.process_pass}
 
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
@@ -392,20 +309,12 @@ class UsaBuyTrainStep(OperatingStep):
             return []
         return ["buy_train", "pass"]
 
-    def skip(self, game: BaseGame, rnd: Round) -> None:
-        self.done(rnd)
-        after_trains(_usa(game), _round(rnd))
-
     def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
         buy_train(_usa(game), self.operator(rnd, entity), action)
-
-    def process_scrap(self, game: BaseGame, rnd: Round, entity: Holder, action: ScrapTrain) -> None:
-        scrap_pullman(_usa(game), self.operator(rnd, entity), action.train)
 
     def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
         self.operator(rnd, entity)
         self.done(rnd)
-        after_trains(_usa(game), _round(rnd))
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
         usa = _usa(game)
@@ -429,8 +338,8 @@ class UsaBuyTrainStep(OperatingStep):
 def buyable(game: G18USA, corp: Corporation) -> list[dict[str, Any]]:
     """What the company can buy now: the next new train, the open market's, other companies',
     a Pullman; with the money it could borrow counted in (loans may be taken first)."""
-    room = game.loans.value * max(0, loans.max_loans(game, corp) - game.loans.count(corp.id))
-    budget = corp.cash + (room if loans.loan_refusal(game, corp) is None else 0)
+    room = game.loans.value * max(0, game.max_loans(corp) - game.loans.count(corp.id))
+    budget = corp.cash + (room if loan_refusal(game, corp) is None else 0)
     choices: list[dict[str, Any]] = []
     upcoming = game.depot.next_train()
     if upcoming is not None and budget >= train_price(game, corp, upcoming):
@@ -448,21 +357,3 @@ def buyable(game: G18USA, corp: Corporation) -> list[dict[str, Any]]:
                 if not usa_phases.is_obsolete(game, train):
                     choices.append({"train": train.id, "from": other.id, "min_price": 1, "max_price": budget})
     return choices
-
-
-def scrap_pullman(game: G18USA, corporation: Corporation, train_id: str) -> None:
-    train = next((t for t in corporation.trains if t.id == train_id), None)
-    if train is None or not usa_phases.is_pullman(train):
-        raise GameError(f"{corporation.id} has no Pullman car {train_id!r} to scrap")
-    corporation.trains.remove(train)
-    train.owner = None
-    game.transfer(game.bank, corporation, SCRAP_VALUE)
-    game.log.append(f"{corporation.id} scraps its Pullman car for ${SCRAP_VALUE}")
-
-
-def after_trains(game: G18USA, rnd: UsaOperatingRound) -> None:
-    """Rule 12.8: interest once the trains are bought."""
-    if rnd.paid_interest:
-        return
-    rnd.paid_interest = True
-    loans.pay_interest(game, rnd.corporation)

@@ -9,14 +9,14 @@ the privates contributed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action, Bid, Pass, PlaceToken
 from engine.core.entities import Corporation, Holder, Player
+from engine.core.family1817.stock import FamilyStockRound
 from engine.core.round import Round, RoundSpec
 from engine.core.step import Handler, Move, Step
-from engine.core.stock_round import StockRound
 from engine.errors import GameError
 from engine.titles.g18usa import ipo as ipos
 from engine.titles.g18usa.actions import Assign, Choose
@@ -28,17 +28,10 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class UsaStockRound(StockRound):
-    ipo: ipos.Ipo | None = None
-    acting_for: Corporation | None = None  # the company the player acts for this turn (11.7)
-    shorted: bool = False
-    bought_now: set[str] = field(default_factory=set)  # companies started this round
+class UsaStockRound(FamilyStockRound):
+    ipo: ipos.Ipo | None = None  # the company being started (11.6)
 
     name: ClassVar[str] = "Stock Round"
-
-    def start(self, game: BaseGame) -> None:
-        super().start(game)
-        self.turn_state.sold = False
 
     def acting_players(self, game: BaseGame) -> list[Player]:
         """While a company without a president must act (its home station), the site lists every
@@ -49,10 +42,6 @@ class UsaStockRound(StockRound):
             return [game.players[(start + i) % len(game.players)] for i in range(len(game.players))
                     if not game.players[(start + i) % len(game.players)].bankrupt]
         return super().acting_players(game)
-
-    def finish(self, game: BaseGame) -> None:
-        super().finish(game)
-        _usa(game).end_of_stock_round_usa(self)
 
 
 def _usa(game: BaseGame) -> G18USA:
@@ -79,7 +68,7 @@ def end_ipo(game: G18USA, rnd: UsaStockRound) -> None:
     started the auction (11.6)."""
     ipo = _ipo(rnd)
     ipos.finish(game, ipo)
-    rnd.bought_now.add(ipo.corporation.id)
+    rnd.started.add(ipo.corporation.id)
     rnd.ipo = None
     rnd.last_to_act = ipo.starter
     rnd.current_index = game.players.index(ipo.starter)

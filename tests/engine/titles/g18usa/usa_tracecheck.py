@@ -49,7 +49,7 @@ def snapshot(game: BaseGame) -> dict[str, Any]:
             "president": president.id if president else "share_pool",
             "area": usa.market_area(corp),
             "companies": sorted(c.id for c in usa.companies_of(corp)),
-            "total_shares": usa.share_count(corp),
+            "total_shares": usa.company_size(corp),
         }
     return {
         "round": game.round.name if not game.finished else None,
@@ -59,7 +59,7 @@ def snapshot(game: BaseGame) -> dict[str, Any]:
         "corps": corps,
         "depot": depot_listing(usa),
         "loans_left": game.loans.available(),
-        "interest_rate": game.loans.interest_rate,
+        "interest_rate": game.loans.current_rate(),
         "finished": game.finished,
     }
 
