@@ -117,8 +117,9 @@ def contributable(game: G18USA, ipo: Ipo) -> list[Company]:
 
 
 def contribute(game: G18USA, ipo: Ipo, company: Company) -> None:
-    """A private goes to the new company: the winner pays its face value less, the treasury
-    receives that much less (never below $0, and never more back than the winner paid)."""
+    """A private goes to the new company: the winner pays its face value less (never getting
+    back more than they paid) and the treasury receives that much less (below $0 until the
+    company is funded)."""
     corporation, winner = ipo.corporation, ipo.leader
     if company.owner is not winner or not company.id.startswith("P") or company.closed:
         names = ", ".join(c.id for c in contributable(game, ipo)) or "none"
@@ -128,8 +129,10 @@ def contribute(game: G18USA, ipo: Ipo, company: Company) -> None:
     ipo.owed -= refund
     winner.cash += refund
     game.bank.cash -= refund
-    taken = min(company.value, corporation.cash)
-    game.transfer(corporation, game.bank, taken)
+    # As on the site the treasury gives up the private's full face value, even below $0, while
+    # privates are being contributed; `finish` brings a negative treasury back to $0.
+    corporation.cash -= company.value
+    game.bank.cash += company.value
     ipo.contributed.append(company.id)
     game.log.append(f"{winner.name} contributes {company.id} to {corporation.id}")
     if company.id == CARNEGIE and ipo.home:
@@ -144,6 +147,8 @@ def contribute(game: G18USA, ipo: Ipo, company: Company) -> None:
 def finish(game: G18USA, ipo: Ipo) -> None:
     """The company buys the station tokens its size needs (11.6), as far as its cash goes."""
     corporation = ipo.corporation
+    if corporation.cash < 0:
+        game.transfer(game.bank, corporation, -corporation.cash)
     for company in game.companies_of(corporation):
         # A "No Subsidy" tile matters only while the company starts (P29 looks at it).
         if company.ability.get("kind") == "none":
