@@ -22,13 +22,21 @@ from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep, operating
 from engine.errors import GameError
 from engine.titles.g18usa.stations import check_station, city_of, place_station
-from engine.titles.g18usa.track import LayRecord, TrackTurn, apply_lay, check_lay, legal_lays
+from engine.titles.g18usa.track import (
+    CITY_YELLOW,
+    LayRecord,
+    TrackTurn,
+    apply_lay,
+    check_lay,
+    legal_lays,
+)
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
     from engine.titles.g18usa.game import G18USA
 
 TRACK_ENGINEERS = "P7"
+BOOMTOWN = "S8"
 FREE_STATION = "S9"
 LAW_FIRM = "P20"
 
@@ -75,6 +83,15 @@ def track_turn(game: G18USA, rnd: UsaOperatingRound) -> TrackTurn:
                      not corporation.has_paid, tuple(rnd.lays))
 
 
+def boomtown_open(game: G18USA, corporation: Corporation) -> bool:
+    """Whether the company's Boomtown subsidy (S8) may still upgrade its home city this turn."""
+    home = game.home_hexes.get(corporation.id)
+    if not game.owns(corporation, BOOMTOWN) or corporation.has_paid or home is None:
+        return False
+    state = game.board.hexes[home]
+    return state.tile.name in CITY_YELLOW and not game.umap.is_metropolis(home)
+
+
 def tile_actions_used(rnd: UsaOperatingRound) -> int:
     return sum(1 for record in rnd.lays if record.action)
 
@@ -96,14 +113,16 @@ class UsaTrackStep(OperatingStep):
         usa = _usa(game)
         orr = _round(rnd)
         used = tile_actions_used(orr)
-        if used >= tile_action_limit(usa, orr.corporation):
-            return []
-        if used and budget(usa, orr.corporation) < 20:
-            return []
+        if used >= tile_action_limit(usa, orr.corporation) or used and budget(usa, orr.corporation) < 20:
+            # As on the site, the step waits while the Boomtown subsidy may still upgrade the home.
+            return ["pass"] if boomtown_open(usa, orr.corporation) else []
         return ["lay_tile", "pass"]
 
     def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
-        self.operator(rnd, entity)
+        corporation = self.operator(rnd, entity)
+        boomtown = game.companies.get(BOOMTOWN)
+        if boomtown is not None and boomtown.owner is corporation:
+            boomtown.closed = True  # the subsidy is for the first track step only
         self.done(rnd)
 
     def process_lay(self, game: BaseGame, rnd: Round, entity: Holder, action: LayTile) -> None:
@@ -113,8 +132,9 @@ class UsaTrackStep(OperatingStep):
         lay_tile(usa, orr, corporation, corporation.id, action)
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
-        if not self.own_actions(game, rnd):
-            return []
+        kinds = self.own_actions(game, rnd)
+        if "lay_tile" not in kinds:
+            return [{"type": "pass", "entity": _round(rnd).corporation.id}] if kinds else []
         usa = _usa(game)
         orr = _round(rnd)
         corp = orr.corporation
