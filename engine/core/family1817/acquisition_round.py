@@ -108,6 +108,10 @@ class AcquisitionRound(Round):
             if kind != LIQUIDATION and area(game, target) != (None if kind == FRIENDLY else ACQUISITION):
                 continue
             self.sale = Sale(target_id, kind)
+            if kind == FRIENDLY and not any(buyers_of(game, player, self.sale, minimum_bid(game, self.sale))
+                                            for player in game.players if not player.bankrupt):
+                self.sale = None  # no company could buy it: its president is not asked (as on the site)
+                continue
             if kind == LIQUIDATION:
                 self.sale.set_aside_cash = target.cash
                 self.sale.set_aside_loans = game.loans.forgive(target_id)
@@ -164,10 +168,20 @@ def buying_power(game: Any, buyer: Corporation, sale: Sale) -> int:
     return power
 
 
+def may_hold_loans_of(game: Any, buyer: Corporation, sale: Sale) -> bool:
+    """Rule 9: a company never holds more loans than it may; in an acquisition or a friendly sale
+    the target's loans come with it, so a buyer without room for them cannot buy."""
+    if sale.kind == LIQUIDATION:
+        return True
+    held = game.loans.count(buyer.id) + game.loans.count(sale.target)
+    return bool(held <= family(game).max_loans(buyer))
+
+
 def buyers_of(game: Any, player: Player, sale: Sale, price: int) -> list[Corporation]:
     return [corp for corp in game.corporations.values()
             if corp.id != sale.target and corp.ipoed and corp.president() is player
-            and in_normal_area(game, corp) and buying_power(game, corp, sale) >= price]
+            and in_normal_area(game, corp) and may_hold_loans_of(game, corp, sale)
+            and buying_power(game, corp, sale) >= price]
 
 
 class AcquisitionStep(Step):
