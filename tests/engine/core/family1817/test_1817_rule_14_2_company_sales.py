@@ -172,3 +172,33 @@ def test_14_2_1_a_company_without_president_its_unpaid_loans_go_back_to_the_bank
     act(game, "pass", "c")
     assert game.loans.count("A") == 0 and game.loans.available() == 20 - sum(game.loans.held.values())
     assert not corp(game, "A").ipoed
+
+
+def test_9_a_buyer_needs_room_for_the_loans_it_would_take_over() -> None:
+    game = companies()
+    game.market.move("A", "left", 20)  # A in acquisition, with one loan
+    game.loans.held["A"] = 1
+    game.loans.held["B"] = 2  # B (2 shares) holds its most: A's loan would be a third
+    to_acquisition_round(game)
+    # Bob's only company cannot take A's loan, so Bob is passed over; Cy's C (5 shares) may bid
+    moves = legal_moves(game)
+    assert moves[0]["entity"] == "c" and moves[0]["type"] == "bid"
+    refused(game, "bid", "b", "it is Cy.s turn", corporation="A", price=10)
+
+
+def test_14_2_3_a_company_nobody_could_buy_is_not_offered_for_a_friendly_sale() -> None:
+    game = companies()
+    # B costs twice its price; A and C have no money and no loans left, so nobody could buy B;
+    # B has the money for A, whose two loans it has room for, but not for C's five
+    for corp_id in ("A", "C"):
+        corp(game, corp_id).cash = 0
+        game.loans.held[corp_id] = game.max_loans(corp(game, corp_id))
+    corp(game, "B").cash = 1000
+    to_acquisition_round(game)
+    offered = []
+    while game.round.name == "Acquisition Round":
+        move = legal_moves(game)[0]
+        assert move["type"] == "assign"
+        offered.append(move["choices"][0]["target"])
+        act(game, "pass", move["entity"])
+    assert offered == ["A"]
