@@ -188,17 +188,22 @@ def test_9_a_buyer_needs_room_for_the_loans_it_would_take_over() -> None:
 
 def test_14_2_3_a_company_nobody_could_buy_is_not_offered_for_a_friendly_sale() -> None:
     game = companies()
-    # B costs twice its price; A and C have no money and no loans left, so nobody could buy B;
-    # B has the money for A, whose two loans it has room for, but not for C's five
-    for corp_id in ("A", "C"):
+    # No company has money, and none has room for another's loans: nothing can be sold
+    for corp_id in ("A", "B", "C"):
         corp(game, corp_id).cash = 0
         game.loans.held[corp_id] = game.max_loans(corp(game, corp_id))
+    to_acquisition_round(game)
+    assert game.round.name != "Acquisition Round"  # no president was asked
+
+    game = companies()
+    corp(game, "A").cash = corp(game, "C").cash = 0
+    game.loans.held.update({"A": 2, "B": 1, "C": 4})
     corp(game, "B").cash = 1000
     to_acquisition_round(game)
     offered = []
     while game.round.name == "Acquisition Round":
         move = legal_moves(game)[0]
-        assert move["type"] == "assign"
         offered.append(move["choices"][0]["target"])
         act(game, "pass", move["entity"])
-    assert offered == ["A"]
+    # C has room for B's loan and may pay with B's treasury; nobody has room for A's or C's loans
+    assert offered == ["B"]
