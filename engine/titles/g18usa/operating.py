@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 TRACK_ENGINEERS = "P7"
 BOOMTOWN = "S8"
+GREAT_NORTHERN = "P17"
 FREE_STATION = "S9"
 LAW_FIRM = "P20"
 
@@ -83,13 +84,19 @@ def track_turn(game: G18USA, rnd: UsaOperatingRound) -> TrackTurn:
                      not corporation.has_paid, tuple(rnd.lays))
 
 
-def boomtown_open(game: G18USA, corporation: Corporation) -> bool:
-    """Whether the company's Boomtown subsidy (S8) may still upgrade its home city this turn."""
+def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
+    """Whether a lay outside the company's tile actions is still open this turn: the Boomtown
+    subsidy (S8) on its yellow home city, or P17's extra yellow tile in a Great Northern hex
+    still empty. As on the site, the track step waits for them."""
+    corporation = rnd.corporation
     home = game.home_hexes.get(corporation.id)
-    if not game.owns(corporation, BOOMTOWN) or corporation.has_paid or home is None:
-        return False
-    state = game.board.hexes[home]
-    return state.tile.name in CITY_YELLOW and not game.umap.is_metropolis(home)
+    if game.owns(corporation, BOOMTOWN) and not corporation.has_paid and home is not None:
+        if game.board.hexes[home].tile.name in CITY_YELLOW and not game.umap.is_metropolis(home):
+            return True
+    if game.owns(corporation, GREAT_NORTHERN) and not any(r.entity == GREAT_NORTHERN for r in rnd.lays):
+        hexes = game.umap.map_data["great_northern"]["hexes"]
+        return any(coord in game.board.hexes and not game.board.hexes[coord].tile_laid for coord in hexes)
+    return False
 
 
 def tile_actions_used(rnd: UsaOperatingRound) -> int:
@@ -114,8 +121,7 @@ class UsaTrackStep(OperatingStep):
         orr = _round(rnd)
         used = tile_actions_used(orr)
         if used >= tile_action_limit(usa, orr.corporation) or used and budget(usa, orr.corporation) < 20:
-            # As on the site, the step waits while the Boomtown subsidy may still upgrade the home.
-            return ["pass"] if boomtown_open(usa, orr.corporation) else []
+            return ["pass"] if special_lay_open(usa, orr) else []
         return ["lay_tile", "pass"]
 
     def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
