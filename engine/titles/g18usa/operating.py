@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 TRACK_ENGINEERS = "P7"
 BOOMTOWN = "S8"
 GREAT_NORTHERN = "P17"
+RESOURCE_SUBSIDY = "S16"
 FREE_STATION = "S9"
 LAW_FIRM = "P20"
 
@@ -86,9 +87,11 @@ def track_turn(game: G18USA, rnd: UsaOperatingRound) -> TrackTurn:
 
 def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
     """Whether a lay outside the company's tile actions is still open this turn: the Boomtown
-    subsidy (S8) on its yellow home city, or P17's extra yellow tile in a Great Northern hex
-    still empty. As on the site, the track step waits for them."""
+    subsidy (S8) on its yellow home city, the resource subsidy's lay (S16), or P17's extra
+    yellow tile in a Great Northern hex still empty. As on the site, the track step waits."""
     corporation = rnd.corporation
+    if game.owns(corporation, RESOURCE_SUBSIDY):
+        return True
     home = game.home_hexes.get(corporation.id)
     if game.owns(corporation, BOOMTOWN) and not corporation.has_paid and home is not None:
         if game.board.hexes[home].tile.name in CITY_YELLOW and not game.umap.is_metropolis(home):
