@@ -13,7 +13,7 @@ import importlib.util
 import logging
 import multiprocessing
 import pickle
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -81,17 +81,28 @@ def _load_optimizer() -> None:
         import engine.core.router_modelsearch  # noqa: F401
 
 
+def _started() -> bool:
+    return True
+
+
+# A new worker imports the engine and the solver before its first search: on a busy machine that
+# alone can take longer than a search's budget, so it is waited for apart from the budget.
+STARTUP_SECONDS = 30.0
+_STARTED: Future[bool] | None = None
+
+
 def _pool() -> ProcessPoolExecutor:
-    global _POOL
+    global _POOL, _STARTED
     if _POOL is None:
         _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                     initializer=_load_optimizer)
+        _STARTED = _POOL.submit(_started)
     return _POOL
 
 
 def _replace_pool() -> None:
-    global _POOL
-    pool, _POOL = _POOL, None
+    global _POOL, _STARTED
+    pool, _POOL, _STARTED = _POOL, None, None
     if pool is not None:
         for process in list(getattr(pool, "_processes", {}).values()):
             process.kill()  # only the pool's own worker
@@ -107,8 +118,11 @@ async def propose_in_worker(state: BaseGame, corporation: str, budget: float) ->
     except Exception:  # a position that cannot travel is proposed in a thread instead
         log.warning("position cannot be sent to the optimizer's worker; using a thread")
         return await asyncio.to_thread(propose, state, corporation, budget)
-    future = asyncio.get_running_loop().run_in_executor(_pool(), propose, state, corporation, budget)
+    pool = _pool()
     try:
+        if _STARTED is not None:
+            await asyncio.wait_for(asyncio.wrap_future(_STARTED), STARTUP_SECONDS)
+        future = asyncio.get_running_loop().run_in_executor(pool, propose, state, corporation, budget)
         return await asyncio.wait_for(future, budget + GRACE)
     except (TimeoutError, BrokenProcessPool):
         log.warning("route optimizer worker overran or died; replacing it")
