@@ -44,9 +44,29 @@ class Ipo:
 
 def max_bid(game: G18USA, player: Player, ipo: Ipo | None) -> int:
     """Cash plus the face value of the player's privates (11.6), plus a cash subsidy in the home."""
-    privates = sum(company.value for company in game.companies_of(player) if company.id.startswith("P"))
     bonus = ipo.subsidy_cash if ipo is not None else 0
-    return player.cash + privates + bonus
+    return bidding_power(game, player) + bonus
+
+
+def bidding_power(game: G18USA, player: Player) -> int:
+    """What a player can bid before any subsidy: nothing at the certificate limit (winning would
+    take them over it, 11.4), else cash plus their privates' face value (11.6)."""
+    if game.certificate_count(player) >= game.cert_limit:
+        return 0
+    privates = sum(company.value for company in game.companies_of(player) if company.id.startswith("P"))
+    return player.cash + privates
+
+
+def best_open_subsidy(game: G18USA) -> int:
+    """The largest cash subsidy a home station could still claim: while the home is not yet
+    placed, the site counts it in every player's reach."""
+    cash = [int(company.ability.get("cash") or 0) for subsidy in game.umap.open_subsidies.values()
+            if (company := game.companies.get(subsidy)) is not None]
+    return max(cash, default=0)
+
+
+def can_outbid(game: G18USA, player: Player, price: int, subsidy_cash: int) -> bool:
+    return bidding_power(game, player) + subsidy_cash > price
 
 
 def start_price(game: G18USA, bid: int) -> int:

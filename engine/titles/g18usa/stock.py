@@ -112,7 +112,7 @@ class HomeTokenStep(Step):
         usa.home_hexes[corporation.id] = coord
         ipo.subsidy_cash = ipos.cash_subsidy(usa, coord)
         game.log.append(f"{corporation.id}'s home station goes in {coord}")
-        skip_unable_bidders(usa, ipo, after_bid=False)
+        settle(usa, ipo)
         progress(usa, _stock(rnd))
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
@@ -134,12 +134,16 @@ class HomeTokenStep(Step):
         return isinstance(action, PlaceToken) and choice["city"] == action.city
 
 
-def skip_unable_bidders(game: G18USA, ipo: ipos.Ipo, after_bid: bool) -> None:
-    """Players who cannot bid more leave the auction at once; as on the site, until somebody
-    raises the opening bid a player holding privates is still asked (and passes). With one
-    bidder left the company is theirs."""
-    ipo.bidders = [p for p in ipo.bidders if p is ipo.leader or ipos.max_bid(game, p, ipo) > ipo.price
-                   or not after_bid and any(c.id.startswith("P") for c in game.companies_of(p))]
+def drop_unable_bidders(game: G18USA, ipo: ipos.Ipo, subsidy_cash: int) -> None:
+    """After each bid (the opening one too) the site drops every player who cannot bid more than
+    it: cash, privates' face value and `subsidy_cash` (for the opening bid the best subsidy still
+    open, the home not being placed yet; after it the home's). Passes drop nobody else."""
+    ipo.bidders = [p for p in ipo.bidders
+                   if p is ipo.leader or ipos.can_outbid(game, p, ipo.price, subsidy_cash)]
+
+
+def settle(game: G18USA, ipo: ipos.Ipo) -> None:
+    """The next bidder is never the leader; with one bidder left the company is theirs."""
     while ipo.bidders and ipo.bidders[0] is ipo.leader and len(ipo.bidders) > 1:
         ipo.bidders.append(ipo.bidders.pop(0))
     if len(ipo.bidders) <= 1:
@@ -187,14 +191,15 @@ class IpoBidStep(Step):
         ipo.price, ipo.leader = price, player
         ipo.bidders.append(ipo.bidders.pop(0))
         game.log.append(f"{player.name} bids ${price} for {ipo.corporation.id}")
-        skip_unable_bidders(usa, ipo, after_bid=True)
+        drop_unable_bidders(usa, ipo, ipo.subsidy_cash)
+        settle(usa, ipo)
         progress(usa, _stock(rnd))
 
     def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
         ipo = _ipo(rnd)
         player = ipo.bidders.pop(0)
         game.log.append(f"{player.name} leaves the auction for {ipo.corporation.id}")
-        skip_unable_bidders(_usa(game), ipo, after_bid=False)
+        settle(_usa(game), ipo)
         progress(_usa(game), _stock(rnd))
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:

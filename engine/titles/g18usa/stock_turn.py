@@ -14,7 +14,7 @@ from engine.core.round import Round
 from engine.core.step import Handler, Move
 from engine.errors import GameError
 from engine.titles.g18usa import ipo as ipos
-from engine.titles.g18usa.stock import _stock, _usa
+from engine.titles.g18usa.stock import _stock, _usa, drop_unable_bidders
 
 if TYPE_CHECKING:
     from engine.titles.g18usa.game import G18USA
@@ -47,6 +47,7 @@ class UsaStockStep(FamilyStockStep):
         assert action.price is not None
         bidders = [p for p in usa.players_from(player)[1:] + [player] if not p.bankrupt]
         stock.ipo = ipos.Ipo(corporation, player, action.price, player, bidders)
+        drop_unable_bidders(usa, stock.ipo, ipos.best_open_subsidy(usa))
         stock.last_to_act = player
         game.log.append(f"{player.name} starts the auction for {corporation.id} at ${action.price}")
 
