@@ -182,6 +182,12 @@ def train_price(game: G18USA, corporation: Corporation, train: Train) -> int:
     return train.price
 
 
+def bank_prices(game: G18USA, corporation: Corporation, train: Train) -> list[int]:
+    """What the company may pay the bank for `train`: P25's discount is the company's to use, and
+    on the site companies holding it do pay the full price too."""
+    return sorted({train_price(game, corporation, train), train.price})
+
+
 def pullman_allowed(game: G18USA, corporation: Corporation) -> str | None:
     if not game.phase_at_least("5"):
         return "Pullman cars are sold from phase 5 (12.7)"
@@ -224,9 +230,11 @@ def buy_train(game: G18USA, corporation: Corporation, action: BuyTrain) -> None:
     if upcoming is not None and upcoming.id == action.train or used is not None:
         train = upcoming if used is None else used
         assert train is not None
-        cost = train_price(game, corporation, train)
-        if price != cost:
-            raise GameError(f"a {train.name}-train from the bank costs ${cost}")
+        prices = bank_prices(game, corporation, train)
+        if price not in prices:
+            raise GameError(f"a {train.name}-train from the bank costs "
+                            + " or ".join(f"${amount}" for amount in prices))
+        cost = price
         if corporation.cash < cost:
             raise GameError(f"{corporation.id} has ${corporation.cash}; the {train.name}-train costs ${cost}")
         game.transfer(corporation, game.bank, cost)
@@ -342,11 +350,10 @@ def buyable(game: G18USA, corp: Corporation) -> list[dict[str, Any]]:
     budget = corp.cash + (room if loan_refusal(game, corp) is None else 0)
     choices: list[dict[str, Any]] = []
     upcoming = game.depot.next_train()
-    if upcoming is not None and budget >= train_price(game, corp, upcoming):
-        choices.append({"train": upcoming.id, "price": train_price(game, corp, upcoming), "from": "depot"})
-    for train in game.depot.discarded:
-        if budget >= train_price(game, corp, train):
-            choices.append({"train": train.id, "price": train_price(game, corp, train), "from": "market"})
+    bank = [(upcoming, "depot")] if upcoming is not None else []
+    for train, source in bank + [(train, "market") for train in game.depot.discarded]:
+        choices += [{"train": train.id, "price": price, "from": source}
+                    for price in bank_prices(game, corp, train) if budget >= price]
     if pullman_allowed(game, corp) is None and budget >= PULLMAN_PRICE:
         choices.append({"train": f"P-{game.pullmans_made}", "price": PULLMAN_PRICE, "from": "depot"})
     if budget >= 1:
