@@ -182,8 +182,15 @@ class Family1817Game(BaseGame):
         areas.end_of_stock_round_moves(self)
         for corp_id in list(self.tokens_owed):
             corporation = self.corporations[corp_id]
+            if not self.liquidates_for_unpaid_stations(corporation):
+                continue
             areas.liquidate(self, corporation, "it could not pay for its stations by the end of the stock round")
             self.tokens_owed.pop(corp_id)
+
+    def liquidates_for_unpaid_stations(self, corporation: Corporation) -> bool:
+        """Whether a company still owing stations at the end of the stock round is liquidated;
+        one that is not keeps owing them and buys them as money comes in."""
+        return True
 
     # --- players ------------------------------------------------------------------------------
     def demand(self, player: Player, amount: int, payee: Any, reason: str, company: str | None = None,

@@ -176,6 +176,8 @@ class FamilyStockStep(BuySellParShares):
         super().process_buy(game, rnd, entity, action)
         if share is not None:
             close_short(family(game), player, share)
+            # Money paid into the treasury first buys the stations the company still owes (11.6).
+            family(game).buy_owed_tokens(corporation)
 
     # --- acting for a company (11.7) ---------------------------------------------------------
     def process_take_loan(self, game: Any, rnd: Round, entity: Holder, action: TakeLoan) -> None:

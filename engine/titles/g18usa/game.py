@@ -132,6 +132,10 @@ class G18USA(Family1817Game):
                 company.closed = True
         super().end_of_stock_round()
 
+    def liquidates_for_unpaid_stations(self, corporation: Corporation) -> bool:
+        """Only a 10-share company is liquidated for stations it could not pay for (11.6)."""
+        return self.company_size(corporation) == 10
+
     # --- facts -----------------------------------------------------------------------------------
     def owns(self, corporation: Corporation, company_id: str) -> bool:
         company = self.companies.get(company_id)

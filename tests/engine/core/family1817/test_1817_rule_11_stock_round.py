@@ -3,6 +3,7 @@ shorts (11.3), limits (11.4), acting for a company (11.7) and the end of the rou
 
 from __future__ import annotations
 
+import pytest
 from family_helpers import (
     act,
     col,
@@ -211,3 +212,25 @@ def test_11_6_a_company_that_still_owes_stations_is_liquidated_at_the_end_of_the
     pass_stock_round(game)
     unpaid = [line for line in game.log if "could not pay for its stations" in line]
     assert unpaid == ["D goes into liquidation (it could not pay for its stations by the end of the stock round)"]
+
+
+def test_11_6_a_share_bought_from_the_treasury_first_pays_for_stations_owed() -> None:
+    game = new()
+    start(game, "a", "C", 60)
+    act(game, "pass", "b")
+    game.tokens_owed["C"] = 1
+    corp(game, "C").cash = 0
+    tokens = corp(game, "C").token_count
+    act(game, "buy_shares", "a", shares=["C_1"])
+    assert corp(game, "C").cash == 10 and corp(game, "C").token_count == tokens + 1 and not game.tokens_owed
+
+
+def test_11_6_a_title_may_spare_a_company_owing_stations_from_liquidation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new()
+    monkeypatch.setattr(game, "liquidates_for_unpaid_stations", lambda corporation: False)
+    start(game, "a", "C", 60)
+    game.tokens_owed["C"] = 1
+    corp(game, "C").cash = 0
+    pass_stock_round(game)
+    assert not [line for line in game.log if "could not pay for its stations" in line]

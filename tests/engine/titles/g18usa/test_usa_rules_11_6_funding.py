@@ -1,0 +1,42 @@
+"""18USA rule 11.6: a new company's funding — stations it cannot pay for yet, and P25's discount.
+
+Positions from a real game's first stock round: TP is started there by P6, who contributes P25
+(American Locomotive Co.).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from usa_logs import LOGS, read_log
+from usa_tracecheck import start
+
+from engine.titles.g18usa.operating_trains import bank_prices
+
+LOG = next(path for path, _ in LOGS if path.stem.endswith("s8604"))
+TP_STARTED = 148  # P6 has started TP and contributed P25
+
+
+def position(actions: int) -> Any:
+    log = read_log(LOG)
+    game = start(log)
+    for action in log["actions"][:actions]:
+        game.apply(action)
+    return game
+
+
+def test_p25_lets_its_company_pay_the_bank_ten_percent_less_or_the_full_price() -> None:
+    game = position(TP_STARTED)
+    train = game.depot.next_train()
+    assert train.name == "2" and train.price == 100
+    assert bank_prices(game, game.corporations["TP"], train) == [90, 100]
+    assert bank_prices(game, game.corporations["GN"], train) == [100]
+
+
+@pytest.mark.parametrize(("size", "liquidated"), [(2, False), (5, False), (10, True)])
+def test_only_a_10_share_company_is_liquidated_for_stations_unpaid_at_the_end_of_the_round(
+        monkeypatch: pytest.MonkeyPatch, size: int, liquidated: bool) -> None:
+    game = position(TP_STARTED)
+    monkeypatch.setattr(game, "company_size", lambda corporation: size)
+    assert game.liquidates_for_unpaid_stations(game.corporations["TP"]) is liquidated
