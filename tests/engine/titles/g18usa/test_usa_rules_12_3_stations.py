@@ -73,3 +73,13 @@ def test_removing_a_station_lets_an_extra_one_move_into_the_slot() -> None:
     place_station(umap, "PRR", check_station(umap, "PRR", "E23", 0, None, source="S9"))
     assert umap.board.remove_token("E23", 0, 0) == "NYC"
     assert umap.board.hexes["E23"].tokens[0] == ["PRR"]
+
+
+def test_two_stations_with_no_track_between_them_give_no_route() -> None:
+    from engine.core.graph import can_run_a_route
+
+    umap = usa_map()
+    station(umap, "PRR", "E23")
+    assert not can_run_a_route(umap.board, "PRR")
+    station(umap, "PRR", "C29")  # far away, nothing laid between
+    assert not can_run_a_route(umap.board, "PRR")
