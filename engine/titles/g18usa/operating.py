@@ -40,6 +40,7 @@ BOOMTOWN = "S8"
 GREAT_NORTHERN = "P17"
 RESOURCE_SUBSIDY = "S16"
 FREE_STATION = "S9"
+DENVER_UNSET = "X04s"  # Denver before its orientation is chosen
 LAW_FIRM = "P20"
 
 
@@ -85,6 +86,16 @@ def track_turn(game: G18USA, rnd: UsaOperatingRound) -> TrackTurn:
                      not corporation.has_paid, tuple(rnd.lays))
 
 
+def denver_lay_open(game: G18USA, corporation: Corporation) -> bool:
+    """Denver's orientation is still to be chosen and the company reaches it: the lay is outside
+    the tile actions (12.2.3), so it stays open after them."""
+    hexes = [coord for coord, state in game.board.hexes.items() if state.tile.name == DENVER_UNSET]
+    if not hexes:
+        return False
+    reach = reach_of(game.board, corporation.id)
+    return any(reach.hexes.get(coord) for coord in hexes)
+
+
 def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
     """Whether a lay outside the company's tile actions is still open this turn: the Boomtown
     subsidy (S8) on its yellow home city, the resource subsidy's lay (S16), or P17's extra
@@ -124,6 +135,8 @@ class UsaTrackStep(OperatingStep):
         orr = _round(rnd)
         used = tile_actions_used(orr)
         if used >= tile_action_limit(usa, orr.corporation) or used and budget(usa, orr.corporation) < 20:
+            if denver_lay_open(usa, orr.corporation):
+                return ["lay_tile", "pass"]
             return ["pass"] if special_lay_open(usa, orr) else []
         return ["lay_tile", "pass"]
 
