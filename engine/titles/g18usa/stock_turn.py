@@ -26,10 +26,6 @@ class UsaStockStep(FamilyStockStep):
     def handlers(self) -> Mapping[str, Handler]:
         return {**super().handlers(), "bid": self.process_bid}
 
-    def waiting(self, game: Any, rnd: Round) -> bool:
-        """The site asks every player in turn, even one who can only pass."""
-        return True
-
     def process_bid(self, game: Any, rnd: Round, entity: Holder, action: Bid) -> None:
         usa = _usa(game)
         stock = _stock(rnd)
