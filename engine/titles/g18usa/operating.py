@@ -320,18 +320,14 @@ class SpecialTokenStep(OperatingStep):
 
 def operating_round_spec() -> RoundSpec:
     from engine.core.family1817.operating import (
+        FamilyDividendStep,
         InterestStep,
         LoanStep,
         RepayStep,
     )
     from engine.titles.g18usa.operating_privates import AssignStep
-    from engine.titles.g18usa.operating_trains import (
-        PullmanStep,
-        UsaBuyTrainStep,
-        UsaDividendStep,
-        UsaRouteStep,
-    )
+    from engine.titles.g18usa.operating_trains import PullmanStep, UsaBuyTrainStep, UsaRouteStep
 
     return RoundSpec(UsaOperatingRound, (
         LoanStep(), AssignStep(), SpecialTrackStep(), SpecialTokenStep(), UsaTrackStep(), UsaTokenStep(),
-        PullmanStep(), UsaRouteStep(), UsaDividendStep(), UsaBuyTrainStep(), InterestStep(), RepayStep()))
+        PullmanStep(), UsaRouteStep(), FamilyDividendStep(), UsaBuyTrainStep(), InterestStep(), RepayStep()))

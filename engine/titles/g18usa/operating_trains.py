@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core.actions import Action, BuyTrain, Dividend, Pass, RunRoutes
+from engine.core.actions import Action, BuyTrain, Pass, RunRoutes
 from engine.core.entities import Corporation, Holder, Train
 from engine.core.family1817.loans import loan_refusal
-from engine.core.family1817.operating import FamilyDividendStep
 from engine.core.round import Round
 from engine.core.routes import Run, rebuild_run
 from engine.core.step import Handler, Move
@@ -61,19 +60,6 @@ def shown_name(game: G18USA, train: Train) -> str:
         if train_id == train.id:
             return train.name + {SWITCHER: "/1", EXTENDER: "+1", PULLMAN: "P"}[upgrade]
     return train.name
-
-
-class UsaDividendStep(FamilyDividendStep):
-    """The family's dividend; then the company's obsolete trains rust: on the site a train's
-    last run is paid out or withheld before it goes (rule 8)."""
-
-    def skip(self, game: BaseGame, rnd: Round) -> None:
-        super().skip(game, rnd)
-        usa_phases.obsolete_runs_done(_usa(game), _round(rnd).corporation)
-
-    def process_dividend(self, game: BaseGame, rnd: Round, entity: Holder, action: Dividend) -> None:
-        super().process_dividend(game, rnd, entity, action)
-        usa_phases.obsolete_runs_done(_usa(game), _round(rnd).corporation)
 
 
 class UsaRouteStep(OperatingStep):
