@@ -41,6 +41,7 @@ GREAT_NORTHERN = "P17"
 RESOURCE_SUBSIDY = "S16"
 FREE_STATION = "S9"
 DENVER_UNSET = "X04s"  # Denver before its orientation is chosen
+IMPORT_EXPORT_HUB = "P6"
 LAW_FIRM = "P20"
 
 
@@ -97,9 +98,10 @@ def denver_lay_open(game: G18USA, corporation: Corporation) -> bool:
 
 
 def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
-    """Whether a lay outside the company's tile actions is still open this turn: the Boomtown
-    subsidy (S8) on its yellow home city, the resource subsidy's lay (S16), or P17's extra
-    yellow tile in a Great Northern hex still empty. As on the site, the track step waits."""
+    """Whether something outside the company's tile actions is still open in its track step: the
+    Boomtown subsidy (S8) on its yellow home city, the resource subsidy's lay (S16), P17's extra
+    yellow tile in a Great Northern hex still empty, P6's red area. As on the site, the
+    track step waits."""
     corporation = rnd.corporation
     if game.owns(corporation, RESOURCE_SUBSIDY):
         return True
@@ -109,8 +111,18 @@ def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
             return True
     if game.owns(corporation, GREAT_NORTHERN) and not any(r.entity == GREAT_NORTHERN for r in rnd.lays):
         hexes = game.umap.map_data["great_northern"]["hexes"]
-        return any(coord in game.board.hexes and not game.board.hexes[coord].tile_laid for coord in hexes)
-    return False
+        if any(coord in game.board.hexes and not game.board.hexes[coord].tile_laid for coord in hexes):
+            return True
+    return red_area_power_open(game, corporation)
+
+
+def red_area_power_open(game: G18USA, corporation: Corporation) -> bool:
+    """P6 not yet used while the company reaches a red area: it is used in the track step, and
+    the site keeps the step open for it (not for P8, whose marker goes in the same step: the
+    logs show the site going straight on to the run)."""
+    if not game.owns(corporation, IMPORT_EXPORT_HUB):
+        return False
+    return any(game.umap.red_area_hexes(node[0]) for node in reach_of(game.board, corporation.id).nodes)
 
 
 def tile_actions_used(rnd: UsaOperatingRound) -> int:

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine.core.entities import Company, Holder
-from engine.core.graph import reach_of
+from engine.core.graph import Reach, reach_of
 from engine.core.round import Round
-from engine.core.step import Handler
+from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep
 from engine.errors import GameError
 from engine.titles.g18usa.actions import Assign
@@ -25,6 +25,7 @@ from engine.titles.g18usa.stations import (
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
+    from engine.titles.g18usa.game import G18USA
 
 BRIDGE_TOKENS = {"P2": 1, "P21": 1, "P22": 2}
 
@@ -50,6 +51,26 @@ class AssignStep(OperatingStep):
             return ["assign"]
         return []
 
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        """For each of the operating company's privates with a power left, the hexes it may go on."""
+        usa = _usa(game)
+        corporation = _round(rnd).corporation
+        moves: list[Move] = []
+        reach: Reach | None = None
+        for company in usa.companies_of(corporation):
+            if not self.actions(game, rnd, company):
+                continue
+            reach = reach or reach_of(usa.board, corporation.id)
+            reached = sorted({node[0] for node in reach.nodes})
+            if company.id in ("P6", "P8"):
+                targets = sorted({coord for hex_id in reached for coord in usa.umap.red_area_hexes(hex_id)})
+            else:
+                targets = [coord for coord in reached if _bridge_fits(usa, corporation.id, company.id, coord, reach)]
+            if targets:
+                moves.append({"type": "assign", "entity": company.id, "entity_type": "company",
+                              "choices": [{"target": coord, "target_type": "hex"} for coord in targets]})
+        return moves
+
     def process_assign(self, game: BaseGame, rnd: Round, entity: Holder, action: Assign) -> None:
         usa = _usa(game)
         corporation = _round(rnd).corporation
@@ -70,3 +91,11 @@ class AssignStep(OperatingStep):
             place_bridge(usa.umap, entity.id, coord)
         entity.abilities_used += 1
         game.log.append(f"{corporation.id} uses {entity.id} in {coord}")
+
+
+def _bridge_fits(game: G18USA, corporation: str, source: str, coord: str, reach: Reach) -> bool:
+    try:
+        check_bridge(game.umap, corporation, source, coord, reach)
+    except GameError:
+        return False
+    return True
