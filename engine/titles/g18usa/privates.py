@@ -16,9 +16,11 @@ RESOURCE_TOKENS = {"P1": 1, "P3": 1, "P4": 1, "P12": 2, "P18": 2, "P24": 2, "P28
 
 
 def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> None:
-    company = game.companies.get(entity)
-    if company is not None and entity in CLOSE_AFTER_LAY:
-        company.closed = True
+    # The company's own lay may be a subsidy's too (S16's resource tile): that uses it up as well.
+    for source in dict.fromkeys((entity, lay.nature)):
+        company = game.companies.get(source)
+        if company is not None and source in CLOSE_AFTER_LAY and company.owner is corporation:
+            company.closed = True
     if entity == "P26":
         company = game.companies["P26"]
         company.abilities_used += 1

@@ -40,3 +40,17 @@ def test_only_a_10_share_company_is_liquidated_for_stations_unpaid_at_the_end_of
     game = position(TP_STARTED)
     monkeypatch.setattr(game, "company_size", lambda corporation: size)
     assert game.liquidates_for_unpaid_stations(game.corporations["TP"]) is liquidated
+
+
+def test_the_resource_subsidy_closes_once_its_resource_tile_is_laid() -> None:
+    """11.6.1 (S16): the company's lay of a resource the subsidy offers is the subsidy's lay."""
+    path = next(path for path, _ in LOGS if path.stem.endswith("s8603"))
+    log = read_log(path)
+    game = start(log)
+    for action in log["actions"][:494]:
+        game.apply(action)
+    mkt = game.corporations["MKT"]
+    assert game.owns(mkt, "S16") and "oil" in game.umap.setup.resource_subsidy_resources
+    game.apply({"type": "lay_tile", "entity": "MKT", "entity_type": "corporation", "hex": "I23",
+                "tile": "8oil-0", "rotation": 3})
+    assert not game.owns(mkt, "S16")
