@@ -165,6 +165,12 @@ class TitleRules:
         """
         return None
 
+    def emergency_company_trains(self, corporation: Corporation, sold: bool) -> bool:
+        """Whether a company that must buy a train and cannot pay the cheapest bank train from its
+        treasury may buy another company's train instead (`sold`: its president has already sold
+        shares for this purchase). By default it may not: it has not the resources."""
+        return False
+
     def emergency_sales_at_start_price(self) -> bool:
         """Forced sales for a train fetch the price a company had when the train purchase began,
         even after earlier sales of the same company dropped it."""

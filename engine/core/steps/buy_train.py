@@ -70,7 +70,7 @@ class BuyTrainStep(OperatingStep):
         self.done(rnd)
 
     def process_buy_train(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
-        buy_train(game, self.operator(rnd, entity), action)
+        buy_train(game, self.operator(rnd, entity), action, sold=self.turn(rnd).emergency_sales > 0)
 
     def process_sell_shares(self, game: BaseGame, rnd: Round, entity: Holder, action: SellShares) -> None:
         corp = operating(rnd).corporation
@@ -125,7 +125,7 @@ class BuyTrainStep(OperatingStep):
             return []
         corp = operating(rnd).corporation
         moves: list[Move] = []
-        trains = buyable_trains(game, corp)
+        trains = buyable_trains(game, corp, sold=self.turn(rnd).emergency_sales > 0)
         if trains:
             moves.append({"type": "buy_train", "entity": corp.id, "choices": trains})
         if "pass" in kinds:

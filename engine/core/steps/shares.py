@@ -74,16 +74,16 @@ class BuySellParShares(Step):
         return f"{action.type} is not a stock round action; allowed: sell_shares, buy_shares, par, pass"
 
     def waiting(self, game: BaseGame, rnd: Round) -> bool:
-        """A player who has sold or bought ends the turn by passing; one who can neither sell,
-        buy nor start a company is passed over."""
-        stock = _stock(rnd)
-        if stock.turn_state.sold or stock.turn_state.bought:
-            return True
+        """A player who can neither sell, buy nor start a company has nothing to decide: the
+        turn ends by itself, also after a sale that left nothing more to do."""
         return any(move["type"] != "pass" for move in self.legal_moves(game, rnd))
 
     def skip(self, game: BaseGame, rnd: Round) -> None:
         stock = _stock(rnd)
-        game.log.append(f"{stock.current(game).name} has no valid actions and passes")
+        if stock.turn_state.sold or stock.turn_state.bought:
+            game.log.append(f"{stock.current(game).name} can do nothing more this turn")
+        else:
+            game.log.append(f"{stock.current(game).name} has no valid actions and passes")
         stock.end_turn(game)
 
     # --- rules -------------------------------------------------------------------------------

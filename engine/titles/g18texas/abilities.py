@@ -17,6 +17,7 @@ from engine.core.entities import Company, Corporation, Holder
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
 from engine.core.steps.operating import operating
+from engine.core.steps.pending_token import PendingToken
 from engine.core.steps.token import TokenStep
 from engine.core.steps.track import TrackStep, tile_lay_matches
 from engine.core.track import (
@@ -229,7 +230,13 @@ class PrivatePowersStep(Step):
         company.abilities_used += 1
         turn.lays.append(True)
         turn.done_steps.add("track")
-        turn.ability_token_hex = hex_id
+        if not game.option("site_private_station"):
+            turn.ability_token_hex = hex_id
+        elif game.tokens_left(corp) > 0:
+            # The site: the private alone answers at once, placing the station or passing, even
+            # where the company cannot place one; a pass leaves the company's own station step.
+            game.pending_tokens.append(PendingToken(
+                company.id, "company", corp.id, (hex_id,), optional=True, ask_always=True, uses_step="token"))
 
     def _extra_lay(self, game: BaseGame, rnd: Round, company: Company, corp: Corporation,
                    action: LayTile) -> None:

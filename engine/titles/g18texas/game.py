@@ -60,6 +60,18 @@ class G18Texas(BaseGame):
                                       "have when each sale is made, as on the site (rule 12.6: their value "
                                       "at the start of the train-buying action, even after earlier sales of "
                                       "the same company dropped it).",
+        "site_emergency_company_trains": "A company that must buy a train may buy another company's train "
+                                         "with its treasury alone, even when that is below the cheapest "
+                                         "bank train, as long as it has more than $0 and its president "
+                                         "has not sold shares for the purchase (rule 12.6: only a company "
+                                         "with the resources may; otherwise the cheapest bank train).",
+        "site_discard_order": "Companies over the train limit discard in the fixed order T&P, MKT, SP, MP, "
+                              "SSW, SAA (rule 12.6: in descending share price, then furthest right, then "
+                              "top of the stack).",
+        "site_private_station": "Right after the G&RRRC's or NOPR's #511, the private alone places the "
+                                "company's station there or declines it with a pass, also where the "
+                                "company cannot place one; declining leaves the company's own station "
+                                "step (rule 5: the station is placed in the company's station step).",
     }
 
     def title_data(self) -> dict[str, Any]:
@@ -165,6 +177,19 @@ class G18Texas(BaseGame):
 
     def sticky_routes(self) -> bool:
         return self.option("site_sticky_routes")
+
+    def crowded_order(self, crowded: list[Corporation]) -> list[Corporation]:
+        """Rule 12.6: descending share price, then furthest right, then top of the stack; the
+        site goes through the companies in their fixed order."""
+        if self.option("site_discard_order"):
+            order = list(self.corporations)
+            return sorted(crowded, key=lambda corp: order.index(corp.id))
+        return super().crowded_order(crowded)
+
+    def emergency_company_trains(self, corporation: Corporation, sold: bool) -> bool:
+        """Rule 12.6: only a company with the resources may arrange to buy another company's
+        train; the site lets any treasury above $0 buy one until the president has sold shares."""
+        return self.option("site_emergency_company_trains") and corporation.cash > 0 and not sold
 
     def emergency_sales_at_start_price(self) -> bool:
         return not self.option("site_emergency_sale_prices")

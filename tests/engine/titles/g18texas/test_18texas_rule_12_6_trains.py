@@ -233,7 +233,7 @@ def test_12_6_short_of_money_it_buys_from_the_bank_and_the_president_pays_the_re
     game = at_buy(prepare)
     # Not even from a company with the same president, though that would be cheaper.
     assert choices_of(game, "buy_train") == [{"train": "2-1", "price": 100, "variant": "2", "from": "depot"}]
-    refuse(game, "buy_train", "SP", r"in a compulsory purchase the train must come from the bank",
+    refuse(game, "buy_train", "SP", r"in this compulsory purchase the train must come from the bank \(12.6\)",
            train="2-0", price=10)
     a, sp = player(game, "A"), corp(game, "SP")
     cash = a.cash
