@@ -29,9 +29,12 @@ def stop_is_passable(board: Board, node: Node, corporation: str) -> bool:
 
 def reach_of(board: Board, corporation: str, extra_starts: list[Node] | None = None) -> Reach:
     """Walk the track from every station token of `corporation`."""
-    reach = Reach()
     starts: list[Node] = [(coord, "city", city) for coord, city in board.token_hexes(corporation)]
-    starts += extra_starts or []
+    return _walk(board, corporation, starts + (extra_starts or []))
+
+
+def _walk(board: Board, corporation: str, starts: list[Node]) -> Reach:
+    reach = Reach()
     visited: set[tuple[str, int, int]] = set()
     stack: list[tuple[str, tuple[str, int]]] = []
     for node in starts:
@@ -80,5 +83,15 @@ def _follow(board: Board, corporation: str, reach: Reach,
 
 
 def can_run_a_route(board: Board, corporation: str) -> bool:
-    """True when a train would have two stops to run between, one of them tokened."""
-    return len(reach_of(board, corporation).nodes) >= 2
+    """True when a train would have two stops to run between in one network, one of them a
+    station of the company: stops in networks that do not meet make no route (12.4)."""
+    seen: set[Node] = set()
+    for coord, city in board.token_hexes(corporation):
+        start: Node = (coord, "city", city)
+        if start in seen:
+            continue
+        nodes = _walk(board, corporation, [start]).nodes
+        if len(nodes) >= 2:
+            return True
+        seen |= nodes
+    return False

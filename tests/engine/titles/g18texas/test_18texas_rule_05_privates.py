@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import (
     Setup,
     choices_of,
     corp,
     moves_of,
+    operating,
     or_game,
     play,
     refuse,
     rotation_for,
+    ssw_network,
     step_label,
 )
 
@@ -159,3 +162,68 @@ def test_5_nopr_511_on_a_yellow_san_antonio() -> None:
     game = nopr_game(lambda s: s.lay("J5", "202-0", 0))
     play(game, "lay_tile", "NOPR", hex="J5", tile="511-0", rotation=0)
     assert game.state.board.hexes["J5"].tile_id == "511-0"
+
+
+# --- the station that comes with the #511 (option site_private_station) -------------------------
+@pytest.mark.parametrize("options", [[], ["site_private_station"]])
+def test_5_grrrc_station_or_the_company_s_own_station(options: list[str]) -> None:
+    """SSW (B, who owns the G&RRRC) can reach Lufkin; the G&RRRC lays its #511 in Houston."""
+    game = ssw_network(phase="3", step="track", options=options)
+    play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
+    houston = {"city": "511-0-0", "hex": "I14"}
+    if options:
+        # The site: the private alone answers at once, with the station or a pass.
+        assert [(m["type"], m["entity"]) for m in game.legal_moves()] == [("place_token", "GRRRC"),
+                                                                           ("pass", "GRRRC")]
+        assert choices_of(game, "place_token") == [houston]
+        refuse(game, "place_token", "SSW", r"GRRRC must first place SSW's station in I14 or pass",
+               city=city_of(game, "F15"), slot=0)
+        play(game, "pass", "GRRRC")
+        # Declining leaves SSW its own station step.
+        assert step_label(game) == "token"
+        play(game, "place_token", "SSW", city=city_of(game, "F15"), slot=0)
+    else:
+        # Printed: the station is SSW's station step, with Houston among its choices.
+        assert step_label(game) == "token"
+        assert houston in [{"city": c["city"], "hex": "I14"} for m in moves_of(game, "place_token")
+                           if m["entity"] == "GRRRC" for c in m["choices"]]
+        refuse(game, "pass", "GRRRC", rf"{GRRRC} cannot pass now")
+        play(game, "place_token", "GRRRC", city="511-0-0", slot=0, tokener="SSW")
+        # One station a turn (12.3): the step is over.
+        assert step_label(game) != "token"
+    assert game.state.board.hexes["F15"].corporations_here() == ({"SSW"} if options else set())
+
+
+@pytest.mark.parametrize("options", [[], ["site_private_station"]])
+def test_5_grrrc_station_placed_uses_the_company_s_station_step(options: list[str]) -> None:
+    game = ssw_network(phase="3", step="track", options=options)
+    play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
+    play(game, "place_token", "GRRRC", city="511-0-0", slot=0, tokener="SSW")
+    assert game.state.board.hexes["I14"].corporations_here() == {"SP", "SSW"}
+    assert step_label(game) == "route"
+
+
+@pytest.mark.parametrize("options", [[], ["site_private_station"]])
+def test_5_nopr_511_in_the_company_s_own_home(options: list[str]) -> None:
+    """SAA (E, the NOPR's owner) already has its home station in San Antonio."""
+    def prepare(setup: Setup) -> None:
+        setup.company("SAA", "122,0,4", {"E": 30}, operated=False)
+        setup.cash("SAA", 300)
+        setup.phase("3")
+    game = or_game(5, options=options, company="SAA", prepare=prepare)
+    play(game, "lay_tile", "NOPR", hex="J5", tile="511-0", rotation=0)
+    if options:
+        # The site asks the NOPR all the same; it can only pass.
+        assert [(m["type"], m["entity"]) for m in game.legal_moves()] == [("pass", "NOPR")]
+        refuse(game, "place_token", "NOPR", r"SAA already has a station in J5", city="511-0-0", slot=1,
+               tokener="SAA")
+        play(game, "pass", "NOPR")
+    else:
+        assert not moves_of(game, "pass") or all(m["entity"] == "SAA" for m in moves_of(game, "pass"))
+        refuse(game, "pass", "NOPR", rf"{NOPR} cannot pass now")
+    assert operating(game) == "SAA" and step_label(game) != "track"
+
+
+def city_of(game: Game, coord: str) -> str:
+    from engine.core.track import city_id
+    return city_id(game.state.board.hexes[coord], 0)

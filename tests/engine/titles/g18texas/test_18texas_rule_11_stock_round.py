@@ -400,6 +400,28 @@ def test_11_3_the_round_ends_when_all_players_pass_consecutively() -> None:
     assert isinstance(game.state.round, OperatingRound) and operating(game) == "SP"
 
 
+def test_11_3_a_turn_ends_by_itself_when_nothing_is_left_to_do() -> None:
+    """B (SP's president, $0) sells all 30% of SP at $40: with $120 B cannot buy SP back, nor
+    MKT at $150, nor start a company ($140 at the lowest par), and has nothing left to sell. The
+    turn is over without a pass."""
+    game = sp_with_president("B")
+    setup = Setup(game)
+    setup.cash("B", 0)
+    setup.price("SP", "40,6,0")
+    setup.price("MKT", "150,0,6")
+    sell(game, "B", "SP", 30)
+    assert player(game, "B").cash == 120
+    assert current_player(game) == "C" and acting(game) == ["C"]
+    assert "B can do nothing more this turn" in game.state.log
+    refuse(game, "pass", "B", r"it is C's turn")
+    pass_turn(game, "C")
+    assert isinstance(game.state.round, StockRound) and current_player(game) == "A"
+    # After A's pass B, still with nothing to do, is passed over: three passes end the round.
+    pass_turn(game, "A")
+    assert isinstance(game.state.round, OperatingRound)
+    assert "B has no valid actions and passes" in game.state.log
+
+
 def test_11_3_a_transaction_restarts_the_count_of_passes() -> None:
     game = opening()
     pass_turn(game, "B")

@@ -26,6 +26,9 @@ from engine.titles.g18texas.game import G18Texas
 TESTED = {
     "site_auction_bids", "site_y_city_terrain", "site_train_prices", "site_tile_6_upgrades",
     "site_sell_after_dividend", "site_sticky_routes", "site_ign_unconnected", "site_emergency_sale_prices",
+    # Both readings in test_18texas_rule_05_privates (site_private_station) and
+    # test_18texas_rule_12_6_trains (site_emergency_company_trains, site_discard_order).
+    "site_private_station", "site_emergency_company_trains", "site_discard_order",
 }
 
 
