@@ -54,6 +54,11 @@ class TitleRules:
             return f"{corporation.id} has not yet operated, so its shares cannot be sold"
         return None
 
+    def turn_sales_at_first_price(self) -> bool:
+        """Whether all the shares of a company a player sells in one stock-round turn fetch the
+        price before the turn's first sale of it (a second sale is not paid at the dropped price)."""
+        return False
+
     def after_sale(self, corporation: Corporation, percent: int) -> None:
         """Share price moves down one row per share sold."""
         self.market.move(corporation.id, "down", corporation.units(percent))
@@ -81,6 +86,12 @@ class TitleRules:
 
     def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
         return self.board.upgrade_targets(state)
+
+    def home_first_problem(self, corporation: Corporation, reach: Any) -> bool:
+        """Whether the company must still lay its first tile in its home hex (12.2: "while there
+        is no track in the company's home hex")."""
+        home = corporation.home_hex
+        return home is not None and home in self.board.hexes and not self.board.hexes[home].paths()
 
     def terrain_cost(self, state: HexState) -> int:
         return 0 if state.tile_laid else state.hexdef.terrain_cost

@@ -4,6 +4,7 @@ certificate or start a company, or pass."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.core.actions import Action, BuyShares, Par, Pass, SellShares
@@ -96,7 +97,14 @@ class BuySellParShares(Step):
                 f"and must sell first (11.1)")
 
     def legal_sells(self, game: BaseGame, rnd: StockRound, player: Player) -> list[Move]:
-        return [] if rnd.turn_state.bought else sale_choices(game, player)
+        if rnd.turn_state.bought:
+            return []
+        return sale_choices(game, player, prices=self.held_prices(game, rnd))
+
+    @staticmethod
+    def held_prices(game: BaseGame, rnd: StockRound) -> dict[str, int] | None:
+        """Prices a further sale in this turn fetches (`turn_sales_at_first_price`)."""
+        return rnd.turn_state.first_sale_prices if game.turn_sales_at_first_price() else None
 
     def check_buy(self, game: BaseGame, rnd: StockRound, player: Player, share: Share) -> int:
         """Validate buying one certificate; return its price."""
@@ -140,6 +148,11 @@ class BuySellParShares(Step):
             raise GameError("shares are sold before buying, not after")
         corporation = corporation_of_shares(game, action.shares)
         plan = plan_sale(game, player, corporation, action.shares, action.percent)
+        held = self.held_prices(game, stock)
+        if held is not None:
+            # 11.1: each share sold fetches the original price, also in a second sale this turn.
+            plan = replace(plan, price=held.get(corporation.id, plan.price))
+            held.setdefault(corporation.id, plan.price)
         execute_sale(game, player, plan, action.shares)
         stock.sold_this_round.setdefault(player.key, set()).add(corporation.id)
         stock.turn_state.sold = True

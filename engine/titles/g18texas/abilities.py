@@ -43,10 +43,27 @@ def ability_context(game: BaseGame, rnd: Round, company: Company) -> Corporation
     if company.owner is not corp.president():
         raise GameError(f"{company.name} can act only for a company its owner presides; "
                         f"{corp.id} is operating")
-    phases = company.ability.get("phases")
+    phases = power_phases(game, company)
     if phases and game.phase.name not in phases:
         raise GameError(f"{company.name}'s power works in phases {', '.join(phases)}")
     return corp
+
+
+def power_phases(game: BaseGame, company: Company) -> list[str]:
+    """The phases a private's power works in: the printed card's (`rulebook_phases`, where it
+    differs from the site's), or the site's card (`phases`) with `site_private_cards`."""
+    ability = company.ability
+    if "rulebook_phases" in ability and not game.option("site_private_cards"):
+        return list(ability["rulebook_phases"])
+    return list(ability.get("phases") or [])
+
+
+def ign_tiles(game: BaseGame, company: Company) -> tuple[str, ...]:
+    """Rule 5 (P4): "place two tiles", any plain yellow track; the site's card allows #8 and #9."""
+    if game.option("site_private_cards"):
+        return tuple(company.ability["tiles"])
+    return tuple(name for name, tile in game.board.tiles.items()
+                 if tile.color == "yellow" and not tile.stops)
 
 
 def in_step(game: BaseGame, rnd: Round, kind: type[Step]) -> bool:
@@ -87,7 +104,7 @@ def ign_lays(game: BaseGame, rnd: Round, company: Company) -> list[dict[str, Any
     if company.abilities_used >= int(ability.get("count", 2)) or not in_step(game, rnd, TrackStep):
         return []
     lays = legal_tile_lays(game, corp, None, hexes=tuple(ability["hexes"]),
-                           tiles=tuple(ability["tiles"]), ignore_block_by=company.id)
+                           tiles=ign_tiles(game, company), ignore_block_by=company.id)
     kept = []
     for choice in lays:
         tiles = []
@@ -246,7 +263,7 @@ class PrivatePowersStep(Step):
         if not in_step(game, rnd, TrackStep):
             raise GameError(f"{company.name}'s tiles are laid in the track step")
         hexes = tuple(company.ability["hexes"])
-        lay = check_tile_lay(game, corp, action, None, allowed_tiles=tuple(company.ability["tiles"]),
+        lay = check_tile_lay(game, corp, action, None, allowed_tiles=ign_tiles(game, company),
                              allowed_hexes=hexes, ignore_block_by=company.id)
         problem = ign_connection_problem(game, company, lay.coord, lay.tile.exits(lay.rotation))
         if problem:
