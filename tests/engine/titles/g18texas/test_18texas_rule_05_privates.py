@@ -124,29 +124,60 @@ def test_5_ign_first_tile_must_face_the_other_hex() -> None:
     refuse(game, "lay_tile", "IGN", rf"the two {IGN} tiles must connect to each other \(rule 5\): the tile in D13 "
            r"needs track on the side facing E12", hex="D13", tile="9-0", rotation=rotation_for(game, "9", {1, 4}))
     offered = {c["hex"]: c["tiles"] for c in choices_of(game, "lay_tile") if c["hex"] in ("D13", "E12")}
+    assert set(offered) == {"D13", "E12"}
     for hex_tiles in offered.values():
         for tile in hex_tiles:
-            assert tile["tile"].split("-")[0] in ("8", "9")
+            assert tile["tile"].split("-")[0] in ("7", "8", "9")
 
 
-def test_5_ign_only_plain_tiles_8_and_9_and_from_phase_3() -> None:
-    game = ign_game()
-    refuse(game, "lay_tile", "IGN", r"tile 7 cannot be laid in D13; tiles that can: 8, 9", hex="D13", tile="7-0",
-           rotation=0)
-    game = ign_game("2")
+@pytest.mark.parametrize("options", [[], ["site_private_cards"]])
+def test_5_ign_any_plain_yellow_tile_printed_only_8_and_9_on_the_site(options: list[str]) -> None:
+    """P4: "place two tiles in the I&GN hexes": any plain yellow track; the site's card: #8, #9."""
+    game = ign_game(options=options)
+    offered = {t["tile"].split("-")[0] for c in choices_of(game, "lay_tile") if c["hex"] == "D13"
+               for t in c["tiles"]}
+    # A sharp curve (#7) from D13's side facing E12 (0) to its neighbour side 1.
+    curve = rotation_for(game, "7", {0, 1})
+    if options:
+        assert offered == {"8", "9"}
+        refuse(game, "lay_tile", "IGN", r"tile 7 cannot be laid in D13; tiles that can: 8, 9", hex="D13",
+               tile="7-0", rotation=curve)
+    else:
+        assert offered == {"7", "8", "9"}
+        play(game, "lay_tile", "IGN", hex="D13", tile="7-0", rotation=curve)
+        assert game.state.board.hexes["D13"].tile_id == "7-0"
+
+
+@pytest.mark.parametrize("options", [[], ["site_private_cards"]])
+def test_5_ign_from_phase_3_in_both_readings(options: list[str]) -> None:
+    game = ign_game("2", options=options)
     refuse(game, "lay_tile", "IGN", rf"{IGN}'s power works in phases 3, 4", hex="D13", tile="9-0", rotation=0)
 
 
 # --- NOPR --------------------------------------------------------------------------------------
-def nopr_game(extra=None) -> Game:  # type: ignore[no-untyped-def]
-    """5 players; E (the NOPR's owner) presides MP in phase 3."""
+def nopr_game(extra=None, phase: str = "3", options: list[str] | None = None) -> Game:  # type: ignore[no-untyped-def]
+    """5 players; E (the NOPR's owner) presides MP in `phase`."""
     def prepare(setup: Setup) -> None:
         setup.company("MP", "122,0,4", {"E": 30}, operated=False)
         setup.cash("MP", 300)
-        setup.phase("3")
+        if phase != "2":
+            setup.phase(phase)
         if extra:
             extra(setup)
-    return or_game(5, company="MP", prepare=prepare)
+    return or_game(5, options=options, company="MP", prepare=prepare)
+
+
+@pytest.mark.parametrize("options", [[], ["site_private_cards"]])
+def test_5_nopr_power_has_no_phase_condition_printed_phases_3_4_on_the_site(options: list[str]) -> None:
+    """P5 names no phase (unlike P2 and P4, "From Phase 3 on"); the site's card says phases 3-4.
+    The #511 is green, so in phase 2 there is no legal tile either way: the readings differ in
+    the reason, and both allow the lay in phase 3."""
+    game = nopr_game(phase="2", options=options)
+    assert not [m for m in moves_of(game, "lay_tile") if m["entity"] == "NOPR"]
+    reason = rf"{NOPR}'s power works in phases 3, 4" if options else r"green tiles are not available in phase 2"
+    refuse(game, "lay_tile", "NOPR", reason, hex="J5", tile="511-0", rotation=0)
+    game = nopr_game(phase="3", options=options)
+    play(game, "lay_tile", "NOPR", hex="J5", tile="511-0", rotation=0)
 
 
 def test_5_nopr_511_on_an_unbuilt_san_antonio_with_a_station() -> None:

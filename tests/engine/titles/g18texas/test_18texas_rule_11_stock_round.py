@@ -33,11 +33,11 @@ from engine.log import Game
 SEATS = "ABC"
 
 
-def sp_with_president(president: str) -> Game:
+def sp_with_president(president: str, options: list[str] | None = None) -> Game:
     """3 players; `president` starts SP at $70 and ends stock round 1 with 30%, the two others
     with 20% each.  SP then operates once (buying a 2-train) and stock round 2 begins with the
     president to act.  SP is at $70 (row 3, first column)."""
-    game = make_game(3, "MKT")
+    game = make_game(3, "MKT", options)
     auction(game)
     for seat in SEATS[: SEATS.index(president)]:
         pass_turn(game, seat)
@@ -147,6 +147,28 @@ def test_11_1_price_drops_one_row_per_share_sold() -> None:
     game = sp_with_president("B")
     sell(game, "B", "SP", 10)
     assert cell(game, "SP") == (4, 1) and price(game, "SP") == 65
+
+
+@pytest.mark.parametrize(("options", "second"), [([], 70), (["site_repeat_sale_prices"], 65)])
+def test_11_1_a_second_sale_of_a_company_in_one_turn_fetches_the_original_price(options: list[str],
+                                                                                 second: int) -> None:
+    """11.1: "The player receives the original price for each of the shares sold"; the site pays a
+    second sale of the same company in the turn at the price the first one dropped it to."""
+    game = sp_with_president("B", options)
+    cash = player(game, "B").cash
+    sell(game, "B", "SP", 10)
+    assert player(game, "B").cash == cash + 70 and price(game, "SP") == 65
+    assert [c["price"] for c in choices_of(game, "sell_shares") if c["corporation"] == "SP"][0] == second
+    sell(game, "B", "SP", 10)
+    assert player(game, "B").cash == cash + 70 + second
+    # Both sales dropped the price, one row each.
+    assert price(game, "SP") == 60 and cell(game, "SP") == (5, 1)
+    # Another turn's sale is at the new price.
+    pass_turn(game, "B")
+    pass_turn(game, "C")
+    a_cash = player(game, "A").cash
+    sell(game, "A", "SP", 10)
+    assert player(game, "A").cash == a_cash + 60
 
 
 def test_11_1_the_ledge_selling_on_the_bottom_row_does_not_move_the_price() -> None:

@@ -341,17 +341,23 @@ def test_12_6_only_the_president_sells_and_only_while_short() -> None:
            shares=["SP_3"], percent=10)
 
 
-def test_13_a_president_who_cannot_raise_the_money_is_bankrupt_and_the_game_ends() -> None:
+@pytest.mark.parametrize(("options", "kept"), [([], 10), (["site_bankrupt_cash"], 0)])
+def test_13_a_president_who_cannot_raise_the_money_is_bankrupt_and_the_game_ends(options: list[str],
+                                                                                  kept: int) -> None:
+    """Rule 13: a bankrupt player keeps their cash (the BB-B&C's $10 here), which counts in
+    their wealth; the site hands it to the bank."""
     def extra(setup: Setup) -> None:
         # Direct setup: A owns no sellable shares (A's MP shares go back to MP's treasury).
         state = setup.state
         for share in state.corporation("MP").shares_of(state.player("A")):
             state.ledger.move(share, state.corporation("MP"))
-    game = forced_sale_game(extra=extra)
+    game = forced_sale_game(extra=extra, options=options)
     assert [m["type"] for m in game.legal_moves()] == ["bankrupt"]
+    value = game.result()["A"]
     play(game, "bankrupt", "SP")
     assert game.finished and game.state.end_reason == "bankrupt"
-    assert player(game, "A").bankrupt and player(game, "A").cash == 0
+    assert player(game, "A").bankrupt and player(game, "A").cash == kept
+    assert game.result()["A"] == value - (10 - kept)
     assert game.legal_moves() == []
     assert total_money(game.state) == 8000
 

@@ -29,6 +29,11 @@ TESTED = {
     # Both readings in test_18texas_rule_05_privates (site_private_station) and
     # test_18texas_rule_12_6_trains (site_emergency_company_trains, site_discard_order).
     "site_private_station", "site_emergency_company_trains", "site_discard_order",
+    # Both readings in test_18texas_rule_05_privates and test_18texas_rule_12_2_track
+    # (site_private_cards), test_18texas_rule_12_6_trains (site_bankrupt_cash),
+    # test_18texas_rule_12_2_track (site_home_track), test_18texas_rule_11_stock_round
+    # (site_repeat_sale_prices).
+    "site_private_cards", "site_bankrupt_cash", "site_home_track", "site_repeat_sale_prices",
 }
 
 
