@@ -116,6 +116,11 @@ class TitleRules:
         (maps there have been corrected since some games were played); live moves are checked."""
         return self.importing
 
+    def must_run_for_the_most(self) -> bool:
+        """Whether a company must run for the highest earnings its trains can make (checked with
+        the route optimizer), or may declare any legal runs."""
+        return False
+
     def sticky_routes(self) -> bool:
         """Once a company has had a route, it counts as having one for good."""
         return False

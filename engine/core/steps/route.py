@@ -46,10 +46,30 @@ class RouteStep(OperatingStep):
         extra = action.extra_revenue
         if extra and not game.trust_logged_revenue():
             raise GameError("extra_revenue is not part of a run in this game; give the runs only")
+        if game.must_run_for_the_most() and not game.trust_logged_revenue():
+            check_most(game, corp, sum(run.revenue for run in runs))
         turn.revenue = sum(run.revenue for run in runs) + extra
         game.last_runs = runs
         game.log.append(f"{corp.id} runs for ${turn.revenue}")
         self.done(rnd)
+
+
+# Seconds the optimizer may search for the best runs a declared set is held to.
+MOST_EARNINGS_BUDGET = 1.0
+
+
+def check_most(game: BaseGame, corp: Corporation, revenue: int) -> None:
+    """Refuse runs worth less than the optimizer's best: its proven best, or, when it could not
+    prove one in its budget, the best it found (so any runs worth at least that stand)."""
+    from engine.core.router import best_runs  # the router checks runs with this module
+
+    best = best_runs(game, corp, time_budget=MOST_EARNINGS_BUDGET)
+    if revenue >= best.total:
+        return
+    runs = "; ".join(f"{run.train}: {'-'.join(run.hexes)} ${run.revenue}" for run in best.runs)
+    most = f"${best.total}" if best.proven_optimal else f"at least ${best.total}"
+    raise GameError(f"{corp.id}'s runs earn ${revenue}, but its trains can earn {most} ({runs}); the "
+                    f"highest earnings must be run (12.4)")
 
 
 def check_runs(game: BaseGame, corp: Corporation, routes: tuple[Mapping[str, Any], ...]) -> list[Run]:

@@ -81,6 +81,8 @@ class G18Texas(BaseGame):
         "site_home_track": "A company may lay track away from its home hex once any of its stations has "
                            "track (rule 12.2: not while there is no track in its home hex itself, even "
                            "with a station placed by the G&RRRC or NOPR).",
+        "site_any_runs": "A company may run any legal set of runs, even for less than its trains can earn "
+                         "(rule 12.4: the highest earnings must be declared).",
         "site_private_station": "Right after the G&RRRC's or NOPR's #511, the private alone places the "
                                 "company's station there or declines it with a pass, also where the "
                                 "company cannot place one; declining leaves the company's own station "
@@ -214,6 +216,11 @@ class G18Texas(BaseGame):
 
     def no_token_hexes(self) -> set[str]:
         return set(self.data["map"].get("no_station_tokens", []))
+
+    def must_run_for_the_most(self) -> bool:
+        """Rule 12.4: "the highest legal earnings announced by any player must be declared"; on
+        the site a president declares any legal runs (`site_any_runs`)."""
+        return not self.option("site_any_runs")
 
     def sticky_routes(self) -> bool:
         return self.option("site_sticky_routes")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import (
     Setup,
+    best_routes,
     cell,
     choices_of,
     corp,
@@ -78,7 +79,8 @@ def test_12_6_a_company_at_its_limit_may_not_buy_even_if_the_purchase_would_make
     skip_to_step(game, "route")
     # The next train is the first 4-train, which would rust both 2-trains: still no purchase.
     assert game.state.depot.next_train().id == "4-0"
-    play(game, "run_routes", "SP", routes=[])
+    play(game, "run_routes", "SP", routes=best_routes(game, "SP"))
+    play(game, "dividend", "SP", kind="withhold")
     assert moves_of(game, "buy_train") == [] and operating(game) == "MP"
 
 
