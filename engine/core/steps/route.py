@@ -17,6 +17,7 @@ from engine.errors import GameError
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
+    from engine.core.router import RouteResult
 
 
 class RouteStep(OperatingStep):
@@ -54,22 +55,39 @@ class RouteStep(OperatingStep):
         self.done(rnd)
 
 
-# Seconds the optimizer may search for the best runs a declared set is held to.
-MOST_EARNINGS_BUDGET = 1.0
+class RunsBelowTheMost(GameError):
+    """Runs worth less than the company's trains can earn, where the title holds a company to its
+    most (`must_run_for_the_most`). `best` is the optimizer's answer, for a front end to offer."""
+
+    def __init__(self, message: str, best: RouteResult) -> None:
+        super().__init__(message)
+        self.best = best
 
 
 def check_most(game: BaseGame, corp: Corporation, revenue: int) -> None:
     """Refuse runs worth less than the optimizer's best: its proven best, or, when it could not
-    prove one in its budget, the best it found (so any runs worth at least that stand)."""
-    from engine.core.router import best_runs  # the router checks runs with this module
+    prove one in the game's `most_earnings_budget`, the best it found (runs worth at least that
+    stand, as the optimizer cannot show the table more)."""
+    from engine.core.router import best_runs  # the router checks its answers with this module
 
-    best = best_runs(game, corp, time_budget=MOST_EARNINGS_BUDGET)
+    best = best_runs(game, corp, time_budget=game.most_earnings_budget, method=game.most_earnings_method)
+    refusal = below_the_most(corp.id, revenue, best)
+    if refusal is not None:
+        raise refusal
+
+
+def below_the_most(corp_id: str, revenue: int, best: RouteResult) -> RunsBelowTheMost | None:
+    """The refusal of runs worth `revenue` against the optimizer's answer `best`, if they fall short."""
     if revenue >= best.total:
-        return
+        return None
     runs = "; ".join(f"{run.train}: {'-'.join(run.hexes)} ${run.revenue}" for run in best.runs)
-    most = f"${best.total}" if best.proven_optimal else f"at least ${best.total}"
-    raise GameError(f"{corp.id}'s runs earn ${revenue}, but its trains can earn {most} ({runs}); the "
-                    f"highest earnings must be run (12.4)")
+    if best.proven_optimal:
+        most = f"${best.total}, no more ({runs})"
+    else:
+        most = (f"at least ${best.total} ({runs}; the best the route optimizer found in its time, so runs "
+                f"worth ${best.total} or more are accepted)")
+    return RunsBelowTheMost(f"{corp_id}'s runs earn ${revenue}, but its trains can earn {most}; a company must "
+                            f"run for its highest earnings (12.4)", best)
 
 
 def check_runs(game: BaseGame, corp: Corporation, routes: tuple[Mapping[str, Any], ...]) -> list[Run]:

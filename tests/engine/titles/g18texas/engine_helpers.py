@@ -469,10 +469,10 @@ def random_action(game: Game, move: dict[str, Any], rng: random.Random) -> dict[
     choices = move.get("choices")
     if kind == "run_routes":
         corporation = game.state.corporation(move["entity"])
-        if game.state.must_run_for_the_most():  # rule 12.4: only the best runs are legal
-            from engine.core.router import best_runs
-            return dict(base, routes=list(best_runs(game.state, corporation).to_action()["routes"]))
-        return dict(base, routes=runs_for(game.state, corporation) if rng.random() < 0.9 else [])
+        lazy = rng.random() >= 0.9  # drawn either way, so both readings see the same random stream
+        if lazy and not game.state.must_run_for_the_most():  # printed 12.4: only the best runs stand
+            return dict(base, routes=[])
+        return dict(base, routes=runs_for(game.state, corporation))
     if not choices:
         return base
     choice = rng.choice(choices)
