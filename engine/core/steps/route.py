@@ -13,7 +13,7 @@ from engine.core.route_hooks import finish_company_runs, run_adjustment
 from engine.core.routes import Run, check_run, rebuild_run
 from engine.core.step import Handler
 from engine.core.steps.operating import OperatingStep, operating
-from engine.errors import GameError
+from engine.errors import GameError, RunsBelowTheMost
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
@@ -53,15 +53,6 @@ class RouteStep(OperatingStep):
         game.last_runs = runs
         game.log.append(f"{corp.id} runs for ${turn.revenue}")
         self.done(rnd)
-
-
-class RunsBelowTheMost(GameError):
-    """Runs worth less than the company's trains can earn, where the title holds a company to its
-    most (`must_run_for_the_most`). `best` is the optimizer's answer, for a front end to offer."""
-
-    def __init__(self, message: str, best: RouteResult) -> None:
-        super().__init__(message)
-        self.best = best
 
 
 def check_most(game: BaseGame, corp: Corporation, revenue: int) -> None:

@@ -3,6 +3,8 @@ site's reading (`site_*`).  Options also tested elsewhere are cross-referenced."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from engine_helpers import (
     Setup,
@@ -20,10 +22,9 @@ from engine_helpers import (
     step_label,
 )
 
-from dataclasses import replace
-
 from engine.core.router import best_runs
-from engine.core.steps.route import RunsBelowTheMost, below_the_most
+from engine.core.steps.route import below_the_most
+from engine.errors import RunsBelowTheMost
 from engine.log import Game, new_game, resolve_options
 from engine.titles.g18texas.game import G18Texas
 
