@@ -119,7 +119,6 @@ async def test_the_run_step_gets_a_proposal_and_run_confirms_it(tmp_path: Path) 
 async def test_runs_below_the_most_are_refused_with_the_way_to_run_the_proposal(tmp_path: Path) -> None:
     """The printed rule 12.4 (no `site_any_runs`): SP's 2-train can earn $60, so running nothing
     is refused, naming the best runs and how to run them; nothing is stored."""
-    pytest.importorskip("engine.core.router")
     repo, moderator = await open_moderator(tmp_path / "games.db")
     try:
         document = fixture(44)
