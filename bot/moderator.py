@@ -31,7 +31,7 @@ from bot.repeats import Repeats
 from bot.replies import acting_seats, describe_action, final_scores, new_log_lines, whose_turn
 from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
-from engine import GameError, effective_actions
+from engine import GameError, RunsBelowTheMost, effective_actions
 from engine.core.game import BaseGame
 from engine.describe import dividend_account
 from engine.legal import legal_moves
@@ -264,7 +264,11 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
                 game.process(action)
         except GameError as error:
             turn, _ = self.turn_text(session, game.state, ping=False)
-            return Outcome(Reply.error(f"That move is not allowed: {error}.\nNow: {turn}", game_id))
+            hint = ""
+            if isinstance(error, RunsBelowTheMost):  # rule 12.4: offer the optimizer's runs
+                hint = (f"\nTo run for ${error.best.total}: /run with no routes runs the proposed runs (or press "
+                        f"“Run for ${error.best.total}” under the last move).")
+            return Outcome(Reply.error(f"That move is not allowed: {error}.{hint}\nNow: {turn}", game_id))
         _complete_runs(game.state, action)
         try:
             stored = await self.repo.append_action(game_id, seq, action, actor.user_id)

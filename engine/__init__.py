@@ -1,6 +1,6 @@
 """Stationmaster's rules engine: pure, deterministic, and fed 18xx.games actions."""
 
-from engine.errors import GameError
+from engine.errors import GameError, RunsBelowTheMost
 from engine.log import (
     EXPORT_KEY,
     TITLES,
@@ -13,5 +13,5 @@ from engine.log import (
     new_game,
 )
 
-__all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "command_table", "document_options", "effective_actions",
-           "export_settings", "load_game", "new_game"]
+__all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "RunsBelowTheMost", "command_table", "document_options",
+           "effective_actions", "export_settings", "load_game", "new_game"]

@@ -1,4 +1,11 @@
-"""The one exception the engine raises for a move that the rules do not allow."""
+"""The exceptions the engine raises for a move that the rules do not allow."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.core.router import RouteResult
 
 
 class GameError(Exception):
@@ -6,3 +13,13 @@ class GameError(Exception):
 
     The game state is unchanged when this is raised.
     """
+
+
+class RunsBelowTheMost(GameError):
+    """Runs worth less than the company's trains can earn, where the title holds a company to its
+    most (`must_run_for_the_most`). `best` is the route optimizer's answer, for a front end to
+    offer."""
+
+    def __init__(self, message: str, best: RouteResult) -> None:
+        super().__init__(message)
+        self.best = best

@@ -118,6 +118,10 @@ class BaseGame(TitleRules, RouteHooksMixin):
         self.last_tile_hexes: list[str] = []
         self.last_runs: list[Any] = []
         self.importing = False
+        # The route optimizer's search where runs are held to the most (must_run_for_the_most):
+        # the seconds it may take and the search it uses (None: its own choice; see router.py).
+        self.most_earnings_budget = 1.0
+        self.most_earnings_method: str | None = None
         self.cursor = RoundCursor()
         # What interrupting steps wait for: unpaid debts, stations to place.
         self.cash_crisis: list[Debt] = []

@@ -27,12 +27,14 @@ def stop_is_passable(board: Board, node: Node, corporation: str) -> bool:
     return True
 
 
-def reach_of(board: Board, corporation: str, extra_starts: list[Node] | None = None,
-             only: list[Node] | None = None) -> Reach:
-    """Walk the track from every station token of `corporation` (or from the `only` nodes)."""
+def reach_of(board: Board, corporation: str, extra_starts: list[Node] | None = None) -> Reach:
+    """Walk the track from every station token of `corporation`."""
+    starts: list[Node] = [(coord, "city", city) for coord, city in board.token_hexes(corporation)]
+    return _walk(board, corporation, starts + (extra_starts or []))
+
+
+def _walk(board: Board, corporation: str, starts: list[Node]) -> Reach:
     reach = Reach()
-    starts: list[Node] = token_nodes(board, corporation) if only is None else list(only)
-    starts += extra_starts or []
     visited: set[tuple[str, int, int]] = set()
     stack: list[tuple[str, tuple[str, int]]] = []
     for node in starts:
@@ -80,15 +82,16 @@ def _follow(board: Board, corporation: str, reach: Reach,
             stack.append((coord, far))
 
 
-def token_nodes(board: Board, corporation: str) -> list[Node]:
-    return [(coord, "city", city) for coord, city in board.token_hexes(corporation)]
-
-
 def can_run_a_route(board: Board, corporation: str) -> bool:
-    """True when a train would have two stops to run between, one of them tokened: two stations
-    with no track between them are no route."""
-    if len(reach_of(board, corporation).nodes) < 2:
-        return False
-    tokens = token_nodes(board, corporation)
-    return len(tokens) <= 1 or any(len(reach_of(board, corporation, only=[node]).nodes) >= 2
-                                   for node in tokens)
+    """True when a train would have two stops to run between in one network, one of them a
+    station of the company: stops in networks that do not meet make no route (12.4)."""
+    seen: set[Node] = set()
+    for coord, city in board.token_hexes(corporation):
+        start: Node = (coord, "city", city)
+        if start in seen:
+            continue
+        nodes = _walk(board, corporation, [start]).nodes
+        if len(nodes) >= 2:
+            return True
+        seen |= nodes
+    return False

@@ -54,6 +54,11 @@ class TitleRules:
             return f"{corporation.id} has not yet operated, so its shares cannot be sold"
         return None
 
+    def turn_sales_at_first_price(self) -> bool:
+        """Whether all the shares of a company a player sells in one stock-round turn fetch the
+        price before the turn's first sale of it (a second sale is not paid at the dropped price)."""
+        return False
+
     def after_sale(self, corporation: Corporation, percent: int) -> None:
         """Share price moves down one row per share sold."""
         self.market.move(corporation.id, "down", corporation.units(percent))
@@ -82,6 +87,12 @@ class TitleRules:
     def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
         return self.board.upgrade_targets(state)
 
+    def home_first_problem(self, corporation: Corporation, reach: Any) -> bool:
+        """Whether the company must still lay its first tile in its home hex (12.2: "while there
+        is no track in the company's home hex")."""
+        home = corporation.home_hex
+        return home is not None and home in self.board.hexes and not self.board.hexes[home].paths()
+
     def terrain_cost(self, state: HexState) -> int:
         return 0 if state.tile_laid else state.hexdef.terrain_cost
 
@@ -104,6 +115,11 @@ class TitleRules:
         """While an imported log replays, its stored run revenues stand, as on the reference site
         (maps there have been corrected since some games were played); live moves are checked."""
         return self.importing
+
+    def must_run_for_the_most(self) -> bool:
+        """Whether a company must run for the highest earnings its trains can make (checked with
+        the route optimizer), or may declare any legal runs."""
+        return False
 
     def sticky_routes(self) -> bool:
         """Once a company has had a route, it counts as having one for good."""
@@ -164,6 +180,12 @@ class TitleRules:
         check consent (it cannot know it), so a logged purchase replays as it was made.
         """
         return None
+
+    def emergency_company_trains(self, corporation: Corporation, sold: bool) -> bool:
+        """Whether a company that must buy a train and cannot pay the cheapest bank train from its
+        treasury may buy another company's train instead (`sold`: its president has already sold
+        shares for this purchase). By default it may not: it has not the resources."""
+        return False
 
     def emergency_sales_at_start_price(self) -> bool:
         """Forced sales for a train fetch the price a company had when the train purchase began,

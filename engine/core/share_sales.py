@@ -147,9 +147,19 @@ def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation 
             except GameError:
                 continue
             price = (prices or {}).get(corporation.id, plan.price)
+            if stop_at is not None and more_than_needed(corporation, ids, percent, price, stop_at):
+                break
             proceeds = price * corporation.units(plan.percent)
             choices.append({"corporation": corporation.id, "shares": ids, "percent": percent,
                             "price": proceeds})
-            if stop_at is not None and proceeds >= stop_at:
-                break
     return choices
+
+
+def more_than_needed(corporation: Corporation, share_ids: tuple[str, ...] | list[str], percent: int,
+                     price: int, need: int) -> bool:
+    """Whether a sale raising cash would raise `need` even without one of its certificates: the
+    sales stop as soon as the cash is raised (12.6), but a certificate is sold whole, so one
+    certificate worth more than what is missing may be sold."""
+    sizes = [share.percent for share_id in share_ids if (share := corporation.share_by_id(share_id))]
+    rest = percent - min(sizes, default=corporation.share_percent)
+    return rest > 0 and price * corporation.units(rest) >= need

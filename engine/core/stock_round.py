@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 class StockTurn:
     sold: bool = False
     bought: bool = False
+    first_sale_prices: dict[str, int] = field(default_factory=dict)  # by company: price before its first sale
 
 
 @dataclass

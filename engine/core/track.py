@@ -93,7 +93,7 @@ def check_tile_lay(game: BaseGame, corporation: Corporation, action: LayTile,
     if reach is not None:
         edges = reach.hexes.get(coord, set())
         home = corporation.home_hex
-        if not reach.paths and home and coord != home and home in reach.hexes:
+        if home and coord != home and game.home_first_problem(corporation, reach):
             raise GameError(f"{corporation.id} has no track in its home hex yet, so its tile goes in "
                             f"{home} (12.2)")
         if not (tile.exits(rotation) & edges):

@@ -15,6 +15,8 @@ import render.from_engine  # noqa: F401
 from bot import pictures
 from bot.model import Actor, Command
 from bot.moderator import Moderator
+from engine import EXPORT_KEY
+from engine.log import title_class
 from storage import SqliteGameRepository
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
@@ -110,6 +112,32 @@ async def test_the_run_step_gets_a_proposal_and_run_confirms_it(tmp_path: Path) 
         # What each holder and the treasury received, and the share price (issue 9, dividends).
         assert "SP pays $6 a share: Player 3 $24, Player 4 $6, the SP treasury $30; share price stays $75." \
             in typed.text
+    finally:
+        await repo.close()
+
+
+async def test_runs_below_the_most_are_refused_with_the_way_to_run_the_proposal(tmp_path: Path) -> None:
+    """The printed rule 12.4 (no `site_any_runs`): SP's 2-train can earn $60, so running nothing
+    is refused, naming the best runs and how to run them; nothing is stored."""
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        document = fixture(44)
+        site = [name for name in title_class("18Texas").RULE_OPTIONS if name.startswith("site_")]
+        document[EXPORT_KEY] = {"rule_options": [name for name in site if name != "site_any_runs"]}
+        imported = await moderator.import_game(Actor(None, "table", True), json.dumps(document))
+        game_id = imported.game_id
+        president = Actor(None, "Player 3")
+        laid = await moderator.perform(game_id, president, Command("lay", {"hex": "J7", "tile": "8", "rotation": 1}))
+        assert laid.ok, laid.text
+        before = await repo.last_seq(game_id)
+        refused = await moderator.perform(game_id, president, Command("run", {"routes": "none"}))
+        assert not refused.ok
+        assert ("That move is not allowed: SP's runs earn $0, but its trains can earn $60, no more (2-2: I14-J5 "
+                "$60); a company must run for its highest earnings (12.4).\nTo run for $60: /run with no routes "
+                "runs the proposed runs (or press “Run for $60” under the last move).") in refused.text
+        assert await repo.last_seq(game_id) == before
+        ran = await moderator.perform(game_id, president, Command("run"))
+        assert ran.ok and "SP runs for $60" in ran.text
     finally:
         await repo.close()
 

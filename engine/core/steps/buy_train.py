@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.actions import Action, Bankrupt, BuyTrain, Pass, SellShares
 from engine.core.entities import Holder, Player
 from engine.core.round import Round
-from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale
+from engine.core.share_sales import corporation_of_shares, execute_sale, more_than_needed, plan_sale
 from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep, operating
 from engine.core.steps.shares import share_choice_matches
@@ -70,7 +70,7 @@ class BuyTrainStep(OperatingStep):
         self.done(rnd)
 
     def process_buy_train(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
-        buy_train(game, self.operator(rnd, entity), action)
+        buy_train(game, self.operator(rnd, entity), action, sold=self.turn(rnd).emergency_sales > 0)
 
     def process_sell_shares(self, game: BaseGame, rnd: Round, entity: Holder, action: SellShares) -> None:
         corp = operating(rnd).corporation
@@ -87,9 +87,9 @@ class BuyTrainStep(OperatingStep):
         if game.emergency_sales_at_start_price():
             # The price before this train purchase's first sale of the company, not the dropped one.
             plan = replace(plan, price=turn.emergency_prices.get(target.id, plan.price))
-        unit = target.share_percent
-        if plan.percent > unit and plan.price * target.units(plan.percent - unit) >= need:
-            raise GameError(f"sell only as many shares as needed: ${need} is missing")
+        if more_than_needed(target, action.shares, plan.percent, plan.price, need):
+            raise GameError(f"sell only as many certificates as needed: ${need} is missing, and this sale "
+                            f"raises it without one of its certificates (12.6)")
         execute_sale(game, entity, plan, action.shares)
         turn.emergency_prices.setdefault(target.id, plan.price)
         turn.emergency_sales += 1
@@ -125,7 +125,7 @@ class BuyTrainStep(OperatingStep):
             return []
         corp = operating(rnd).corporation
         moves: list[Move] = []
-        trains = buyable_trains(game, corp)
+        trains = buyable_trains(game, corp, sold=self.turn(rnd).emergency_sales > 0)
         if trains:
             moves.append({"type": "buy_train", "entity": corp.id, "choices": trains})
         if "pass" in kinds:

@@ -32,6 +32,10 @@ class PendingToken:
     hexes: tuple[str, ...]
     optional: bool = False  # may be declined with a pass
     cost: int = 0
+    # The entity is asked even when no city can take the station (it may only pass).
+    ask_always: bool = False
+    # The operating company's step that placing this station uses up (its own station step).
+    uses_step: str | None = None
 
 
 class PendingTokenStep(Step):
@@ -90,13 +94,17 @@ class PendingTokenStep(Step):
             game.transfer(corporation, game.bank, pending.cost)
         place_token(game, corporation, coord, index, slot)
         game.pending_tokens.pop(0)
+        turn = getattr(rnd, "turn", None)
+        if pending.uses_step is not None and turn is not None:
+            turn.done_steps.add(pending.uses_step)
 
     def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
         game.log.append(f"{game.describe(entity)} places no station for {self.pending(game).corporation}")
         game.pending_tokens.pop(0)
 
     def waiting(self, game: BaseGame, rnd: Round) -> bool:
-        return bool(self.cities(game)) or not self.pending(game).optional
+        pending = self.pending(game)
+        return pending.ask_always or not pending.optional or bool(self.cities(game))
 
     def skip(self, game: BaseGame, rnd: Round) -> None:
         """An optional station with nowhere to go lapses."""

@@ -13,10 +13,11 @@ from engine.core.route_hooks import finish_company_runs, run_adjustment
 from engine.core.routes import Run, check_run, rebuild_run
 from engine.core.step import Handler
 from engine.core.steps.operating import OperatingStep, operating
-from engine.errors import GameError
+from engine.errors import GameError, RunsBelowTheMost
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
+    from engine.core.router import RouteResult
 
 
 class RouteStep(OperatingStep):
@@ -46,10 +47,38 @@ class RouteStep(OperatingStep):
         extra = action.extra_revenue
         if extra and not game.trust_logged_revenue():
             raise GameError("extra_revenue is not part of a run in this game; give the runs only")
+        if game.must_run_for_the_most() and not game.trust_logged_revenue():
+            check_most(game, corp, sum(run.revenue for run in runs))
         turn.revenue = sum(run.revenue for run in runs) + extra
         game.last_runs = runs
         game.log.append(f"{corp.id} runs for ${turn.revenue}")
         self.done(rnd)
+
+
+def check_most(game: BaseGame, corp: Corporation, revenue: int) -> None:
+    """Refuse runs worth less than the optimizer's best: its proven best, or, when it could not
+    prove one in the game's `most_earnings_budget`, the best it found (runs worth at least that
+    stand, as the optimizer cannot show the table more)."""
+    from engine.core.router import best_runs  # the router checks its answers with this module
+
+    best = best_runs(game, corp, time_budget=game.most_earnings_budget, method=game.most_earnings_method)
+    refusal = below_the_most(corp.id, revenue, best)
+    if refusal is not None:
+        raise refusal
+
+
+def below_the_most(corp_id: str, revenue: int, best: RouteResult) -> RunsBelowTheMost | None:
+    """The refusal of runs worth `revenue` against the optimizer's answer `best`, if they fall short."""
+    if revenue >= best.total:
+        return None
+    runs = "; ".join(f"{run.train}: {'-'.join(run.hexes)} ${run.revenue}" for run in best.runs)
+    if best.proven_optimal:
+        most = f"${best.total}, no more ({runs})"
+    else:
+        most = (f"at least ${best.total} ({runs}; the best the route optimizer found in its time, so runs "
+                f"worth ${best.total} or more are accepted)")
+    return RunsBelowTheMost(f"{corp_id}'s runs earn ${revenue}, but its trains can earn {most}; a company must "
+                            f"run for its highest earnings (12.4)", best)
 
 
 def check_runs(game: BaseGame, corp: Corporation, routes: tuple[Mapping[str, Any], ...]) -> list[Run]:

@@ -4,6 +4,7 @@ certificate or start a company, or pass."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.core.actions import Action, BuyShares, Par, Pass, SellShares
@@ -74,16 +75,16 @@ class BuySellParShares(Step):
         return f"{action.type} is not a stock round action; allowed: sell_shares, buy_shares, par, pass"
 
     def waiting(self, game: BaseGame, rnd: Round) -> bool:
-        """A player who has sold or bought ends the turn by passing; one who can neither sell,
-        buy nor start a company is passed over."""
-        stock = _stock(rnd)
-        if stock.turn_state.sold or stock.turn_state.bought:
-            return True
+        """A player who can neither sell, buy nor start a company has nothing to decide: the
+        turn ends by itself, also after a sale that left nothing more to do."""
         return any(move["type"] != "pass" for move in self.legal_moves(game, rnd))
 
     def skip(self, game: BaseGame, rnd: Round) -> None:
         stock = _stock(rnd)
-        game.log.append(f"{stock.current(game).name} has no valid actions and passes")
+        if stock.turn_state.sold or stock.turn_state.bought:
+            game.log.append(f"{stock.current(game).name} can do nothing more this turn")
+        else:
+            game.log.append(f"{stock.current(game).name} has no valid actions and passes")
         stock.end_turn(game)
 
     # --- rules -------------------------------------------------------------------------------
@@ -96,7 +97,14 @@ class BuySellParShares(Step):
                 f"and must sell first (11.1)")
 
     def legal_sells(self, game: BaseGame, rnd: StockRound, player: Player) -> list[Move]:
-        return [] if rnd.turn_state.bought else sale_choices(game, player)
+        if rnd.turn_state.bought:
+            return []
+        return sale_choices(game, player, prices=self.held_prices(game, rnd))
+
+    @staticmethod
+    def held_prices(game: BaseGame, rnd: StockRound) -> dict[str, int] | None:
+        """Prices a further sale in this turn fetches (`turn_sales_at_first_price`)."""
+        return rnd.turn_state.first_sale_prices if game.turn_sales_at_first_price() else None
 
     def check_buy(self, game: BaseGame, rnd: StockRound, player: Player, share: Share) -> int:
         """Validate buying one certificate; return its price."""
@@ -140,6 +148,11 @@ class BuySellParShares(Step):
             raise GameError("shares are sold before buying, not after")
         corporation = corporation_of_shares(game, action.shares)
         plan = plan_sale(game, player, corporation, action.shares, action.percent)
+        held = self.held_prices(game, stock)
+        if held is not None:
+            # 11.1: each share sold fetches the original price, also in a second sale this turn.
+            plan = replace(plan, price=held.get(corporation.id, plan.price))
+            held.setdefault(corporation.id, plan.price)
         execute_sale(game, player, plan, action.shares)
         stock.sold_this_round.setdefault(player.key, set()).add(corporation.id)
         stock.turn_state.sold = True

@@ -28,7 +28,17 @@ def min_train_price(game: BaseGame, corporation: Corporation) -> int:
     return min(prices) if prices else 10**9
 
 
-def buyable_trains(game: BaseGame, corporation: Corporation) -> list[dict[str, Any]]:
+def company_trains_open(game: BaseGame, corporation: Corporation, sold: bool) -> bool:
+    """Whether other companies' trains may be bought now: always, except in a compulsory purchase
+    whose treasury cannot pay the cheapest bank train; then as the title says (`sold`: the
+    president has already sold shares for this purchase)."""
+    upcoming = game.depot.next_train()
+    if upcoming is None or corporation.cash >= upcoming.price or not game.must_buy_train(corporation):
+        return True
+    return game.emergency_company_trains(corporation, sold)
+
+
+def buyable_trains(game: BaseGame, corporation: Corporation, sold: bool = False) -> list[dict[str, Any]]:
     choices: list[dict[str, Any]] = []
     upcoming = game.depot.next_train()
     must = game.must_buy_train(corporation)
@@ -42,7 +52,7 @@ def buyable_trains(game: BaseGame, corporation: Corporation) -> list[dict[str, A
         if train.name not in seen and corporation.cash >= train.price:
             seen.add(train.name)
             choices.append({"train": train.id, "price": train.price, "variant": train.name, "from": "depot"})
-    if not must or corporation.cash >= (upcoming.price if upcoming else 0):
+    if company_trains_open(game, corporation, sold):
         for seller in game.train_sellers(corporation):
             for train in seller.trains:
                 limits = game.inter_company_price_limits(corporation, seller, train)
@@ -77,7 +87,7 @@ def emergency_sales(game: BaseGame, corporation: Corporation, president: Player,
                         stop_at=emergency_shortfall(game, corporation), prices=prices)
 
 
-def buy_train(game: BaseGame, corporation: Corporation, action: BuyTrain) -> None:
+def buy_train(game: BaseGame, corporation: Corporation, action: BuyTrain, sold: bool = False) -> None:
     train_id = action.train
     price = action.price
     if price is None:
@@ -103,10 +113,9 @@ def buy_train(game: BaseGame, corporation: Corporation, action: BuyTrain) -> Non
     seller = seller_train.owner
     if seller is corporation:
         raise GameError(f"{corporation.id} already owns {train_id}")
-    if emergency_shortfall(game, corporation) > 0 or (
-        game.must_buy_train(corporation) and upcoming is not None and corporation.cash < upcoming.price
-    ):
-        raise GameError("in a compulsory purchase the train must come from the bank")
+    if not company_trains_open(game, corporation, sold):
+        raise GameError(f"{corporation.id} cannot pay for the cheapest bank train from its treasury, so in "
+                        f"this compulsory purchase the train must come from the bank (12.6)")
     problem = game.inter_company_price_ok(corporation, seller, seller_train, price)
     if problem:
         raise GameError(problem)

@@ -17,6 +17,7 @@ from engine.core.entities import Company, Corporation, Holder
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
 from engine.core.steps.operating import operating
+from engine.core.steps.pending_token import PendingToken
 from engine.core.steps.token import TokenStep
 from engine.core.steps.track import TrackStep, tile_lay_matches
 from engine.core.track import (
@@ -42,10 +43,27 @@ def ability_context(game: BaseGame, rnd: Round, company: Company) -> Corporation
     if company.owner is not corp.president():
         raise GameError(f"{company.name} can act only for a company its owner presides; "
                         f"{corp.id} is operating")
-    phases = company.ability.get("phases")
+    phases = power_phases(game, company)
     if phases and game.phase.name not in phases:
         raise GameError(f"{company.name}'s power works in phases {', '.join(phases)}")
     return corp
+
+
+def power_phases(game: BaseGame, company: Company) -> list[str]:
+    """The phases a private's power works in: the printed card's (`rulebook_phases`, where it
+    differs from the site's), or the site's card (`phases`) with `site_private_cards`."""
+    ability = company.ability
+    if "rulebook_phases" in ability and not game.option("site_private_cards"):
+        return list(ability["rulebook_phases"])
+    return list(ability.get("phases") or [])
+
+
+def ign_tiles(game: BaseGame, company: Company) -> tuple[str, ...]:
+    """Rule 5 (P4): "place two tiles", any plain yellow track; the site's card allows #8 and #9."""
+    if game.option("site_private_cards"):
+        return tuple(company.ability["tiles"])
+    return tuple(name for name, tile in game.board.tiles.items()
+                 if tile.color == "yellow" and not tile.stops)
 
 
 def in_step(game: BaseGame, rnd: Round, kind: type[Step]) -> bool:
@@ -86,7 +104,7 @@ def ign_lays(game: BaseGame, rnd: Round, company: Company) -> list[dict[str, Any
     if company.abilities_used >= int(ability.get("count", 2)) or not in_step(game, rnd, TrackStep):
         return []
     lays = legal_tile_lays(game, corp, None, hexes=tuple(ability["hexes"]),
-                           tiles=tuple(ability["tiles"]), ignore_block_by=company.id)
+                           tiles=ign_tiles(game, company), ignore_block_by=company.id)
     kept = []
     for choice in lays:
         tiles = []
@@ -229,7 +247,13 @@ class PrivatePowersStep(Step):
         company.abilities_used += 1
         turn.lays.append(True)
         turn.done_steps.add("track")
-        turn.ability_token_hex = hex_id
+        if not game.option("site_private_station"):
+            turn.ability_token_hex = hex_id
+        elif game.tokens_left(corp) > 0:
+            # The site: the private alone answers at once, placing the station or passing, even
+            # where the company cannot place one; a pass leaves the company's own station step.
+            game.pending_tokens.append(PendingToken(
+                company.id, "company", corp.id, (hex_id,), optional=True, ask_always=True, uses_step="token"))
 
     def _extra_lay(self, game: BaseGame, rnd: Round, company: Company, corp: Corporation,
                    action: LayTile) -> None:
@@ -239,7 +263,7 @@ class PrivatePowersStep(Step):
         if not in_step(game, rnd, TrackStep):
             raise GameError(f"{company.name}'s tiles are laid in the track step")
         hexes = tuple(company.ability["hexes"])
-        lay = check_tile_lay(game, corp, action, None, allowed_tiles=tuple(company.ability["tiles"]),
+        lay = check_tile_lay(game, corp, action, None, allowed_tiles=ign_tiles(game, company),
                              allowed_hexes=hexes, ignore_block_by=company.id)
         problem = ign_connection_problem(game, company, lay.coord, lay.tile.exits(lay.rotation))
         if problem:

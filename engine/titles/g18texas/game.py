@@ -12,6 +12,7 @@ from engine.core.board import HexState
 from engine.core.commands import STANDARD, standard
 from engine.core.entities import Company, Corporation, Player, Share, Train
 from engine.core.game import BaseGame
+from engine.core.graph import Reach
 from engine.core.operating_round import OperatingRound
 from engine.core.round import OperatingSet, RoundSequence, RoundSpec
 from engine.core.steps.buy_train import BuyTrainStep
@@ -60,6 +61,32 @@ class G18Texas(BaseGame):
                                       "have when each sale is made, as on the site (rule 12.6: their value "
                                       "at the start of the train-buying action, even after earlier sales of "
                                       "the same company dropped it).",
+        "site_emergency_company_trains": "A company that must buy a train may buy another company's train "
+                                         "with its treasury alone, even when that is below the cheapest "
+                                         "bank train, as long as it has more than $0 and its president "
+                                         "has not sold shares for the purchase (rule 12.6: only a company "
+                                         "with the resources may; otherwise the cheapest bank train).",
+        "site_discard_order": "Companies over the train limit discard in the fixed order T&P, MKT, SP, MP, "
+                              "SSW, SAA (rule 12.6: in descending share price, then furthest right, then "
+                              "top of the stack).",
+        "site_private_cards": "The private companies' powers as the site's cards give them: the I&GN keeps "
+                              "D13 and E12 closed to other lays until it closes and lays only #8 and #9, "
+                              "and the NOPR works only in phases 3-4 (rule 5: no block, any plain yellow "
+                              "tiles, and the NOPR from phase 2).",
+        "site_bankrupt_cash": "A bankrupt president's cash goes to the bank (rule 13: the player keeps it "
+                              "and it counts in their wealth).",
+        "site_repeat_sale_prices": "A second sale of a company in the same stock-round turn fetches the price "
+                                   "the first sale dropped it to (rule 11.1: all the company's shares sold "
+                                   "in one turn fetch the price before the turn's first sale of it).",
+        "site_home_track": "A company may lay track away from its home hex once any of its stations has "
+                           "track (rule 12.2: not while there is no track in its home hex itself, even "
+                           "with a station placed by the G&RRRC or NOPR).",
+        "site_any_runs": "A company may run any legal set of runs, even for less than its trains can earn "
+                         "(rule 12.4: the highest earnings must be declared).",
+        "site_private_station": "Right after the G&RRRC's or NOPR's #511, the private alone places the "
+                                "company's station there or declines it with a pass, also where the "
+                                "company cannot place one; declining leaves the company's own station "
+                                "step (rule 5: the station is placed in the company's station step).",
     }
 
     def title_data(self) -> dict[str, Any]:
@@ -134,6 +161,33 @@ class G18Texas(BaseGame):
         given = corp.percent_held_by_players()
         self.transfer(self.bank, corp, cell.price * given // 10)
 
+    def blocking_companies(self, coord: str) -> list[Company]:
+        """Rule 5: only the BB-B&C blocks a hex; the site's I&GN card blocks D13 and E12 too."""
+        found = super().blocking_companies(coord)
+        if self.option("site_private_cards"):
+            return found
+        return [company for company in found if company.ability.get("type") == "blocks_hexes"]
+
+    def bankrupt(self, player: Player) -> None:
+        """Rule 13: the game ends; a bankrupt player may still win, with their stock and cash
+        (the site takes the cash: `site_bankrupt_cash`)."""
+        if self.option("site_bankrupt_cash"):
+            super().bankrupt(player)
+            return
+        player.bankrupt = True
+        self.log.append(f"{player.name} is bankrupt")
+        self.end_game("bankrupt")
+
+    def home_first_problem(self, corporation: Corporation, reach: Reach) -> bool:
+        """Rule 12.2 looks at the home hex; the site at all the company's track, so a station
+        placed by the G&RRRC or NOPR lets it lay elsewhere (`site_home_track`)."""
+        if self.option("site_home_track"):
+            return not reach.paths
+        return super().home_first_problem(corporation, reach)
+
+    def turn_sales_at_first_price(self) -> bool:
+        return not self.option("site_repeat_sale_prices")
+
     # --- stock rules (rule 11) -------------------------------------------------------------------
     def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
         operated = corporation.has_paid if self.option("site_sell_after_dividend") else corporation.times_operated > 0
@@ -163,8 +217,26 @@ class G18Texas(BaseGame):
     def no_token_hexes(self) -> set[str]:
         return set(self.data["map"].get("no_station_tokens", []))
 
+    def must_run_for_the_most(self) -> bool:
+        """Rule 12.4: "the highest legal earnings announced by any player must be declared"; on
+        the site a president declares any legal runs (`site_any_runs`)."""
+        return not self.option("site_any_runs")
+
     def sticky_routes(self) -> bool:
         return self.option("site_sticky_routes")
+
+    def crowded_order(self, crowded: list[Corporation]) -> list[Corporation]:
+        """Rule 12.6: descending share price, then furthest right, then top of the stack; the
+        site goes through the companies in their fixed order."""
+        if self.option("site_discard_order"):
+            order = list(self.corporations)
+            return sorted(crowded, key=lambda corp: order.index(corp.id))
+        return super().crowded_order(crowded)
+
+    def emergency_company_trains(self, corporation: Corporation, sold: bool) -> bool:
+        """Rule 12.6: only a company with the resources may arrange to buy another company's
+        train; the site lets any treasury above $0 buy one until the president has sold shares."""
+        return self.option("site_emergency_company_trains") and corporation.cash > 0 and not sold
 
     def emergency_sales_at_start_price(self) -> bool:
         return not self.option("site_emergency_sale_prices")

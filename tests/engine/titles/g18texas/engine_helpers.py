@@ -261,12 +261,21 @@ def skip_to_step(game: Game, key: str) -> None:
         assert operating(game) == company, f"{company}'s turn ended before the {key} step"
         label = step_label(game)
         if label == "route":
-            play(game, "run_routes", company, routes=[])
+            play(game, "run_routes", company, routes=best_routes(game, company))
         elif label == "dividend":
             play(game, "dividend", company, kind="withhold")
         else:
             play(game, "pass", company)
     raise AssertionError(f"never reached {key}")
+
+
+def best_routes(game: Game, company: str) -> list[dict[str, Any]]:
+    """The optimizer's best runs (rule 12.4: the company must run for the most)."""
+    from engine.core.router import best_runs
+
+    result = best_runs(game.state, company)
+    assert result.proven_optimal
+    return list(result.to_action()["routes"])
 
 
 def finish_turn(game: Game) -> None:
@@ -281,7 +290,7 @@ def finish_turn(game: Game) -> None:
             raise AssertionError(f"{crowded(game.state)[0].id} must discard a train first")
         label = step_label(game)
         if label == "route":
-            play(game, "run_routes", company, routes=[])
+            play(game, "run_routes", company, routes=best_routes(game, company))
         elif label == "dividend":
             play(game, "dividend", company, kind="withhold")
         elif not moves_of(game, "pass"):
@@ -460,7 +469,10 @@ def random_action(game: Game, move: dict[str, Any], rng: random.Random) -> dict[
     choices = move.get("choices")
     if kind == "run_routes":
         corporation = game.state.corporation(move["entity"])
-        return dict(base, routes=runs_for(game.state, corporation) if rng.random() < 0.9 else [])
+        lazy = rng.random() >= 0.9  # drawn either way, so both readings see the same random stream
+        if lazy and not game.state.must_run_for_the_most():  # printed 12.4: only the best runs stand
+            return dict(base, routes=[])
+        return dict(base, routes=runs_for(game.state, corporation))
     if not choices:
         return base
     choice = rng.choice(choices)

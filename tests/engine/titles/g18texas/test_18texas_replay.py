@@ -13,7 +13,10 @@ from engine.legal import is_offered
 from engine.log import SITE_RULES, effective_actions, new_game
 
 FIXTURE = DATA / "fixtures" / "18Texas" / "65394.json"
-GENERATED = sorted((DATA / "generated" / "18Texas").glob("*.json"))
+# Every 18Texas log we have: the generated ones include the 33 games of `18Texas-more`, played with
+# the private companies' powers, forced purchases from other companies and forced discards.
+GENERATED = sorted((DATA / "generated" / "18Texas").glob("*.json")) + sorted(
+    (DATA / "generated" / "18Texas-more").glob("*.json"))
 LOGS = [(FIXTURE, DATA / "traces" / "65394.jsonl.gz")] + [
     (path, path.parent / "traces" / f"{path.stem}.jsonl.gz") for path in GENERATED
 ]

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import (
     Setup,
     choices_of,
     corp,
     moves_of,
+    operating,
     or_game,
     play,
     refuse,
     rotation_for,
+    ssw_network,
     step_label,
 )
 
@@ -121,29 +124,60 @@ def test_5_ign_first_tile_must_face_the_other_hex() -> None:
     refuse(game, "lay_tile", "IGN", rf"the two {IGN} tiles must connect to each other \(rule 5\): the tile in D13 "
            r"needs track on the side facing E12", hex="D13", tile="9-0", rotation=rotation_for(game, "9", {1, 4}))
     offered = {c["hex"]: c["tiles"] for c in choices_of(game, "lay_tile") if c["hex"] in ("D13", "E12")}
+    assert set(offered) == {"D13", "E12"}
     for hex_tiles in offered.values():
         for tile in hex_tiles:
-            assert tile["tile"].split("-")[0] in ("8", "9")
+            assert tile["tile"].split("-")[0] in ("7", "8", "9")
 
 
-def test_5_ign_only_plain_tiles_8_and_9_and_from_phase_3() -> None:
-    game = ign_game()
-    refuse(game, "lay_tile", "IGN", r"tile 7 cannot be laid in D13; tiles that can: 8, 9", hex="D13", tile="7-0",
-           rotation=0)
-    game = ign_game("2")
+@pytest.mark.parametrize("options", [[], ["site_private_cards"]])
+def test_5_ign_any_plain_yellow_tile_printed_only_8_and_9_on_the_site(options: list[str]) -> None:
+    """P4: "place two tiles in the I&GN hexes": any plain yellow track; the site's card: #8, #9."""
+    game = ign_game(options=options)
+    offered = {t["tile"].split("-")[0] for c in choices_of(game, "lay_tile") if c["hex"] == "D13"
+               for t in c["tiles"]}
+    # A sharp curve (#7) from D13's side facing E12 (0) to its neighbour side 1.
+    curve = rotation_for(game, "7", {0, 1})
+    if options:
+        assert offered == {"8", "9"}
+        refuse(game, "lay_tile", "IGN", r"tile 7 cannot be laid in D13; tiles that can: 8, 9", hex="D13",
+               tile="7-0", rotation=curve)
+    else:
+        assert offered == {"7", "8", "9"}
+        play(game, "lay_tile", "IGN", hex="D13", tile="7-0", rotation=curve)
+        assert game.state.board.hexes["D13"].tile_id == "7-0"
+
+
+@pytest.mark.parametrize("options", [[], ["site_private_cards"]])
+def test_5_ign_from_phase_3_in_both_readings(options: list[str]) -> None:
+    game = ign_game("2", options=options)
     refuse(game, "lay_tile", "IGN", rf"{IGN}'s power works in phases 3, 4", hex="D13", tile="9-0", rotation=0)
 
 
 # --- NOPR --------------------------------------------------------------------------------------
-def nopr_game(extra=None) -> Game:  # type: ignore[no-untyped-def]
-    """5 players; E (the NOPR's owner) presides MP in phase 3."""
+def nopr_game(extra=None, phase: str = "3", options: list[str] | None = None) -> Game:  # type: ignore[no-untyped-def]
+    """5 players; E (the NOPR's owner) presides MP in `phase`."""
     def prepare(setup: Setup) -> None:
         setup.company("MP", "122,0,4", {"E": 30}, operated=False)
         setup.cash("MP", 300)
-        setup.phase("3")
+        if phase != "2":
+            setup.phase(phase)
         if extra:
             extra(setup)
-    return or_game(5, company="MP", prepare=prepare)
+    return or_game(5, options=options, company="MP", prepare=prepare)
+
+
+@pytest.mark.parametrize("options", [[], ["site_private_cards"]])
+def test_5_nopr_power_has_no_phase_condition_printed_phases_3_4_on_the_site(options: list[str]) -> None:
+    """P5 names no phase (unlike P2 and P4, "From Phase 3 on"); the site's card says phases 3-4.
+    The #511 is green, so in phase 2 there is no legal tile either way: the readings differ in
+    the reason, and both allow the lay in phase 3."""
+    game = nopr_game(phase="2", options=options)
+    assert not [m for m in moves_of(game, "lay_tile") if m["entity"] == "NOPR"]
+    reason = rf"{NOPR}'s power works in phases 3, 4" if options else r"green tiles are not available in phase 2"
+    refuse(game, "lay_tile", "NOPR", reason, hex="J5", tile="511-0", rotation=0)
+    game = nopr_game(phase="3", options=options)
+    play(game, "lay_tile", "NOPR", hex="J5", tile="511-0", rotation=0)
 
 
 def test_5_nopr_511_on_an_unbuilt_san_antonio_with_a_station() -> None:
@@ -159,3 +193,68 @@ def test_5_nopr_511_on_a_yellow_san_antonio() -> None:
     game = nopr_game(lambda s: s.lay("J5", "202-0", 0))
     play(game, "lay_tile", "NOPR", hex="J5", tile="511-0", rotation=0)
     assert game.state.board.hexes["J5"].tile_id == "511-0"
+
+
+# --- the station that comes with the #511 (option site_private_station) -------------------------
+@pytest.mark.parametrize("options", [[], ["site_private_station"]])
+def test_5_grrrc_station_or_the_company_s_own_station(options: list[str]) -> None:
+    """SSW (B, who owns the G&RRRC) can reach Lufkin; the G&RRRC lays its #511 in Houston."""
+    game = ssw_network(phase="3", step="track", options=options)
+    play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
+    houston = {"city": "511-0-0", "hex": "I14"}
+    if options:
+        # The site: the private alone answers at once, with the station or a pass.
+        assert [(m["type"], m["entity"]) for m in game.legal_moves()] == [("place_token", "GRRRC"),
+                                                                           ("pass", "GRRRC")]
+        assert choices_of(game, "place_token") == [houston]
+        refuse(game, "place_token", "SSW", r"GRRRC must first place SSW's station in I14 or pass",
+               city=city_of(game, "F15"), slot=0)
+        play(game, "pass", "GRRRC")
+        # Declining leaves SSW its own station step.
+        assert step_label(game) == "token"
+        play(game, "place_token", "SSW", city=city_of(game, "F15"), slot=0)
+    else:
+        # Printed: the station is SSW's station step, with Houston among its choices.
+        assert step_label(game) == "token"
+        assert houston in [{"city": c["city"], "hex": "I14"} for m in moves_of(game, "place_token")
+                           if m["entity"] == "GRRRC" for c in m["choices"]]
+        refuse(game, "pass", "GRRRC", rf"{GRRRC} cannot pass now")
+        play(game, "place_token", "GRRRC", city="511-0-0", slot=0, tokener="SSW")
+        # One station a turn (12.3): the step is over.
+        assert step_label(game) != "token"
+    assert game.state.board.hexes["F15"].corporations_here() == ({"SSW"} if options else set())
+
+
+@pytest.mark.parametrize("options", [[], ["site_private_station"]])
+def test_5_grrrc_station_placed_uses_the_company_s_station_step(options: list[str]) -> None:
+    game = ssw_network(phase="3", step="track", options=options)
+    play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
+    play(game, "place_token", "GRRRC", city="511-0-0", slot=0, tokener="SSW")
+    assert game.state.board.hexes["I14"].corporations_here() == {"SP", "SSW"}
+    assert step_label(game) == "route"
+
+
+@pytest.mark.parametrize("options", [[], ["site_private_station"]])
+def test_5_nopr_511_in_the_company_s_own_home(options: list[str]) -> None:
+    """SAA (E, the NOPR's owner) already has its home station in San Antonio."""
+    def prepare(setup: Setup) -> None:
+        setup.company("SAA", "122,0,4", {"E": 30}, operated=False)
+        setup.cash("SAA", 300)
+        setup.phase("3")
+    game = or_game(5, options=options, company="SAA", prepare=prepare)
+    play(game, "lay_tile", "NOPR", hex="J5", tile="511-0", rotation=0)
+    if options:
+        # The site asks the NOPR all the same; it can only pass.
+        assert [(m["type"], m["entity"]) for m in game.legal_moves()] == [("pass", "NOPR")]
+        refuse(game, "place_token", "NOPR", r"SAA already has a station in J5", city="511-0-0", slot=1,
+               tokener="SAA")
+        play(game, "pass", "NOPR")
+    else:
+        assert not moves_of(game, "pass") or all(m["entity"] == "SAA" for m in moves_of(game, "pass"))
+        refuse(game, "pass", "NOPR", rf"{NOPR} cannot pass now")
+    assert operating(game) == "SAA" and step_label(game) != "track"
+
+
+def city_of(game: Game, coord: str) -> str:
+    from engine.core.track import city_id
+    return city_id(game.state.board.hexes[coord], 0)

@@ -33,11 +33,11 @@ from engine.log import Game
 SEATS = "ABC"
 
 
-def sp_with_president(president: str) -> Game:
+def sp_with_president(president: str, options: list[str] | None = None) -> Game:
     """3 players; `president` starts SP at $70 and ends stock round 1 with 30%, the two others
     with 20% each.  SP then operates once (buying a 2-train) and stock round 2 begins with the
     president to act.  SP is at $70 (row 3, first column)."""
-    game = make_game(3, "MKT")
+    game = make_game(3, "MKT", options)
     auction(game)
     for seat in SEATS[: SEATS.index(president)]:
         pass_turn(game, seat)
@@ -147,6 +147,28 @@ def test_11_1_price_drops_one_row_per_share_sold() -> None:
     game = sp_with_president("B")
     sell(game, "B", "SP", 10)
     assert cell(game, "SP") == (4, 1) and price(game, "SP") == 65
+
+
+@pytest.mark.parametrize(("options", "second"), [([], 70), (["site_repeat_sale_prices"], 65)])
+def test_11_1_a_second_sale_of_a_company_in_one_turn_fetches_the_original_price(options: list[str],
+                                                                                 second: int) -> None:
+    """11.1: "The player receives the original price for each of the shares sold"; the site pays a
+    second sale of the same company in the turn at the price the first one dropped it to."""
+    game = sp_with_president("B", options)
+    cash = player(game, "B").cash
+    sell(game, "B", "SP", 10)
+    assert player(game, "B").cash == cash + 70 and price(game, "SP") == 65
+    assert [c["price"] for c in choices_of(game, "sell_shares") if c["corporation"] == "SP"][0] == second
+    sell(game, "B", "SP", 10)
+    assert player(game, "B").cash == cash + 70 + second
+    # Both sales dropped the price, one row each.
+    assert price(game, "SP") == 60 and cell(game, "SP") == (5, 1)
+    # Another turn's sale is at the new price.
+    pass_turn(game, "B")
+    pass_turn(game, "C")
+    a_cash = player(game, "A").cash
+    sell(game, "A", "SP", 10)
+    assert player(game, "A").cash == a_cash + 60
 
 
 def test_11_1_the_ledge_selling_on_the_bottom_row_does_not_move_the_price() -> None:
@@ -398,6 +420,28 @@ def test_11_3_the_round_ends_when_all_players_pass_consecutively() -> None:
     assert isinstance(game.state.round, StockRound)
     pass_turn(game, "A")
     assert isinstance(game.state.round, OperatingRound) and operating(game) == "SP"
+
+
+def test_11_3_a_turn_ends_by_itself_when_nothing_is_left_to_do() -> None:
+    """B (SP's president, $0) sells all 30% of SP at $40: with $120 B cannot buy SP back, nor
+    MKT at $150, nor start a company ($140 at the lowest par), and has nothing left to sell. The
+    turn is over without a pass."""
+    game = sp_with_president("B")
+    setup = Setup(game)
+    setup.cash("B", 0)
+    setup.price("SP", "40,6,0")
+    setup.price("MKT", "150,0,6")
+    sell(game, "B", "SP", 30)
+    assert player(game, "B").cash == 120
+    assert current_player(game) == "C" and acting(game) == ["C"]
+    assert "B can do nothing more this turn" in game.state.log
+    refuse(game, "pass", "B", r"it is C's turn")
+    pass_turn(game, "C")
+    assert isinstance(game.state.round, StockRound) and current_player(game) == "A"
+    # After A's pass B, still with nothing to do, is passed over: three passes end the round.
+    pass_turn(game, "A")
+    assert isinstance(game.state.round, OperatingRound)
+    assert "B has no valid actions and passes" in game.state.log
 
 
 def test_11_3_a_transaction_restarts_the_count_of_passes() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import Setup, choices_of, corp, operating, or_game, play, refuse, step_label
 
 from engine.log import Game
@@ -13,7 +14,8 @@ def lays(game: Game) -> dict[str, dict[str, list[int]]]:
             for c in choices_of(game, "lay_tile")}
 
 
-def saa_game(phase: str = "2", built: bool = False, count: int = 3) -> Game:
+def saa_game(phase: str = "2", built: bool = False, count: int = 3, options: list[str] | None = None,
+             extra=None) -> Game:  # type: ignore[no-untyped-def]
     """SAA (home San Antonio, J5) operating with $300.  With `built`, San Antonio already has a
     202 (exits to K4 and I4) and I4 a tile 8 from San Antonio to I2 (direct setup)."""
     def prepare(setup: Setup) -> None:
@@ -24,7 +26,9 @@ def saa_game(phase: str = "2", built: bool = False, count: int = 3) -> Game:
             setup.lay("I4", "8-0", 5)
         if phase != "2":
             setup.phase(phase)
-    game = or_game(count, company="SAA", prepare=prepare)
+        if extra:
+            extra(setup)
+    game = or_game(count, options=options, company="SAA", prepare=prepare)
     assert operating(game) == "SAA" and step_label(game) == "track"
     return game
 
@@ -35,6 +39,27 @@ def test_12_2_while_the_home_hex_has_no_track_the_first_tile_goes_there() -> Non
     assert set(lays(game)) == {"J5"}
     refuse(game, "lay_tile", "SAA", r"SAA has no track in its home hex yet, so its tile goes in J5 \(12.2\)",
            hex="I4", tile="7-0", rotation=4)
+
+
+@pytest.mark.parametrize("options", [[], ["site_home_track"]])
+def test_12_2_home_hex_first_even_with_a_station_elsewhere(options: list[str]) -> None:
+    """SAA has no track in San Antonio but a second station in Palestine (F13), on a tile 5 with
+    track (direct setup, as a G&RRRC or NOPR station would be). 12.2 looks at the home hex; the
+    site at any of the company's track."""
+    def extra(setup: Setup) -> None:
+        setup.lay("F13", "5-0", 0)
+        setup.token("SAA", "F13")
+    game = saa_game(options=options, extra=extra)
+    elsewhere = {coord for coord in lays(game) if coord != "J5"}
+    if options:
+        assert elsewhere
+        choice = next(c for c in choices_of(game, "lay_tile") if c["hex"] in elsewhere)
+        tile = choice["tiles"][0]
+        play(game, "lay_tile", "SAA", hex=choice["hex"], tile=tile["tile"], rotation=tile["rotations"][0])
+    else:
+        assert set(lays(game)) == {"J5"}
+        refuse(game, "lay_tile", "SAA", r"SAA has no track in its home hex yet, so its tile goes in J5 \(12.2\)",
+               hex="F11", tile="7-0", rotation=0)
 
 
 def test_12_2_y_cities_take_y_tiles_only() -> None:
@@ -231,17 +256,22 @@ def test_12_2_bbbc_block_ends_when_privates_close_in_phase_5() -> None:
     play(game, "lay_tile", "SP", hex="J13", tile="8-0", rotation=0)
 
 
-def ssw_towards_d13(count: int) -> Game:
+def ssw_towards_d13(count: int, options: list[str] | None = None) -> Game:
     def prepare(setup: Setup) -> None:
         setup.company("SSW", "100,0,2", {"C": 20}, operated=False)
         setup.lay("D15", "57-0", 1)  # Marshall: track to D13 and D17
-    return or_game(count, company="SSW", prepare=prepare)
+    return or_game(count, options=options, company="SSW", prepare=prepare)
 
 
-def test_5_ign_hexes_are_blocked_in_four_and_five_player_games() -> None:
-    game = ssw_towards_d13(4)
-    refuse(game, "lay_tile", "SSW", r"D13 is blocked by the private company International–Great Northern "
-           r"Railroad while it is open", hex="D13", tile="9-0", rotation=1)
+@pytest.mark.parametrize("options", [[], ["site_private_cards"]])
+def test_5_ign_hexes_are_open_by_the_rulebook_and_blocked_by_the_site_s_card(options: list[str]) -> None:
+    """P4 gives the I&GN no block; the site's card keeps D13 and E12 for it while it is open."""
+    game = ssw_towards_d13(4, options=options)
+    if options:
+        refuse(game, "lay_tile", "SSW", r"D13 is blocked by the private company International–Great Northern "
+               r"Railroad while it is open", hex="D13", tile="9-0", rotation=1)
+    else:
+        play(game, "lay_tile", "SSW", hex="D13", tile="9-0", rotation=1)
 
 
 def test_5_ign_hexes_are_open_in_three_player_games() -> None:

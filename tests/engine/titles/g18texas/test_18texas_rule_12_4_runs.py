@@ -13,6 +13,8 @@ from engine_helpers import (
     ssw_network,
 )
 
+from engine.log import Game
+
 
 def run(train: str, *chains: list[str], revenue: int | None = None) -> dict:
     route: dict = {"train": train, "connections": [list(chain) for chain in chains]}
@@ -26,7 +28,7 @@ TO_LUFKIN = ["D15", "E16", "F15"]
 
 
 def test_12_4_run_revenue_is_the_sum_of_the_stops() -> None:
-    game = ssw_network()
+    game = ssw_network(trains=("2",))
     play(game, "run_routes", "SSW", routes=[run("2-0", TO_SHREVEPORT, revenue=50)])
     assert game.state.round.turn.revenue == 50
 
@@ -55,7 +57,8 @@ def test_12_4_a_run_visits_at_least_two_stops() -> None:
 
 
 def test_12_4_intermediate_cities_count_and_cannot_be_skipped() -> None:
-    game = ssw_network(trains=("3",))
+    # Runs for less than the most are checked on the site's reading (any legal runs).
+    game = ssw_network(trains=("3",), options=["site_any_runs"])
     # Lufkin lies between Marshall and Palestine: a run cannot pass it by, and a run through it counts it.
     refuse(game, "run_routes", "SSW", r"there is no track for the run segment D15-E16-F15-F13",
            routes=[run("3-0", ["D15", "E16", "F15", "F13"])])
@@ -86,9 +89,9 @@ def test_12_1_a_route_may_end_in_but_not_pass_through_a_city_full_of_other_stati
 
 
 def test_12_4_red_off_board_values_are_lower_before_phase_5_and_higher_from_it() -> None:
-    game = ssw_network()
+    game = ssw_network(trains=("2",))
     play(game, "run_routes", "SSW", routes=[run("2-0", TO_SHREVEPORT, revenue=50)])
-    game = ssw_network(phase="5")
+    game = ssw_network(phase="5", trains=("2",))
     game.state.close_all_companies()
     refuse(game, "run_routes", "SSW", r"the run of train 2-0 is worth \$70, not \$50",
            routes=[run("2-0", TO_SHREVEPORT, revenue=50)])
@@ -155,3 +158,40 @@ def test_12_1_no_track_segment_twice_not_even_at_a_junction() -> None:
     play(game, "run_routes", "SSW", routes=[via_texarkana_to_shreveport])
     assert game.state.round.turn.revenue == 50
     assert corp(game, "SSW").trains
+
+
+# --- a route lies in one network ----------------------------------------------------------------
+def separate_stations(trains: tuple[str, ...] = ()) -> Game:
+    """MP (B, $300) with its home station in College Station (G10) and a second station in
+    Palestine (F13), no track at either (direct setup): two stops, but in two networks."""
+    def prepare(setup: Setup) -> None:
+        setup.company("MP", "90,3,4", {"B": 30}, operated=False)
+        setup.cash("MP", 300)
+        setup.token("MP", "F13")
+        for name in trains:
+            setup.give_train("MP", name)
+    game = or_game(company="MP", prepare=prepare)
+    assert sorted(game.state.board.token_hexes("MP")) == [("F13", 0), ("G10", 0)]
+    return game
+
+
+def test_12_4_stops_in_separate_networks_make_no_route() -> None:
+    game = separate_stations()
+    assert not game.state.route_available(corp(game, "MP"))
+    skip_to_step(game, "buy_train")
+    # Without a route MP need not buy a train (12.6).
+    assert {m["type"] for m in game.legal_moves()} == {"buy_train", "pass"}
+    play(game, "pass", "MP")
+
+
+def test_12_4_a_company_without_a_route_runs_nothing_and_its_price_moves_as_for_a_withhold() -> None:
+    game = separate_stations(trains=("2",))
+    before = game.state.market.position["MP"]
+    revenue_before = corp(game, "MP").cash
+    skip_to_step(game, "buy_train")
+    assert not [m for m in game.legal_moves() if m["type"] == "run_routes"]
+    refuse(game, "run_routes", "MP", r"run_routes is not allowed now",
+           routes=[run("2-0", ["G10", "F11", "F13"])])
+    after = game.state.market.position["MP"]
+    assert after[0] == before[0] and after[1] == before[1] - 1
+    assert corp(game, "MP").cash == revenue_before

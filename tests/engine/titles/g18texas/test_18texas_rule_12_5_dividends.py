@@ -131,7 +131,9 @@ def test_12_5_a_moving_token_goes_under_a_pile_a_staying_one_keeps_its_place() -
 
 
 def test_12_5_no_earnings_means_no_dividend_and_a_fall() -> None:
-    game = or_game(prepare=lambda s: s.give_train("SP", "2"))
+    # A run for nothing: the site lets a president declare it (printed, the trains must run for
+    # the most, so it happens only when they have no run).
+    game = or_game(prepare=lambda s: s.give_train("SP", "2"), options=["site_any_runs"])
     skip_to_step(game, "route")
     play(game, "run_routes", "SP", routes=[])
     # Nothing to pay: the dividend step passes by itself and the price moves left.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import (
     Setup,
+    best_routes,
     cell,
     choices_of,
     corp,
@@ -78,7 +79,8 @@ def test_12_6_a_company_at_its_limit_may_not_buy_even_if_the_purchase_would_make
     skip_to_step(game, "route")
     # The next train is the first 4-train, which would rust both 2-trains: still no purchase.
     assert game.state.depot.next_train().id == "4-0"
-    play(game, "run_routes", "SP", routes=[])
+    play(game, "run_routes", "SP", routes=best_routes(game, "SP"))
+    play(game, "dividend", "SP", kind="withhold")
     assert moves_of(game, "buy_train") == [] and operating(game) == "MP"
 
 
@@ -134,6 +136,17 @@ def test_12_6_discarded_trains_leave_the_game() -> None:
 ])
 def test_12_6_discards_in_descending_price_then_furthest_right_then_top_of_the_pile(
         tp_space: str, mp_space: str, first: str) -> None:
+    assert discard_order(tp_space, mp_space) == [first, "MP" if first == "T&P" else "T&P"]
+
+
+@pytest.mark.parametrize(("options", "order"), [([], ["MP", "T&P"]), (["site_discard_order"], ["T&P", "MP"])])
+def test_12_6_option_site_discard_order_goes_by_the_fixed_company_order(options: list[str],
+                                                                       order: list[str]) -> None:
+    """MP's price is the higher: printed, it discards first; the site takes T&P first, always."""
+    assert discard_order("90,3,4", "100,2,4", options) == order
+
+
+def discard_order(tp_space: str, mp_space: str, options: list[str] | None = None) -> list[str]:
     def prepare(setup: Setup) -> None:
         # Direct setup: phase 4 (limit 3); T&P (B) and MP (C) hold three trains each, SP one.
         # SP buys the first 5-train: the limit falls to 2 and both must discard.
@@ -147,15 +160,19 @@ def test_12_6_discards_in_descending_price_then_furthest_right_then_top_of_the_p
             setup.remove_depot_trains(name)
         setup.phase("4")
         setup.cash("SP", 1000)
-    game = at_buy(prepare)
+    game = at_buy(prepare, options)
     play(game, "buy_train", "SP", train="5-0", price=500)
     order = []
     while moves_of(game, "discard_train"):
         company = operating(game)
         order.append(company)
+        # Only the company whose turn it is to discard may.
+        other = "MP" if company == "T&P" else "T&P"
+        refuse(game, "discard_train", other, rf"{company} is over its train limit and must first discard a train",
+               train=corp(game, other).trains[0].id)
         play(game, "discard_train", company, train=corp(game, company).trains[0].id)
-    assert order == [first, "MP" if first == "T&P" else "T&P"]
     assert all(len(corp(game, c).trains) == 2 for c in ("SP", "T&P", "MP"))
+    return order
 
 
 # --- trains from other companies --------------------------------------------------------------
@@ -233,7 +250,7 @@ def test_12_6_short_of_money_it_buys_from_the_bank_and_the_president_pays_the_re
     game = at_buy(prepare)
     # Not even from a company with the same president, though that would be cheaper.
     assert choices_of(game, "buy_train") == [{"train": "2-1", "price": 100, "variant": "2", "from": "depot"}]
-    refuse(game, "buy_train", "SP", r"in a compulsory purchase the train must come from the bank",
+    refuse(game, "buy_train", "SP", r"in this compulsory purchase the train must come from the bank \(12.6\)",
            train="2-0", price=10)
     a, sp = player(game, "A"), corp(game, "SP")
     cash = a.cash
@@ -269,7 +286,7 @@ def test_12_6_the_president_sells_shares_when_short() -> None:
     assert [c["percent"] for c in choices_of(game, "sell_shares")] == [10]
     refuse(game, "buy_train", "SP", r"the president must add \$50 but has \$10; sell shares first", train="2-0",
            price=100)
-    refuse(game, "sell_shares", "A", r"sell only as many shares as needed: \$40 is missing",
+    refuse(game, "sell_shares", "A", r"sell only as many certificates as needed: \$40 is missing",
            shares=["MP_2", "MP_3"], percent=20)
     play(game, "sell_shares", "A", shares=["MP_3"], percent=10)
     a = player(game, "A")
@@ -326,17 +343,23 @@ def test_12_6_only_the_president_sells_and_only_while_short() -> None:
            shares=["SP_3"], percent=10)
 
 
-def test_13_a_president_who_cannot_raise_the_money_is_bankrupt_and_the_game_ends() -> None:
+@pytest.mark.parametrize(("options", "kept"), [([], 10), (["site_bankrupt_cash"], 0)])
+def test_13_a_president_who_cannot_raise_the_money_is_bankrupt_and_the_game_ends(options: list[str],
+                                                                                  kept: int) -> None:
+    """Rule 13: a bankrupt player keeps their cash (the BB-B&C's $10 here), which counts in
+    their wealth; the site hands it to the bank."""
     def extra(setup: Setup) -> None:
         # Direct setup: A owns no sellable shares (A's MP shares go back to MP's treasury).
         state = setup.state
         for share in state.corporation("MP").shares_of(state.player("A")):
             state.ledger.move(share, state.corporation("MP"))
-    game = forced_sale_game(extra=extra)
+    game = forced_sale_game(extra=extra, options=options)
     assert [m["type"] for m in game.legal_moves()] == ["bankrupt"]
+    value = game.result()["A"]
     play(game, "bankrupt", "SP")
     assert game.finished and game.state.end_reason == "bankrupt"
-    assert player(game, "A").bankrupt and player(game, "A").cash == 0
+    assert player(game, "A").bankrupt and player(game, "A").cash == kept
+    assert game.result()["A"] == value - (10 - kept)
     assert game.legal_moves() == []
     assert total_money(game.state) == 8000
 
@@ -361,3 +384,75 @@ def test_12_6_no_new_trains_left_absolves_the_company() -> None:
     play(game, "pass", "SP")
     # Route but no train and no train to buy: SP's turn simply ends.
     assert operating(game) == "MP" and not game.finished
+
+
+# --- a compulsory purchase from another company (option site_emergency_company_trains) ------------
+@pytest.mark.parametrize("options", [[], ["site_emergency_company_trains"]])
+def test_12_6_short_of_money_a_train_from_another_company(options: list[str]) -> None:
+    """SP ($80) must buy a train; the cheapest bank train costs $100; MP (same president) has a
+    2-train. Printed: without the resources SP must buy the bank's train; the site lets SP buy
+    MP's with its treasury alone."""
+    def prepare(setup: Setup) -> None:
+        setup.company("MP", "90,3,4", {"A": 30})
+        setup.give_train("MP", "2")
+        setup.cash("SP", 80)
+    game = at_buy(prepare, options)
+    cash = player(game, "A").cash
+    offered = [c for c in choices_of(game, "buy_train") if c.get("from") == "MP"]
+    if options:
+        assert offered == [{"train": "2-0", "from": "MP", "min_price": 1, "max_price": 80}]
+        refuse(game, "buy_train", "SP", r"SP has only \$80", train="2-0", price=81)
+        play(game, "buy_train", "SP", train="2-0", price=80)
+        # The president adds nothing to such a purchase.
+        a, sp, mp = player(game, "A"), corp(game, "SP"), corp(game, "MP")
+        assert a.cash == cash and sp.cash == 0 and mp.cash == 80
+        assert [t.id for t in sp.trains] == ["2-0"]
+    else:
+        assert offered == []
+        refuse(game, "buy_train", "SP", r"in this compulsory purchase the train must come from the bank",
+               train="2-0", price=80)
+
+
+def test_12_6_site_company_train_only_before_the_president_sells_and_with_money() -> None:
+    """SP ($50) must buy a train; A (its president, $0) holds 20% of MP, whose 2-train is for sale."""
+    options = ["site_emergency_company_trains", "site_train_prices"]
+    game = forced_sale_game(options=options, extra=lambda s: s.give_train("MP", "2"))
+    assert [c for c in choices_of(game, "buy_train") if c.get("from") == "MP"] == [
+        {"train": "2-0", "from": "MP", "min_price": 1, "max_price": 50}]
+    play(game, "sell_shares", "A", shares=["MP_3"], percent=10)
+    # Once the president has sold shares, the train must come from the bank.
+    assert [c["train"] for c in choices_of(game, "buy_train")] == ["2-1"]
+    refuse(game, "buy_train", "SP", r"in this compulsory purchase the train must come from the bank",
+           train="2-0", price=50)
+    # A company with $0 cannot buy another company's train either.
+    game = forced_sale_game(options=options, extra=lambda s: (s.give_train("MP", "2"), s.cash("SP", 0)))
+    assert [c for c in choices_of(game, "buy_train") if c.get("from") == "MP"] == []
+    refuse(game, "buy_train", "SP", r"in this compulsory purchase the train must come from the bank",
+           train="2-0", price=1)
+
+
+# --- an emergency sale of a president's certificate --------------------------------------------------
+def test_12_6_a_president_s_certificate_worth_more_than_the_shortfall_is_sold_whole() -> None:
+    """A, SP's president with the BB-B&C's $10, must find $40; A's only other holding is MP's president's
+    certificate (20%, $90 a share), and B holds 30% of MP to take the presidency over."""
+    def extra(setup: Setup) -> None:
+        state = setup.state
+        mp = state.corporation("MP")
+        for share in mp.shares_of(state.player("A")):
+            state.ledger.move(share, mp)
+        setup.give_share("MP", "B")
+        game_mp = state.corporation("MP")
+        state.ledger.move(game_mp.president_share(), state.player("A"))
+    game = forced_sale_game(extra=extra)
+    sales = [(c["shares"], c["percent"]) for c in choices_of(game, "sell_shares")]
+    assert (["MP_0"], 20) in sales
+    play(game, "sell_shares", "A", shares=["MP_0"], percent=20)
+    assert player(game, "A").cash == 10 + 180 and corp(game, "MP").president() is player(game, "B")
+    play(game, "buy_train", "SP", train="2-0", price=100)
+
+
+def test_12_6_no_further_certificate_once_the_cash_is_raised() -> None:
+    game = forced_sale_game()
+    # A is $40 short: one $90 share covers it, so a sale of two certificates is refused.
+    refuse(game, "sell_shares", "A", r"sell only as many certificates as needed: \$40 is missing, and this sale "
+           r"raises it without one of its certificates \(12.6\)", shares=["MP_2", "MP_3"], percent=20)

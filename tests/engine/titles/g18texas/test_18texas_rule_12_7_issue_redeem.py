@@ -20,8 +20,8 @@ from engine.log import Game
 
 def sp_at_issue(operated: bool = True, extra=None) -> Game:  # type: ignore[no-untyped-def]
     """SP (A 30%, B 10%, C 10%, treasury 50%) with a 2-train at its issue or redeem step, having
-    run for nothing (so its price went left to $100 at (1, 3)).  With `operated` it is not SP's
-    first turn (direct setup)."""
+    run Houston-Galveston for $50 and withheld it (so its price went left to $100 at (1, 3)).
+    With `operated` it is not SP's first turn (direct setup)."""
     def prepare(setup: Setup) -> None:
         setup.give_train("SP", "2")
         if operated:
@@ -121,8 +121,9 @@ def test_12_7_redeeming_needs_the_cash() -> None:
     def extra(setup: Setup) -> None:
         setup.give_share("SP", "pool")
         setup.give_share("SP", "pool")
-        setup.cash("SP", 199)
+        setup.cash("SP", 149)  # $199 after the $50 it withholds
     game = sp_at_issue(extra=extra)
+    assert corp(game, "SP").cash == 199
     assert [c["percent"] for c in choices_of(game, "buy_shares")] == [10]
     refuse(game, "buy_shares", "SP", r"SP may redeem at most 1 share\(s\) now", shares=shares(game, "pool"),
            percent=20)

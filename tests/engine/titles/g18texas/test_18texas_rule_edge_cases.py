@@ -100,7 +100,7 @@ def test_6792_with_the_resources_it_may_buy_from_another_company_without_them_on
     # count as the company's resources.
     game = emergency(sp_cash=99, a_cash=500)
     assert {c.get("from") for c in choices_of(game, "buy_train")} == {"depot"}
-    refuse(game, "buy_train", "SP", r"in a compulsory purchase the train must come from the bank", train="2-0",
+    refuse(game, "buy_train", "SP", r"in this compulsory purchase the train must come from the bank \(12.6\)", train="2-0",
            price=1)
 
 

@@ -3,6 +3,8 @@ site's reading (`site_*`).  Options also tested elsewhere are cross-referenced."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from engine_helpers import (
     Setup,
@@ -20,12 +22,24 @@ from engine_helpers import (
     step_label,
 )
 
+from engine.core.router import best_runs
+from engine.core.steps.route import below_the_most
+from engine.errors import RunsBelowTheMost
 from engine.log import Game, new_game, resolve_options
 from engine.titles.g18texas.game import G18Texas
 
 TESTED = {
     "site_auction_bids", "site_y_city_terrain", "site_train_prices", "site_tile_6_upgrades",
     "site_sell_after_dividend", "site_sticky_routes", "site_ign_unconnected", "site_emergency_sale_prices",
+    # Both readings in test_18texas_rule_05_privates (site_private_station) and
+    # test_18texas_rule_12_6_trains (site_emergency_company_trains, site_discard_order).
+    "site_private_station", "site_emergency_company_trains", "site_discard_order",
+    # Both readings in test_18texas_rule_05_privates and test_18texas_rule_12_2_track
+    # (site_private_cards), test_18texas_rule_12_6_trains (site_bankrupt_cash),
+    # test_18texas_rule_12_2_track (site_home_track), test_18texas_rule_11_stock_round
+    # (site_repeat_sale_prices).
+    "site_private_cards", "site_bankrupt_cash", "site_home_track", "site_repeat_sale_prices",
+    "site_any_runs",
 }
 
 
@@ -182,3 +196,59 @@ def test_option_emergency_sale_prices_is_a_known_option() -> None:
     assert game.state.emergency_sales_at_start_price() is False
     assert or_game().state.emergency_sales_at_start_price() is True
     assert player(game, "A").cash >= 0
+
+
+# --- site_any_runs --------------------------------------------------------------------------------
+# SSW's two 2-trains can earn $90: Marshall-Shreveport ($50) and Marshall-Lufkin ($40).
+SHREVEPORT_RUN = {"train": "2-0", "connections": [["D15", "D17", "D19"]]}
+LUFKIN_RUN = {"train": "2-1", "connections": [["D15", "E16", "F15"]]}
+THE_MOST = r"SSW's runs earn \$(\d+), but its trains can earn \$90, no more \(2-0: D15-D19 \$50; 2-1: D15-F15 \$40\); " \
+           r"a company must run for its highest earnings \(12.4\)"
+
+
+@pytest.mark.parametrize(("options", "held"), [([], True), (["site_any_runs"], False)])
+@pytest.mark.parametrize("routes", [[], [SHREVEPORT_RUN]], ids=["no runs", "one run"])
+def test_option_runs_worth_less_than_the_most(options: list[str], held: bool, routes: list[dict]) -> None:
+    game = ssw_network(options=options)
+    declared = 50 if routes else 0
+    if held:
+        error = refuse(game, "run_routes", "SSW", THE_MOST.replace(r"(\d+)", str(declared)), routes=routes)
+        # The refusal carries the optimizer's runs for a front end to offer (/run with no routes).
+        assert isinstance(error, RunsBelowTheMost) and error.best.total == 90 and error.best.proven_optimal
+        play(game, "run_routes", "SSW", routes=list(error.best.to_action()["routes"]))
+        assert game.state.round.turn.revenue == 90
+    else:
+        play(game, "run_routes", "SSW", routes=routes)
+        assert game.state.round.turn.revenue == declared
+
+
+@pytest.mark.parametrize("options", [[], ["site_any_runs"]])
+def test_option_runs_worth_the_most_stand_either_way(options: list[str]) -> None:
+    game = ssw_network(options=options)
+    play(game, "run_routes", "SSW", routes=[LUFKIN_RUN, SHREVEPORT_RUN])
+    assert game.state.round.turn.revenue == 90
+
+
+def test_option_unproven_best_accepts_runs_worth_what_it_found() -> None:
+    """Printed reading, but the optimizer may not search (a budget of 0 s): it proves nothing and
+    finds nothing, so any legal runs stand, even none, where the full search holds SSW to $90."""
+    game = ssw_network()
+    game.state.most_earnings_budget = 0.0
+    game.state.most_earnings_method = "model"
+    found = best_runs(game.state, "SSW", time_budget=0.0, method="model")
+    assert (found.total, found.proven_optimal) == (0, False)
+    play(game, "run_routes", "SSW", routes=[SHREVEPORT_RUN])
+    assert game.state.round.turn.revenue == 50
+
+
+def test_option_unproven_best_is_named_as_a_floor() -> None:
+    """Runs below an unproven answer are refused naming it as what the trains earn at least."""
+    best = best_runs(ssw_network().state, "SSW")
+    unproven = replace(best, proven_optimal=False)
+    refusal = below_the_most("SSW", 50, unproven)
+    assert refusal is not None and refusal.best is unproven
+    assert str(refusal) == ("SSW's runs earn $50, but its trains can earn at least $90 (2-0: D15-D19 $50; 2-1: "
+                            "D15-F15 $40; the best the route optimizer found in its time, so runs worth $90 or "
+                            "more are accepted); a company must run for its highest earnings (12.4)")
+    assert below_the_most("SSW", 90, unproven) is None and below_the_most("SSW", 90, best) is None
+    assert below_the_most("SSW", 40, best) is not None
