@@ -33,10 +33,9 @@ from engine.core.route_hooks import (
     best_attachment_credit,
     finish_company_runs,
     run_adjustment,
-    stop_role_problem,
 )
 from engine.core.router_graph import PathKey, RouteGraph, TooManyLinks, board_signature, build_graph
-from engine.core.router_problem import RouteProblem, problem_from_game
+from engine.core.router_problem import RouteProblem, problem_from_game, stop_limits
 from engine.core.router_runs import Candidate, enumerate_runs
 from engine.core.router_search import Choice, Option, best_combination
 from engine.core.routes import check_run
@@ -191,7 +190,7 @@ def _graph_and_runs(problem: RouteProblem, distance: int, deadline: float,
 def _options_for(problem: RouteProblem, train: Train, graph: RouteGraph, runs: list[Candidate],
                  groups: Sequence[frozenset[str]]) -> list[Option]:
     rules = problem.rules
-    roles = rules.stop_roles() if "route_stop_roles" in rules.hooks else {}
+    limits = stop_limits(problem, graph.stops)
     values = list(graph.values)
     if "route_stop_revenue" in rules.hooks:
         values = [rules.stop_revenue(train, stop, printed) for stop, printed in zip(graph.stops, graph.values,
@@ -201,7 +200,7 @@ def _options_for(problem: RouteProblem, train: Train, graph: RouteGraph, runs: l
     for run in runs:
         if run.cost > train.distance:
             continue
-        if roles and stop_role_problem(roles, [graph.stops[i] for i in run.stops]):
+        if limits and limits.breaks([graph.stops[i] for i in run.stops]):
             continue
         revenue = sum(values[i] for i in run.stops)
         if bonuses:
