@@ -216,6 +216,10 @@ class _Builder:
         counted = sum(costs.get(graph.stop_of[v], 1) * (visit[v] - (skip[v] if v in skip else 0))
                       for v in self.stops)
         extra = sum(problem.attachments[k].distance_bonus * var for k, var in assigned.items())
+        if skip and any(problem.attachments[k].distance_per_skip for k in assigned):
+            # Only one attachment of this kind exists in practice; all skips earn its distance.
+            per_skip = max(problem.attachments[k].distance_per_skip for k in assigned)
+            extra += per_skip * sum(skip.values())
         model.add(counted <= train.distance + extra)
         model.add(sum(visit[v] for v in self.stops) >= 2).OnlyEnforceIf(~idle)
         tokened = [visit[v] - (skip[v] if v in skip else 0) for v in self.stops
@@ -265,8 +269,9 @@ class _Builder:
         worth: list[cp_model.LinearExpr] = []
         if attachment.stop_bonus:
             for v in self.stops:
-                if problem.costs.get(graph.stop_of[v], 1) <= 0:
-                    continue  # stops that take no distance earn no per-stop bonus
+                node = graph.stop_of[v]
+                if not attachment.earns_stop_bonus(node, problem.costs.get(node, 1)):
+                    continue  # stops that take no distance (and some others) earn no per-stop bonus
                 got = model.new_bool_var(f"p{t}_{k}_{v}")
                 model.add_implication(got, visit[v])
                 model.add_implication(got, assigned)

@@ -132,5 +132,6 @@ def stop_limits(problem: RouteProblem, nodes: Iterable[Node]) -> StopLimits:
 
 
 def problem_from_game(game: BaseGame, corporation: Corporation) -> RouteProblem:
-    return RouteProblem(game.board, corporation.id, game.colors_available(), tuple(corporation.trains),
-                        GameRules(game, corporation))
+    # A train of no distance (18USA's Pullman car) never runs: it is at most an attachment.
+    trains = tuple(train for train in corporation.trains if train.distance > 0)
+    return RouteProblem(game.board, corporation.id, game.colors_available(), trains, GameRules(game, corporation))

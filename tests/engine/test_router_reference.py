@@ -182,7 +182,7 @@ def _attachment_bonus(game: BaseGame, board: PrintedBoard, corp: Corporation,
     def worth(attachment: Any, train: Train, stops: tuple[Node, ...]) -> int:
         if attachment.trains is not None and train.id not in attachment.trains:
             return 0
-        counted = sum(1 for node in stops if board.stops[node].cost > 0)
+        counted = sum(1 for node in stops if board.stops[node].cost > 0 and node not in attachment.no_stop_bonus)
         hexes = {c for c, _, _ in stops}
         best_bonus = max((amount for needed, amount in attachment.run_bonuses if needed <= hexes), default=0)
         return attachment.stop_bonus * counted + best_bonus
