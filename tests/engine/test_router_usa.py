@@ -24,7 +24,7 @@ import pytest
 from test_router_reference import PrintedBoard, _breaks_roles, reference_best, reference_runs
 from test_router_reference import run_value as hooked_value
 
-from engine import new_game
+from engine import GameError, new_game
 from engine.core.board import Board, Marker
 from engine.core.entities import Company, Corporation, Train
 from engine.core.graph import Node
@@ -101,10 +101,10 @@ def usa_position(seed: int, radius: int = 2) -> G18USA:
                     slots[position] = OTHERS[(position + seed) % len(OTHERS)]
     state.phase_index = [phase.name for phase in state.phases].index(rng.choice(LATE_PHASES))
     corp = state.corporations[COMPANY]
-    corp.trains = [Train(f"{name}-{i}", name, int(name[0]), 0, corp)
+    corp.trains = [Train(f"{name}-{i}", name, int(name[0]), 0, None)
                    for i, name in enumerate(sorted(rng.choices(TRAINS, k=rng.randint(1, 2))))]
     if rng.random() < 0.6:
-        corp.trains.append(Train("P-0", "P", 0, 0, corp))
+        corp.trains.append(Train("P-0", "P", 0, 0, None))
     _markers(state, rng, sorted(region))
     # Red areas and rural junctions as the title's data print them after setup, for the reference.
     state.data = {**state.data, "map": map_with_red_area_values(state.data["map"], state.usa),
@@ -255,3 +255,44 @@ def test_a_pullman_adds_nothing_at_a_rural_junction() -> None:
     assert attachment_credit(pullman, [("D24", "city", 0), junction], [1, 1]) == 20
     again = replace(pullman, no_stop_bonus=frozenset())
     assert attachment_credit(again, [("D24", "city", 0), junction], [1, 1]) == 40
+
+
+class SwitcherBoard(PrintedBoard):
+    """The printed board on which a run may also go on through a city others fill (P19 lets the
+    train leave that city out of its count)."""
+
+    def passable(self, corporation: str, node: Node) -> bool:
+        return not self.stops[node].ends_runs
+
+
+@pytest.mark.parametrize("private", ["P19", "P30"])
+def test_a_switcher_or_an_extender_equals_brute_force_by_the_title_rules(private: str) -> None:
+    """One train and P19 (or P30): the optimizer equals the best of running without it and of
+    every run a longer train could make, valued by the title's own switcher rule."""
+    checked = 0
+    for seed in range(24):
+        state = usa_position(seed)
+        corp = state.corporations[COMPANY]
+        corp.trains = [train for train in corp.trains if train.distance > 0][:1]
+        (train,) = corp.trains
+        # P8 with a switcher is left out: whether a stop the switcher leaves out still earns
+        # P8's $10 is not settled (revenue.run_value says it does; the hooks say it does not).
+        state.companies.pop("P8", None)
+        plain = reference_best(state, corp)
+        state.companies[private] = Company(id=private, name=private, value=0, revenue=0, owner=corp)
+        board = SwitcherBoard(state) if private == "P19" else PrintedBoard(state)
+        owned = [company.id for company in state.companies_of(corp)]
+        best = plain
+        for stops, paths, _ in reference_runs(board, corp.id, train.distance + 2):
+            if _breaks_roles(state, board, corp, stops):
+                continue
+            run_train = RunTrain(train.id, train.distance + 1, switcher=private == "P19")
+            try:
+                best = max(best, run_value(state.umap, corp.id, state.phase.name, run_train, list(stops),
+                                           sorted(paths), owned))
+            except GameError:
+                continue
+        result = best_runs(state, corp, time_budget=20.0)
+        assert result.proven_optimal and result.total == best, seed
+        checked += best > plain
+    assert checked >= 5
