@@ -208,6 +208,10 @@ class _Builder:
                 model.add(sum(ends) >= visit[v])
             elif node in problem.blocked:
                 model.add(sum(ends) + skip[v] >= visit[v])
+        # Copies of a split junction are interchangeable: use them in order.
+        for copies in graph.copies.values():
+            for first, second in zip(copies, copies[1:], strict=False):
+                model.add_implication(visit[second], visit[first])
         # A side where more track meets is crossed from one hex into the other.
         for v, own_hex in graph.side_of.items():
             mine = [e for e in graph.incident[v] if graph.side_hex[(e, v)] == own_hex]
@@ -241,10 +245,11 @@ class _Builder:
             touching = [e for e, edge in enumerate(graph.edges) if coord in edge.hexes]
             if bonus and touching:
                 got = model.new_bool_var(f"r{t}_{coord}")
-                hub = graph.junction_of(coord)
-                if hub is not None and all(hub in (graph.edges[e].a, graph.edges[e].b) for e in touching):
-                    # All track of the hex meets at its junction: a tighter bound for the LP.
-                    model.add(got <= visit[hub])
+                hubs = graph.junction_of(coord)
+                if hubs and all(graph.edges[e].a in hubs or graph.edges[e].b in hubs for e in touching):
+                    # All track of the hex meets at its junction: a tighter bound for the LP (a
+                    # split junction's first copy is visited whenever any is).
+                    model.add(got <= visit[hubs[0]])
                 else:
                     model.add(got <= sum(forward[e] + backward[e] for e in touching))
                 arcs_here = [var for e in touching for var in (forward[e], backward[e])]

@@ -17,6 +17,7 @@ Two independent computations are compared with the optimizer:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -44,6 +45,7 @@ CITY_TILES = ("57", "15", "63", "611", "448", "14", "619")
 PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "X17")
 TRAINS = ("2", "2+", "3", "3+", "4")
 LATE_PHASES = ("3", "4", "5", "6", "7", "8")
+JUNCTIONS = ("60", "X17", "544", "545", "546", "60", "80", "83")  # plain tiles with a centre junction
 
 
 def _lay(board: Board, rng: random.Random, coord: str, names: list[str]) -> None:
@@ -59,7 +61,7 @@ def _lay(board: Board, rng: random.Random, coord: str, names: list[str]) -> None
             return
 
 
-def usa_position(seed: int, radius: int = 2) -> G18USA:
+def usa_position(seed: int, radius: int = 2, plain: tuple[str, ...] = PLAIN) -> G18USA:
     """A region of the 18USA map around PRR's home, tiled and tokened (see the module docstring)."""
     rng = random.Random(seed)
     state = new_game("18USA", PLAYERS, seed).state
@@ -84,7 +86,7 @@ def usa_position(seed: int, radius: int = 2) -> G18USA:
             _lay(board, rng, coord, [name for color in ("yellow", "green", "brown")
                                      for name in umap.plain_tiles(color, resources)])
         elif not here.tile.stops and rng.random() < 0.85:
-            _lay(board, rng, coord, list(PLAIN))
+            _lay(board, rng, coord, list(plain))
     cities = [(coord, index) for coord in sorted(region) for index in range(len(board.hexes[coord].tokens))
               if board.hexes[coord].tile.paths]
     rng.shuffle(cities)
@@ -296,3 +298,21 @@ def test_a_switcher_or_an_extender_equals_brute_force_by_the_title_rules(private
         assert result.proven_optimal and result.total == best, seed
         checked += best > plain
     assert checked >= 5
+
+
+def test_a_run_may_pass_a_junction_twice_as_the_site_allows() -> None:
+    """Tile 60's six paths meet at its centre; a run may pass there twice by other paths (the
+    reference site's logs of game 109372 hold such runs). On regions tiled with junctions the
+    model equals the brute force, and some best runs do pass a junction twice."""
+    twice = 0
+    for seed in range(30, 45):
+        state = usa_position(seed, plain=JUNCTIONS)
+        corp = state.corporations[COMPANY]
+        expected = reference_best(state, corp, [train for train in corp.trains if train.distance > 0])
+        result = best_runs(state, corp, method="model", time_budget=20.0)
+        assert result.proven_optimal and result.total == expected, seed
+        for run in result.runs:
+            centre = Counter(coord for coord, index in run.paths
+                             if any(end[0] == "junction" for end in state.board.hexes[coord].paths()[index]))
+            twice += any(count > 2 for count in centre.values())
+    assert twice >= 1
