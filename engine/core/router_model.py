@@ -314,7 +314,9 @@ class _Builder:
         model, problem, graph = self.model, self.problem, self.problem.graph
         trains = range(len(problem.trains))
         for e in range(len(graph.edges)):
-            model.add(sum(self.forward[t][e] + self.backward[t][e] for t in trains) <= 1)
+            group = graph.twins.get(e, [e])
+            if group[0] == e:
+                model.add(sum(self.forward[t][f] + self.backward[t][f] for t in trains for f in group) <= 1)
         for v in graph.side_of:
             model.add(sum(self.visit[t][v] for t in trains) <= 1)
         for k in range(len(problem.attachments)):

@@ -56,6 +56,9 @@ class TrackGraph:
     side_of: dict[int, str] = field(default_factory=dict)
     # (edge, side vertex) -> the hex on whose side of the border the edge reaches the vertex
     side_hex: dict[tuple[int, int], str] = field(default_factory=dict)
+    # Edge -> the parallel edges of one chain between copies of split junctions (itself
+    # included): a company's runs use at most one of them (see _split_junctions).
+    twins: dict[int, list[int]] = field(default_factory=dict)
     # First copy of a split junction -> all its copies (see _split_junctions).
     copies: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
@@ -233,10 +236,12 @@ def _split_junctions(graph: TrackGraph) -> TrackGraph:
 
     A run may pass one junction twice by different paths (tile 60's six paths meet at its
     centre; the reference site accepts such runs, and the engine's run check does too), but a
-    vertex of a circuit is entered once. So a junction reached by k chains becomes k // 2 copies,
-    each chain of it gets a middle vertex ("mid") joined to every copy, and the chain's track goes
-    on the half towards the copies. A mid is passed like a branching side (one half of each
-    kind, one train at most), so a train still uses each chain once, whole.
+    vertex of a circuit is entered once. So a junction reached by k chains becomes k // 2 copies.
+    A chain between few copies becomes one parallel edge per pair of copies (`twins`, of which
+    the runs use one). A chain between two junctions of several copies each gets a middle vertex
+    ("mid") joined to every copy at both ends, and the chain's track goes on the halves towards
+    one end; a mid is passed like a branching side (one half of each kind, one train at most),
+    so a train still uses each chain once, whole.
     """
     split = {v: len(graph.incident[v]) // 2 for v, kind in enumerate(graph.kind)
              if kind == "junction" and len(graph.incident[v]) >= 4}
@@ -263,11 +268,16 @@ def _split_junctions(graph: TrackGraph) -> TrackGraph:
     for e, edge in enumerate(graph.edges):
         a_hex = graph.side_hex.get((e, edge.a))
         b_hex = graph.side_hex.get((e, edge.b))
-        if edge.a not in split and edge.b not in split:
-            index = add(copies[edge.a][0], copies[edge.b][0], edge.paths, edge.hexes)
-            for end, side in ((edge.a, a_hex), (edge.b, b_hex)):
-                if side is not None:
-                    out.side_hex[(index, copies[end][0])] = side
+        ends_a, ends_b = copies[edge.a], copies[edge.b]
+        if len(ends_a) * len(ends_b) <= max(len(ends_a) + len(ends_b), 4):
+            # Few enough pairs of copies: one parallel edge each, of which a company uses one.
+            group = [add(va, vb, edge.paths, edge.hexes) for va in ends_a for vb in ends_b]
+            for index in group:
+                out.twins[index] = group
+                a, b = out.edges[index].a, out.edges[index].b
+                for end, side in ((a, a_hex), (b, b_hex)):
+                    if side is not None:
+                        out.side_hex[(index, end)] = side
             continue
         mid = out.vertex(("mid", str(e)), "mid")
         # A train passing the middle comes from one copy of the near end and goes on to the far
