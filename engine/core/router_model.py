@@ -220,11 +220,9 @@ class _Builder:
         counted = sum(costs.get(graph.stop_of[v], 1) * (visit[v] - (skip[v] if v in skip else 0))
                       for v in self.stops)
         extra = sum(problem.attachments[k].distance_bonus * var for k, var in assigned.items())
-        if skip and any(problem.attachments[k].distance_per_skip for k in assigned):
-            # Only one attachment of this kind exists in practice; all skips earn its distance.
-            per_skip = max(problem.attachments[k].distance_per_skip for k in assigned)
-            extra += per_skip * sum(skip.values())
-        model.add(counted <= train.distance + extra)
+        # Only one attachment of this kind exists in practice; all skips earn its distance.
+        per_skip = max((problem.attachments[k].distance_per_skip for k in assigned), default=0) if skip else 0
+        model.add(counted <= train.distance + extra + per_skip * sum(skip.values()))
         model.add(sum(visit[v] for v in self.stops) >= 2).OnlyEnforceIf(~idle)
         tokened = [visit[v] - (skip[v] if v in skip else 0) for v in self.stops
                    if graph.stop_of[v] in problem.tokened]
