@@ -55,8 +55,11 @@ class Attachment:
     `trains`: ids of the trains it may go on (None: any). `stop_bonus`: added for every stop the
     train counts (stops that take no distance earn none). `distance_bonus`: stops added to the
     train's distance. `skips`: stops the train may pass without counting or earning them; a
-    skipped city may be full of other companies' stations. `run_bonuses`: (hexes, amount)
-    pairs: the train earns the largest amount whose hexes its run all stops in.
+    skipped city may be full of other companies' stations. `distance_per_skip`: distance added
+    for each skip used (18USA's switcher: +1 distance, but only with one stop left out).
+    `run_bonuses`: (hexes, amount) pairs: the train earns the largest amount whose hexes its run
+    all stops in. `no_stop_bonus`: stops that earn no `stop_bonus` although they take distance
+    (18USA: a Pullman adds nothing at a rural junction).
     """
 
     id: str
@@ -65,10 +68,15 @@ class Attachment:
     distance_bonus: int = 0
     skips: int = 0
     run_bonuses: tuple[tuple[frozenset[str], int], ...] = ()
+    distance_per_skip: int = 0
+    no_stop_bonus: frozenset[Node] = frozenset()
 
     @property
     def changes_distance(self) -> bool:
         return bool(self.distance_bonus or self.skips)
+
+    def earns_stop_bonus(self, stop: Node, cost: int) -> bool:
+        return cost > 0 and stop not in self.no_stop_bonus
 
 
 class RouteHooksMixin:
@@ -159,7 +167,8 @@ def stop_role_problem(roles: Mapping[Node, StopRole], stops: Sequence[Node]) -> 
 def attachment_credit(attachment: Attachment, stops: Sequence[Node],
                       costs: Sequence[int]) -> int:
     """What `attachment` adds to a run through `stops` (each taking `costs` distance)."""
-    credit = attachment.stop_bonus * sum(1 for cost in costs if cost > 0)
+    credit = attachment.stop_bonus * sum(1 for stop, cost in zip(stops, costs, strict=True)
+                                         if attachment.earns_stop_bonus(stop, cost))
     hexes = {coord for coord, _, _ in stops}
     credit += max((amount for needed, amount in attachment.run_bonuses if needed <= hexes), default=0)
     return credit

@@ -33,10 +33,9 @@ from engine.core.route_hooks import (
     best_attachment_credit,
     finish_company_runs,
     run_adjustment,
-    stop_role_problem,
 )
 from engine.core.router_graph import PathKey, RouteGraph, TooManyLinks, board_signature, build_graph
-from engine.core.router_problem import RouteProblem, problem_from_game
+from engine.core.router_problem import RouteProblem, StopLimits, problem_from_game, stop_limits
 from engine.core.router_runs import Candidate, enumerate_runs
 from engine.core.router_search import Choice, Option, best_combination
 from engine.core.routes import check_run
@@ -189,9 +188,8 @@ def _graph_and_runs(problem: RouteProblem, distance: int, deadline: float,
 
 
 def _options_for(problem: RouteProblem, train: Train, graph: RouteGraph, runs: list[Candidate],
-                 groups: Sequence[frozenset[str]]) -> list[Option]:
+                 groups: Sequence[frozenset[str]], limits: StopLimits) -> list[Option]:
     rules = problem.rules
-    roles = rules.stop_roles() if "route_stop_roles" in rules.hooks else {}
     values = list(graph.values)
     if "route_stop_revenue" in rules.hooks:
         values = [rules.stop_revenue(train, stop, printed) for stop, printed in zip(graph.stops, graph.values,
@@ -201,7 +199,7 @@ def _options_for(problem: RouteProblem, train: Train, graph: RouteGraph, runs: l
     for run in runs:
         if run.cost > train.distance:
             continue
-        if roles and stop_role_problem(roles, [graph.stops[i] for i in run.stops]):
+        if limits and limits.breaks([graph.stops[i] for i in run.stops]):
             continue
         revenue = sum(values[i] for i in run.stops)
         if bonuses:
@@ -249,7 +247,8 @@ def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Atta
     rules = problem.rules
     limits = rules.end_limits() if "route_end_limits" in rules.hooks else ()
     groups = [hexes for hexes, _ in limits]
-    options = [_options_for(problem, train, graph, runs, groups) for train in trains]
+    stops_limited = stop_limits(problem, graph.stops)
+    options = [_options_for(problem, train, graph, runs, groups, stops_limited) for train in trains]
     # Trains of one length are interchangeable unless a hook could tell them apart.
     symmetric = not rules.hooks & {"route_stop_revenue", "route_track_bonuses", "route_attachments"}
     same = [index > 0 and symmetric and train.distance == trains[index - 1].distance

@@ -66,6 +66,8 @@ class _Net:
             for e in graph.incident[v]}
         self.sides = frozenset(graph.side_of)
         self.length = [len(edge.paths) for edge in graph.edges]
+        # The bits an edge's use takes away: itself and its parallel twins (router_track).
+        self.mask = [sum(1 << f for f in graph.twins.get(e, [e])) for e in range(len(graph.edges))]
         # Bonus hexes of each train, one bit each, and the bonus bits each edge touches.
         self.bonus_values: list[list[int]] = []
         self.edge_bonus: list[list[int]] = []
@@ -146,6 +148,16 @@ def _reachable(net: _Net, start: int, incoming: int | None, visited: int, used: 
     return found
 
 
+def _twice(net: _Net, path: tuple[int, ...]) -> bool:
+    """The way uses one chain twice, by two of its parallel twins (router_track)."""
+    taken = 0
+    for e in path:
+        if taken & (1 << e):
+            return True
+        taken |= net.mask[e]
+    return False
+
+
 def _traced(parent: dict[int, tuple[int, int]], start: int, last: int, final_edge: int) -> tuple[int, ...]:
     """The edges from `start` to `last` along the search's parents, then `final_edge`."""
     path = [final_edge]
@@ -195,7 +207,7 @@ def best_run(net: _Net, t: int, banned: int = 0, banned_vertices: int = 0, width
             for target, path in _reachable(net, at, incoming, state.visited, state.used, banned,
                                            banned_vertices).items():
                 cost = state.cost + net.cost[target]
-                if cost > distance or state.areas & net.area[target]:
+                if cost > distance or state.areas & net.area[target] or _twice(net, path):
                     continue
                 bits = 0
                 for e in path:
@@ -216,7 +228,7 @@ def best_run(net: _Net, t: int, banned: int = 0, banned_vertices: int = 0, width
             bits = state.bonus
             visited = state.visited
             for e in path:
-                used |= 1 << e
+                used |= net.mask[e]
                 bits |= edge_bonus[e]
             for v in vertices[len(state.vertices):]:
                 visited |= 1 << v
@@ -265,7 +277,7 @@ def _bend(net: _Net, plan: Plan, first: int, last: int, banned: int, banned_vert
     blocked_e = banned
     have = 0
     for e in keep_edges:
-        blocked_e |= 1 << e
+        blocked_e |= net.mask[e]
         have |= edge_bonus[e]
     a, b = plan.vertices[first], plan.vertices[last]
     # Track vertices next to a bonus hex the run does not collect yet.
@@ -282,7 +294,7 @@ def _bend(net: _Net, plan: Plan, first: int, last: int, banned: int, banned_vert
             mask |= 1 << v
         used = blocked_e
         for e in there:
-            used |= 1 << e
+            used |= net.mask[e]
         back = _path_between(net, middle, b, mask & ~(1 << middle) & ~(1 << b), used, there[-1])
         if back is None:
             continue
@@ -373,7 +385,7 @@ def _plan_in_order(net: _Net, order: list[int], deadline: float | None, width: i
             if other == t:
                 continue
             for e in plan.edges:
-                edges |= 1 << e
+                edges |= net.mask[e]
             for v in plan.vertices:
                 if v in net.sides:
                     sides |= 1 << v

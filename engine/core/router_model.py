@@ -208,6 +208,10 @@ class _Builder:
                 model.add(sum(ends) >= visit[v])
             elif node in problem.blocked:
                 model.add(sum(ends) + skip[v] >= visit[v])
+        # Copies of a split junction are interchangeable: use them in order.
+        for copies in graph.copies.values():
+            for first, second in zip(copies, copies[1:], strict=False):
+                model.add_implication(visit[second], visit[first])
         # A side where more track meets is crossed from one hex into the other.
         for v, own_hex in graph.side_of.items():
             mine = [e for e in graph.incident[v] if graph.side_hex[(e, v)] == own_hex]
@@ -216,7 +220,9 @@ class _Builder:
         counted = sum(costs.get(graph.stop_of[v], 1) * (visit[v] - (skip[v] if v in skip else 0))
                       for v in self.stops)
         extra = sum(problem.attachments[k].distance_bonus * var for k, var in assigned.items())
-        model.add(counted <= train.distance + extra)
+        # Only one attachment of this kind exists in practice; all skips earn its distance.
+        per_skip = max((problem.attachments[k].distance_per_skip for k in assigned), default=0) if skip else 0
+        model.add(counted <= train.distance + extra + per_skip * sum(skip.values()))
         model.add(sum(visit[v] for v in self.stops) >= 2).OnlyEnforceIf(~idle)
         tokened = [visit[v] - (skip[v] if v in skip else 0) for v in self.stops
                    if graph.stop_of[v] in problem.tokened]
@@ -237,10 +243,11 @@ class _Builder:
             touching = [e for e, edge in enumerate(graph.edges) if coord in edge.hexes]
             if bonus and touching:
                 got = model.new_bool_var(f"r{t}_{coord}")
-                hub = graph.junction_of(coord)
-                if hub is not None and all(hub in (graph.edges[e].a, graph.edges[e].b) for e in touching):
-                    # All track of the hex meets at its junction: a tighter bound for the LP.
-                    model.add(got <= visit[hub])
+                hubs = graph.junction_of(coord)
+                if hubs and all(graph.edges[e].a in hubs or graph.edges[e].b in hubs for e in touching):
+                    # All track of the hex meets at its junction: a tighter bound for the LP (a
+                    # split junction's first copy is visited whenever any is).
+                    model.add(got <= visit[hubs[0]])
                 else:
                     model.add(got <= sum(forward[e] + backward[e] for e in touching))
                 arcs_here = [var for e in touching for var in (forward[e], backward[e])]
@@ -265,8 +272,9 @@ class _Builder:
         worth: list[cp_model.LinearExpr] = []
         if attachment.stop_bonus:
             for v in self.stops:
-                if problem.costs.get(graph.stop_of[v], 1) <= 0:
-                    continue  # stops that take no distance earn no per-stop bonus
+                node = graph.stop_of[v]
+                if not attachment.earns_stop_bonus(node, problem.costs.get(node, 1)):
+                    continue  # stops that take no distance (and some others) earn no per-stop bonus
                 got = model.new_bool_var(f"p{t}_{k}_{v}")
                 model.add_implication(got, visit[v])
                 model.add_implication(got, assigned)
@@ -304,7 +312,9 @@ class _Builder:
         model, problem, graph = self.model, self.problem, self.problem.graph
         trains = range(len(problem.trains))
         for e in range(len(graph.edges)):
-            model.add(sum(self.forward[t][e] + self.backward[t][e] for t in trains) <= 1)
+            group = graph.twins.get(e, [e])
+            if group[0] == e:
+                model.add(sum(self.forward[t][f] + self.backward[t][f] for t in trains for f in group) <= 1)
         for v in graph.side_of:
             model.add(sum(self.visit[t][v] for t in trains) <= 1)
         for k in range(len(problem.attachments)):

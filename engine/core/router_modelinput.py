@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.core.graph import Node
 from engine.core.route_hooks import Attachment
 from engine.core.router_model import ModelInput, TrainSpec
-from engine.core.router_problem import RouteProblem
+from engine.core.router_problem import RouteProblem, stop_limits
 from engine.core.router_track import build_track_graph
 
 if TYPE_CHECKING:
@@ -44,11 +44,7 @@ def model_input(problem: RouteProblem, trains: Sequence[Train], attachments: tup
             values = dict(printed)
         bonuses = rules.track_bonuses(train) if "route_track_bonuses" in rules.hooks else {}
         specs.append(TrainSpec(train.id, train.distance, values, dict(bonuses)))
-    roles = rules.stop_roles() if "route_stop_roles" in rules.hooks else {}
-    areas: dict[str, set[Node]] = {}
-    for node, role in roles.items():
-        if role.area is not None:
-            areas.setdefault(role.area, set()).add(node)
+    limits = stop_limits(problem, stops)
     return ModelInput(
         graph=graph,
         trains=tuple(specs),
@@ -56,9 +52,9 @@ def model_input(problem: RouteProblem, trains: Sequence[Train], attachments: tup
                           and corp in board.hexes[node[0]].tokens[node[2]]),
         must_end=frozenset(must_end),
         blocked=frozenset(blocked),
-        never_end=frozenset(node for node, role in roles.items() if role.never_end),
+        never_end=limits.never_end,
         costs={node: board.hexes[node[0]].tile.stop(node[1], node[2]).distance_cost for node in stops},
-        areas=tuple(frozenset(members) for members in areas.values()),
+        areas=limits.areas,
         end_limits=rules.end_limits() if "route_end_limits" in rules.hooks else (),
         attachments=attachments,
     )

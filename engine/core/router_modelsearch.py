@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.core.route_hooks import assign_attachments
+from engine.core.route_hooks import assign_attachments, attachment_credit
 from engine.core.router_heuristic import Plan, plan_trains
 from engine.core.router_model import ModelInput, ModelOutcome, TrainSpec, run_from_walk, solve
 
@@ -45,12 +45,9 @@ def _credits(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, tuple[int,
     out: dict[int, tuple[int, tuple[str, ...]]] = {}
     for k, t in sorted(_holders(problem, plans).items()):
         stops = [graph.stop_of[v] for v in by_train[t].vertices if v in graph.stop_of]
-        attachment = problem.attachments[k]
-        gain = attachment.stop_bonus * sum(1 for node in stops if problem.costs.get(node, 1) > 0)
-        hexes = {node[0] for node in stops}
-        gain += max((amount for needed, amount in attachment.run_bonuses if needed <= hexes), default=0)
+        gain = attachment_credit(problem.attachments[k], stops, [problem.costs.get(node, 1) for node in stops])
         before = out.get(t, (0, ()))
-        out[t] = (before[0] + gain, before[1] + (attachment.id,))
+        out[t] = (before[0] + gain, before[1] + (problem.attachments[k].id,))
     return out
 
 

@@ -8,7 +8,7 @@ rounds, steps or players, so changes there do not reach it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -89,6 +89,49 @@ class RouteProblem:
     rules: RouteRules
 
 
+@dataclass(frozen=True)
+class StopLimits:
+    """Which stops a run may not start or end at, and which stops count as one location.
+
+    Both come from two places: the tiles (a rural junction's `may_not_end_here`, an off-board's
+    `groups` such as Mexico's six hexes) and the title's `route_stop_roles` hook.
+    """
+
+    never_end: frozenset[Node] = frozenset()
+    areas: tuple[frozenset[Node], ...] = ()
+
+    def breaks(self, stops: Sequence[Node]) -> bool:
+        """These stops, in run order, end at a stop that may not end a run or visit an area twice."""
+        if stops[0] in self.never_end or stops[-1] in self.never_end:
+            return True
+        return any(len(area.intersection(stops)) > 1 for area in self.areas)
+
+    def __bool__(self) -> bool:
+        return bool(self.never_end or self.areas)
+
+
+def stop_limits(problem: RouteProblem, nodes: Iterable[Node]) -> StopLimits:
+    """The stop limits that concern `nodes` (the stops a search may use)."""
+    rules = problem.rules
+    roles = rules.stop_roles() if "route_stop_roles" in rules.hooks else {}
+    hexes = problem.board.hexes
+    never_end: set[Node] = set()
+    areas: dict[str, set[Node]] = {}
+    for node in nodes:
+        stop = hexes[node[0]].tile.stop(node[1], node[2])
+        role = roles.get(node)
+        if stop.may_not_end_here or (role is not None and role.never_end):
+            never_end.add(node)
+        names = set(stop.groups)
+        if role is not None and role.area is not None:
+            names.add(role.area)
+        for name in names:
+            areas.setdefault(name, set()).add(node)
+    return StopLimits(frozenset(never_end),
+                      tuple(frozenset(members) for _, members in sorted(areas.items()) if len(members) > 1))
+
+
 def problem_from_game(game: BaseGame, corporation: Corporation) -> RouteProblem:
-    return RouteProblem(game.board, corporation.id, game.colors_available(), tuple(corporation.trains),
-                        GameRules(game, corporation))
+    # A train of no distance (18USA's Pullman car) never runs: it is at most an attachment.
+    trains = tuple(train for train in corporation.trains if train.distance > 0)
+    return RouteProblem(game.board, corporation.id, game.colors_available(), trains, GameRules(game, corporation))

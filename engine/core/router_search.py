@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-POLL_EVERY = 256  # search nodes between looks at the clock
+POLL_EVERY = 64  # search nodes (and options weighed) between looks at the clock
 SCAN_FIRST = 16  # runs tried one by one before a bound falls back on the blocker sets
 
 
@@ -209,6 +209,12 @@ def best_combination(
                 break  # sorted: no later option of this train can do better
             if option.ends and not fits(option):
                 continue
+            # Options dismissed as hopeless count as nodes too: with long lists, one node may
+            # dismiss thousands of them.
+            nodes += 1
+            if deadline is not None and nodes % POLL_EVERY == 0 and time.perf_counter() > deadline:
+                timed_out = True
+                return
             if hopeless(index + 1, open_sets, tops, option.mask, total + option.revenue):
                 continue
             now_open = list(open_sets)

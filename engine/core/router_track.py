@@ -22,6 +22,7 @@ from engine.core.graph import Node
 
 PathKey = tuple[str, int]  # (hex coord, index of the path on its tile)
 POLL_EVERY = 64  # hexes or vertices between looks at the clock
+NEAR, FAR = "#near", "#far"  # the two sides of a chain's middle vertex (see _split_junctions)
 
 
 class OutOfTime(Exception):
@@ -55,6 +56,11 @@ class TrackGraph:
     side_of: dict[int, str] = field(default_factory=dict)
     # (edge, side vertex) -> the hex on whose side of the border the edge reaches the vertex
     side_hex: dict[tuple[int, int], str] = field(default_factory=dict)
+    # Edge -> the parallel edges of one chain between copies of split junctions (itself
+    # included): a company's runs use at most one of them (see _split_junctions).
+    twins: dict[int, list[int]] = field(default_factory=dict)
+    # First copy of a split junction -> all its copies (see _split_junctions).
+    copies: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     def vertex(self, key: tuple[str, ...], kind: str) -> int:
         found = self._index.get(key)
@@ -71,9 +77,13 @@ class TrackGraph:
     def stop_vertex(self, node: Node) -> int | None:
         return self._index.get(("stop", node[0], node[1], str(node[2])))
 
-    def junction_of(self, coord: str) -> int | None:
-        """The vertex of the junction at the centre of hex `coord`, if the graph has it."""
-        return self._index.get(("junction", coord))
+    def junction_of(self, coord: str) -> tuple[int, ...]:
+        """The vertices of the junction at the centre of hex `coord` (several if it is split,
+        the first first), or () if the graph has none."""
+        first = self._index.get(("junction", coord))
+        if first is None:
+            return ()
+        return self.copies.get(first, (first,))
 
 
 def _check(deadline: float | None, counter: list[int]) -> None:
@@ -218,7 +228,73 @@ def build_track_graph(board: Board, starts: list[Node], stops_passable: dict[Nod
     for vertex, kind in enumerate(graph.kind):
         if kind == "side":
             graph.side_of[vertex] = graph.vertices[vertex][1]
-    return graph
+    return _split_junctions(graph)
+
+
+def _split_junctions(graph: TrackGraph) -> TrackGraph:
+    """The graph with each junction that more than three chains reach made into several vertices.
+
+    A run may pass one junction twice by different paths (tile 60's six paths meet at its
+    centre; the reference site accepts such runs, and the engine's run check does too), but a
+    vertex of a circuit is entered once. So a junction reached by k chains becomes k // 2 copies.
+    A chain between few copies becomes one parallel edge per pair of copies (`twins`, of which
+    the runs use one). A chain between two junctions of several copies each gets a middle vertex
+    ("mid") joined to every copy at both ends, and the chain's track goes on the halves towards
+    one end; a mid is passed like a branching side (one half of each kind, one train at most),
+    so a train still uses each chain once, whole.
+    """
+    split = {v: len(graph.incident[v]) // 2 for v, kind in enumerate(graph.kind)
+             if kind == "junction" and len(graph.incident[v]) >= 4}
+    if not split:
+        return graph
+    out = TrackGraph()
+    copies: dict[int, list[int]] = {}
+    for v, key in enumerate(graph.vertices):
+        copies[v] = [out.vertex(key if n == 0 else (*key, f"#{n}"), graph.kind[v]) for n in range(split.get(v, 1))]
+        if v in graph.stop_of:
+            out.stop_of[copies[v][0]] = graph.stop_of[v]
+        if v in graph.side_of:
+            out.side_of[copies[v][0]] = graph.side_of[v]
+    for v in split:
+        out.copies[copies[v][0]] = tuple(copies[v])
+
+    def add(a: int, b: int, paths: tuple[PathKey, ...], hexes: tuple[str, ...]) -> int:
+        index = len(out.edges)
+        out.edges.append(TrackEdge(a, b, paths, hexes))
+        out.incident[a].append(index)
+        out.incident[b].append(index)
+        return index
+
+    for e, edge in enumerate(graph.edges):
+        a_hex = graph.side_hex.get((e, edge.a))
+        b_hex = graph.side_hex.get((e, edge.b))
+        ends_a, ends_b = copies[edge.a], copies[edge.b]
+        if len(ends_a) * len(ends_b) <= max(len(ends_a) + len(ends_b), 4):
+            # Few enough pairs of copies: one parallel edge each, of which a company uses one.
+            group = [add(va, vb, edge.paths, edge.hexes) for va in ends_a for vb in ends_b]
+            for index in group:
+                out.twins[index] = group
+                a, b = out.edges[index].a, out.edges[index].b
+                for end, side in ((a, a_hex), (b, b_hex)):
+                    if side is not None:
+                        out.side_hex[(index, end)] = side
+            continue
+        mid = out.vertex(("mid", str(e)), "mid")
+        # A train passing the middle comes from one copy of the near end and goes on to the far
+        # end, never back to another copy: the rule of a branching side, with two pseudo-hexes.
+        out.side_of[mid] = NEAR
+        # The track goes on the half towards a split end, as often as that end has copies.
+        near, far, side = (edge.a, edge.b, b_hex) if edge.a in split else (edge.b, edge.a, a_hex)
+        paths = edge.paths if near == edge.a else tuple(reversed(edge.paths))
+        hexes = edge.hexes if near == edge.a else tuple(reversed(edge.hexes))
+        for copy in copies[near]:
+            out.side_hex[(add(copy, mid, paths, hexes), mid)] = NEAR
+        for copy in copies[far]:
+            index = add(mid, copy, (), ())
+            out.side_hex[(index, mid)] = FAR
+            if side is not None:
+                out.side_hex[(index, copy)] = side
+    return out
 
 
 def _vertex_for(graph: TrackGraph, point: tuple[str, ...]) -> int:

@@ -49,6 +49,8 @@ class Stop:
     revenue: int  # in the current phase
     cost: int  # how much of a train's distance it takes
     ends_runs: bool  # an off-board area: a run may start or end there, never pass through
+    never_end: bool = False  # printed `route_may_not_end_here` (18USA rural junctions)
+    groups: tuple[str, ...] = ()  # printed `groups`: a run stops in each group once (Mexico)
 
 
 class PrintedBoard:
@@ -79,8 +81,9 @@ class PrintedBoard:
     def _stop(self, kind: str, raw: dict[str, Any]) -> Stop:
         revenue = raw["revenue"]
         value = revenue if isinstance(revenue, int) else int(revenue[self.color])
-        ends = kind == "offboard" and bool(raw.get("route_must_end_here", True))
-        return Stop(value, int(raw.get("distance_cost", 1)), ends)
+        ends = bool(raw.get("route_must_end_here", kind == "offboard"))
+        return Stop(value, int(raw.get("distance_cost", 1)), ends, bool(raw.get("route_may_not_end_here")),
+                    tuple(raw.get("groups") or ()))
 
     def stops_in(self, coord: str) -> list[Node]:
         return [node for node in self.stops if node[0] == coord]
@@ -158,12 +161,16 @@ def run_value(game: BaseGame, board: PrintedBoard, corp: Corporation, train: Tra
     return total + sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
 
 
-def _breaks_roles(game: BaseGame, corp: Corporation, stops: tuple[Node, ...]) -> bool:
+def _breaks_roles(game: BaseGame, board: PrintedBoard, corp: Corporation, stops: tuple[Node, ...]) -> bool:
+    """The title's stop roles or the printed stop flags forbid this run."""
     roles = game.route_stop_roles(corp)
     if any(roles[end].never_end for end in (stops[0], stops[-1]) if end in roles):
         return True
+    if any(board.stops[end].never_end for end in (stops[0], stops[-1])):
+        return True
     areas = [roles[stop].area for stop in stops if stop in roles and roles[stop].area is not None]
-    return len(areas) != len(set(areas))
+    groups = [group for stop in stops for group in board.stops[stop].groups]
+    return len(areas) != len(set(areas)) or len(groups) != len(set(groups))
 
 
 def _attachment_bonus(game: BaseGame, board: PrintedBoard, corp: Corporation,
@@ -175,7 +182,7 @@ def _attachment_bonus(game: BaseGame, board: PrintedBoard, corp: Corporation,
     def worth(attachment: Any, train: Train, stops: tuple[Node, ...]) -> int:
         if attachment.trains is not None and train.id not in attachment.trains:
             return 0
-        counted = sum(1 for node in stops if board.stops[node].cost > 0)
+        counted = sum(1 for node in stops if board.stops[node].cost > 0 and node not in attachment.no_stop_bonus)
         hexes = {c for c, _, _ in stops}
         best_bonus = max((amount for needed, amount in attachment.run_bonuses if needed <= hexes), default=0)
         return attachment.stop_bonus * counted + best_bonus
@@ -205,7 +212,7 @@ def reference_best(game: BaseGame, corp: Corporation, trains: Sequence[Train] | 
         for hexes, most in limits:
             if sum(1 for _, (stops, _, _), _ in picked if stops[0][0] in hexes or stops[-1][0] in hexes) > most:
                 return
-        if any(_breaks_roles(game, corp, run[0]) for _, run, _ in picked):
+        if any(_breaks_roles(game, board, corp, run[0]) for _, run, _ in picked):
             return
         bonus = _attachment_bonus(game, board, corp, [(train, run[0]) for train, run, _ in picked])
         best = max(best, sum(value for _, _, value in picked) + bonus)

@@ -12,10 +12,13 @@ from engine.core.board import HexState
 from engine.core.entities import Company, Corporation, Player, Train
 from engine.core.family1817.game import FAMILY_OPTIONS, Family1817Game
 from engine.core.family1817.market import LIQUIDATION, area
+from engine.core.graph import Node
 from engine.core.phases import Phase
 from engine.core.round import OperatingSet, RoundSequence, RoundSpec
+from engine.core.route_hooks import Attachment, EndLimit
 from engine.core.services.depot import Depot
 from engine.titles.g18usa import phases as usa_phases
+from engine.titles.g18usa import revenue as usa_revenue
 from engine.titles.g18usa.auction import PrivateAuctionRound, SelectionAuctionStep
 from engine.titles.g18usa.data import load_data
 from engine.titles.g18usa.setup import SETUP_OPTIONS, SEVENTEEN_TRAINS, setup_from_seed
@@ -95,6 +98,28 @@ class G18USA(Family1817Game):
             "merger": RoundSpec(MergerRound, (PostConversionStep(), PostConversionLoansStep(), ConversionStep())),
             "acquisition": RoundSpec(AcquisitionRound, (AcquisitionStep(),)),
         }
+
+    # --- runs (12.4): the core route hooks, which the route optimizer reads (revenue.py) ----------
+    def route_stop_revenue(self, corporation: Corporation, train: Train, stop: Node, revenue: int) -> int:
+        owned = [company.id for company in self.companies_of(corporation)]
+        return usa_revenue.hook_stop_value(self.umap, corporation.id, owned, self.phase.name, stop, revenue)
+
+    def route_track_bonuses(self, corporation: Corporation, train: Train) -> dict[str, int]:
+        return usa_revenue.track_bonuses(self.umap, self.phase.name)
+
+    def route_end_limits(self, corporation: Corporation) -> tuple[EndLimit, ...]:
+        return usa_revenue.hook_end_limits(self.umap)
+
+    def route_attachments(self, corporation: Corporation) -> tuple[Attachment, ...]:
+        from engine.titles.g18usa.operating import UsaOperatingRound
+
+        rnd = self.round
+        chosen = rnd.attachments if isinstance(rnd, UsaOperatingRound) and rnd.turn is not None \
+            and rnd.corporation is corporation else {}
+        trains = [(train.id, train.name) for train in corporation.trains if not usa_phases.is_pullman(train)]
+        pullman = any(usa_phases.is_pullman(train) for train in corporation.trains)
+        owned = [company.id for company in self.companies_of(corporation)]
+        return usa_revenue.hook_attachments(self.umap, owned, trains, pullman, chosen)
 
     # --- the family's hooks (rules 9, 11, 12) ----------------------------------------------------
     def interest_tiers(self) -> tuple[tuple[int, int], ...]:

@@ -1,15 +1,26 @@
 """18USA runs (12.4): what a stop, a resource hex and a run are worth, and the limits over a
-company's runs. These are the values the 18USA game class returns from the core route hooks
-(`route_stop_revenue`, `route_track_bonuses`, `route_run_bonus`, `route_end_limits`,
-`route_company_bonus`).
+company's runs; the title's run step values runs with `run_value`.
+
+The same rules, stated for the route optimizer through the core route hooks
+(engine/core/route_hooks.py), are the `hook_*` functions the game class returns:
+* `hook_stop_value`: printed value in the phase (red areas by their value token, P6's token),
+  bridge and city-value (subsidy) markers, the Company Town's penalty, P8's +$10 in its red area
+  (each red area is one hex but Mexico, whose hexes are one location, so a run earns it once);
+* `track_bonuses`: coal, oil and ore tokens, once per train, costing no distance;
+* `hook_end_limits`: at most two runs into Mexico; Mexico, Montreal and the Port of New Orleans
+  end runs and rural junctions never do, which the tiles print (core board flags);
+* `hook_attachments`: the Pullman (+$20 a counted stop but rural junctions), P17's route bonus
+  to the best run, P19's switcher and P30's extender, each on one train of the optimizer's
+  choice unless the company has already chosen it for this run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.core.graph import Node
+from engine.core.route_hooks import Attachment
 from engine.core.routes import check_run
 from engine.errors import GameError
 from engine.titles.g18usa.resources import track_bonus
@@ -21,6 +32,8 @@ FREIGHT_BONUS = 10
 EXPRESS_FREIGHT = "P8"
 GREAT_NORTHERN = "P17"
 DISTANCE_PRIVATES = ("P19", "P30")  # switcher and extender: one train +1 distance a run
+PULLMAN = "P"  # the Pullman's train name and its upgrade name in a `choose`
+EXTENDABLE = ("2", "2+", "3", "3+", "4", "4+")  # trains P30's extender may go on
 
 
 @dataclass(frozen=True)
@@ -33,17 +46,25 @@ class RunTrain:
     switcher: bool = False  # P19: one more stop of distance, and one stop dropped from the count
 
 
+def stop_extras(umap: UsaMap, corporation: str, node: Node, phase: str) -> int:
+    """What a stop earns beyond its printed value in the phase: bridge and city-value markers,
+    and the Company Town's $10 less for outsiders."""
+    coord = node[0]
+    state = umap.board.hexes[coord]
+    value = sum(marker.value for marker in state.markers_of(BRIDGE))
+    value += city_bonus(umap, coord, phase)
+    if state.tile.kind == "company_town" and corporation not in state.corporations_here():
+        value -= int(umap.raw_tiles[state.tile.name].get("other_corporations_revenue_penalty") or 0)
+    return value
+
+
 def stop_value(umap: UsaMap, corporation: str, node: Node, phase: str, pullman: bool = False) -> int:
     """A stop's value on one train's run: printed value in the phase, bridge and city-value
     markers, the Company Town's $10 less for outsiders, and the Pullman's $20."""
     coord, kind, index = node
     state = umap.board.hexes[coord]
     stop = state.tile.stop(kind, index)
-    value = stop.revenue_in(umap.phase(phase).colors)
-    value += sum(marker.value for marker in state.markers_of(BRIDGE))
-    value += city_bonus(umap, coord, phase)
-    if state.tile.kind == "company_town" and corporation not in state.corporations_here():
-        value -= int(umap.raw_tiles[state.tile.name].get("other_corporations_revenue_penalty") or 0)
+    value = stop.revenue_in(umap.phase(phase).colors) + stop_extras(umap, corporation, node, phase)
     if pullman and stop.distance_cost and state.tile.kind != "rural_junction":
         # 12.4: each city, small city and red area counts $20 more; rural junctions do not.
         value += PULLMAN_BONUS
@@ -125,3 +146,49 @@ def check_run_set(umap: UsaMap, runs: Sequence[Sequence[Node]]) -> None:
     count = sum(1 for stops in runs if stops[0][0] in hexes or stops[-1][0] in hexes)
     if count > most:
         raise GameError(f"at most {most} of a company's runs may start or end in Mexico; {count} do (12.4.1)")
+
+
+# --- the same rules as core route hooks, for the route optimizer -----------------------------------
+def hook_stop_value(umap: UsaMap, corporation: str, owned: Collection[str], phase: str, node: Node,
+                    printed: int) -> int:
+    """`route_stop_revenue`: the stop's value on any train (the Pullman is an attachment)."""
+    value = printed + stop_extras(umap, corporation, node, phase)
+    if EXPRESS_FREIGHT in owned and node[0] in freight_area(umap):
+        value += FREIGHT_BONUS
+    return value
+
+
+def hook_end_limits(umap: UsaMap) -> tuple[tuple[frozenset[str], int], ...]:
+    return (umap.mexico_limit(),)
+
+
+def hook_attachments(umap: UsaMap, owned: Collection[str], trains: Sequence[tuple[str, str]],
+                     pullman: bool, chosen: Mapping[str, str]) -> tuple[Attachment, ...]:
+    """`route_attachments`: what the company may put on one train for this run. `trains` are
+    (id, name) of the trains that run; `chosen` is upgrade -> train id already chosen (12.7,
+    P19, P30: chosen before running, so the optimizer keeps those)."""
+    found = []
+
+    def on(upgrade: str, names: Collection[str] | None = None) -> frozenset[str] | None:
+        if upgrade in chosen:
+            return frozenset({chosen[upgrade]})
+        if names is None:
+            return None
+        return frozenset(train_id for train_id, name in trains if name in names)
+
+    if DISTANCE_PRIVATES[0] in owned:
+        found.append(Attachment(DISTANCE_PRIVATES[0], trains=on(DISTANCE_PRIVATES[0]), skips=1,
+                                distance_per_skip=1))
+    if DISTANCE_PRIVATES[1] in owned:
+        found.append(Attachment(DISTANCE_PRIVATES[1], trains=on(DISTANCE_PRIVATES[1], EXTENDABLE),
+                                distance_bonus=1))
+    if pullman:
+        junctions = frozenset((coord, stop.kind, stop.index) for coord, state in umap.board.hexes.items()
+                              if state.tile.kind == "rural_junction" for stop in state.tile.stops)
+        found.append(Attachment(PULLMAN, trains=on(PULLMAN), stop_bonus=PULLMAN_BONUS, no_stop_bonus=junctions))
+    if GREAT_NORTHERN in owned:
+        bonus = umap.map_data["great_northern"]["bonus"]
+        found.append(Attachment(GREAT_NORTHERN, run_bonuses=(
+            (frozenset(bonus["full"]["stops"]), int(bonus["full"]["bonus"])),
+            (frozenset(bonus["half"]["stops"]), int(bonus["half"]["bonus"])))))
+    return tuple(found)
