@@ -7,10 +7,13 @@ president may raise by at most $10; nobody may bid more than any of their compan
 (cash and the loans it may still take, with the target's treasury in an acquisition or friendly
 sale, and its treasury shares' value in a friendly sale). The last bidder names the buying
 company (`merge`), which gets the target's trains, stations and private companies, and in an
-acquisition or a friendly sale its treasury and loans; it pays the bid, taking loans if it must,
-and may then repay the loans it acquired (an unpaid one moves its price two steps back).
-Shareholders get the price per share (shorts pay it); in a liquidation the set-aside treasury
-and the bid first repay the loans, the president paying what is missing.
+acquisition or a friendly sale its treasury and loans; it pays the bid, taking loans if it must.
+Then, as on the site, the buyer first removes stations (14.3) and discards trains over its
+limit, may take loans while it can (a pass ends that), and may then repay the loans it acquired
+(a pass ends that; an unpaid one moves its price two steps back). Only then are the target's
+treasury shares returned and its shareholders paid the price per share (shorts pay it); in a
+liquidation the set-aside treasury and the bid first repay the set-aside loans, which stay out
+of the bank until then, the president paying what is missing.
 
 A title's round is `AcquisitionRound` with `AcquisitionStep()` after the interrupting steps
 (which must include the family's `TokenReductionStep`, `DiscardTrainStep` and cash crisis).
@@ -28,7 +31,7 @@ from engine.core.family1817.actions import Assign, Merge, PayoffLoan, TakeLoan
 from engine.core.family1817.loans import LOAN_PRICE_STEPS, loan_refusal, payoff_refusal, take_loan
 from engine.core.family1817.market import ACQUISITION, LIQUIDATION, area, in_normal_area
 from engine.core.family1817.operating import family
-from engine.core.family1817.sizes import take_over_assets
+from engine.core.family1817.sizes import join_stations, take_over_assets
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
 from engine.core.steps.cash_crisis import Debt
@@ -54,6 +57,7 @@ class Sale:
     buyer: str | None = None
     acquired_loans: int = 0  # loans the buyer got with the target and may repay now
     settling: bool = False
+    loans_done: bool = False  # the buyer passed on taking loans; repaying acquired ones is next
 
 
 @dataclass
@@ -114,7 +118,9 @@ class AcquisitionRound(Round):
                 continue
             if kind == LIQUIDATION:
                 self.sale.set_aside_cash = target.cash
-                self.sale.set_aside_loans = game.loans.forgive(target_id)
+                self.sale.set_aside_loans = game.loans.count(target_id)
+                # Set aside, the loans are still out of the bank until the sale settles them.
+                game.loans.move(target_id, set_aside_key(target_id))
                 # The bank holds the set-aside money; the loans and shareholders are paid from it.
                 game.transfer(target, game.bank, target.cash)
                 game.log.append(f"{target_id} is up for liquidation; its ${self.sale.set_aside_cash} and "
@@ -133,6 +139,11 @@ class AcquisitionRound(Round):
         order = game.players_from(seat)[1:] + [seat] if seat is not None else game.players_from(game.priority_player)
         sale.bidders = [p.key for p in order if not p.bankrupt]
         sale.turn = 0
+
+
+def set_aside_key(target_id: str) -> str:
+    """Who holds a liquidated company's loans while they are set aside."""
+    return f"{target_id} (set aside)"
 
 
 def _round(rnd: Round) -> AcquisitionRound:
@@ -219,12 +230,11 @@ class AcquisitionStep(Step):
             return []
         if sale.settling:
             assert isinstance(entity, Corporation)
-            kinds = []
+            if not sale.loans_done and loan_refusal(family(game), entity) is None:
+                return ["take_loan", "pass"]
             if sale.acquired_loans and payoff_refusal(family(game), entity) is None:
-                kinds.append("payoff_loan")
-            if loan_refusal(family(game), entity) is None:
-                kinds.append("take_loan")
-            return kinds + ["pass"]
+                return ["payoff_loan", "pass"]
+            return []
         if sale.kind == FRIENDLY and not sale.offered:
             return ["assign", "pass"]
         assert isinstance(entity, Player)
@@ -315,7 +325,9 @@ class AcquisitionStep(Step):
         acquisition = _round(rnd)
         sale = acquisition.sale
         assert sale is not None
-        if sale.settling:
+        if sale.settling and not sale.loans_done and "take_loan" in self.actions(game, rnd, entity):
+            sale.loans_done = True  # no more loans; repaying the acquired ones comes next
+        elif sale.settling:
             self.finish_sale(game, acquisition)
         elif sale.kind == FRIENDLY and not sale.offered:
             acquisition.sale = None
@@ -355,18 +367,19 @@ class AcquisitionStep(Step):
         assert sale is not None
         target = game.corporations[sale.target]
         price = sale.high_bid if buyer is not None else 0
-        treasury = [s for s in target.shares_of(target) if s.percent > 0]
-        if sale.kind == FRIENDLY and buyer is not None:
-            value = game.share_price(target) * sum(target.units(s.percent) for s in treasury)
-            if value:
-                game.transfer(game.bank, target, value)
-        for share in treasury:
-            game.ledger.move(share, game.pool)
         if buyer is None:
             self.settle_liquidation(game, acquisition, 0)
             return
+        if sale.kind == FRIENDLY:
+            # The bank pays for the treasury shares now; they go to the open market as the
+            # company leaves play (the site keeps them in its treasury until then).
+            value = game.share_price(target) * sum(target.units(s.percent) for s in treasury_shares(target))
+            if value:
+                game.transfer(game.bank, target, value)
         loans_before = game.loans.count(buyer.id)
-        take_over_assets(family(game), buyer, target, with_treasury=sale.kind != LIQUIDATION)
+        take_over_assets(family(game), buyer, target, with_treasury=sale.kind != LIQUIDATION,
+                         with_stations=False)
+        join_stations(family(game), buyer, target)
         sale.acquired_loans = game.loans.count(buyer.id) - loans_before
         while buyer.cash < price and loan_refusal(family(game), buyer) is None:
             take_loan(family(game), buyer)
@@ -384,8 +397,10 @@ class AcquisitionStep(Step):
         if sale.kind == LIQUIDATION:
             self.settle_liquidation(game, acquisition, sale.high_bid)
         else:
-            compensate(game, game.corporations[sale.target], sale.high_bid)
-            game.retire(game.corporations[sale.target])
+            target = game.corporations[sale.target]
+            return_treasury_shares(game, target)
+            compensate(game, target, sale.high_bid)
+            game.retire(target)
             acquisition.sale = None
 
     def settle_liquidation(self, game: Any, acquisition: AcquisitionRound, price: int) -> None:
@@ -395,6 +410,8 @@ class AcquisitionStep(Step):
         money = sale.set_aside_cash + price
         owed = sale.set_aside_loans * game.loans.value
         president = target.president()
+        game.loans.forgive(set_aside_key(target.id))
+        return_treasury_shares(game, target)
         left = money - owed
         if left < 0 and president is not None:
             game.log.append(f"{president.name} pays ${-left} of {target.id}'s loans")
@@ -459,6 +476,16 @@ class AcquisitionStep(Step):
         if isinstance(action, Assign):
             return bool(choice["target"] == action.target)
         return super().matches(game, choice, action)
+
+
+def treasury_shares(target: Corporation) -> list[Any]:
+    return [s for s in target.shares_of(target) if s.percent > 0]
+
+
+def return_treasury_shares(game: Any, target: Corporation) -> None:
+    """The sold company's treasury shares go to the open market (14.2)."""
+    for share in treasury_shares(target):
+        game.ledger.move(share, game.pool)
 
 
 def compensate(game: Any, target: Corporation, amount: int) -> None:

@@ -51,6 +51,9 @@ class Family1817Game(BaseGame):
         # The bankrupt president of a company left without one (its liquidation's bidding
         # starts at their left, 14.2.1).
         self.former_presidents: dict[str, str] = {}
+        # A buyer removing stations (14.3) from its own and a bought company's, whose stations
+        # become its own once it has: buyer id -> bought company's id.
+        self.joining_stations: dict[str, str] = {}
         super().__init__(players, seed, options)
         # Set after the base setup made the loan service; no round has asked for a rate yet.
         self.loans.tiers = self.interest_tiers()

@@ -176,9 +176,11 @@ def _give_president_certificate(game: Family1817Game, corporation: Corporation, 
     game.ledger.move(certificate, player)
 
 
-def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporation, with_treasury: bool) -> None:
-    """The buyer gets the target's trains, private companies, stations and, in a merger,
-    acquisition or friendly sale, its treasury and loans (14.1.2, 14.2)."""
+def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporation, with_treasury: bool,
+                     with_stations: bool = True) -> None:
+    """The buyer gets the target's trains, private companies, stations (unless the caller joins
+    them itself) and, in a merger, acquisition or friendly sale, its treasury and loans
+    (14.1.2, 14.2)."""
     for train in list(target.trains):
         target.trains.remove(train)
         buyer.trains.append(train)
@@ -190,7 +192,23 @@ def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporati
         if target.cash:
             game.transfer(target, buyer, target.cash)
         game.loans.move(target.id, buyer.id)
-    take_over_stations(game, buyer, target)
+    if with_stations:
+        take_over_stations(game, buyer, target)
+
+
+def join_stations(game: Family1817Game, buyer: Corporation, target: Corporation) -> None:
+    """Rule 14.3 as the site does it in a company sale: with no station to remove the target's
+    become the buyer's at once; otherwise they stay the target's while the buyer removes
+    stations from the two companies' together, and the rest become the buyer's after that."""
+    game.joining_stations[buyer.id] = target.id
+    if not stations_to_remove(game, buyer):
+        finish_joining(game, buyer)
+
+
+def finish_joining(game: Family1817Game, buyer: Corporation) -> None:
+    target_id = game.joining_stations.pop(buyer.id, None)
+    if target_id is not None:
+        take_over_stations(game, buyer, game.corporations[target_id])
 
 
 def take_over_stations(game: Family1817Game, buyer: Corporation, target: Corporation) -> None:
@@ -213,8 +231,15 @@ def placed_stations(game: Family1817Game, corporation: Corporation) -> list[tupl
             for slot, token in enumerate(game.board.hexes[coord].tokens[city_index]) if token == corporation.id]
 
 
+def joined_stations(game: Family1817Game, corporation: Corporation) -> list[tuple[str, int, int]]:
+    """The company's stations and, while it takes over another company's, that company's too."""
+    placed = placed_stations(game, corporation)
+    joining = game.joining_stations.get(corporation.id)
+    return placed + placed_stations(game, game.corporations[joining]) if joining else placed
+
+
 def stations_to_remove(game: Family1817Game, corporation: Corporation) -> int:
     """How many stations the company must take off the map: two in one hex, or more than the most."""
-    placed = placed_stations(game, corporation)
+    placed = joined_stations(game, corporation)
     doubled = len(placed) - len({coord for coord, _, _ in placed})
     return max(doubled, len(placed) - game.MAX_TOKENS)
