@@ -112,9 +112,10 @@ class AcquisitionRound(Round):
             if kind != LIQUIDATION and area(game, target) != (None if kind == FRIENDLY else ACQUISITION):
                 continue
             self.sale = Sale(target_id, kind)
-            if kind == FRIENDLY and not any(buyers_of(game, player, self.sale, minimum_bid(game, self.sale))
+            if kind == FRIENDLY and not any(buyers_of(game, player, self.sale, minimum_bid(game, self.sale),
+                                                      loan_room=False)
                                             for player in game.players if not player.bankrupt):
-                self.sale = None  # no company could buy it: its president is not asked (as on the site)
+                self.sale = None  # no company could pay for it: its president is not asked (as on the site)
                 continue
             if kind == LIQUIDATION:
                 self.sale.set_aside_cash = target.cash
@@ -162,7 +163,7 @@ def minimum_bid(game: Any, sale: Sale) -> int:
 def buying_power(game: Any, buyer: Corporation, sale: Sale) -> int:
     """What the buyer could pay: its cash and the loans it may still take once it holds the
     target's, with the target's treasury (acquisition, friendly sale) and treasury shares' value
-    (friendly sale)."""
+    (friendly sale). As on the site, target loans beyond the buyer's room count against it."""
     target: Corporation = game.corporations[sale.target]
     power: int = buyer.cash
     left = game.loans.available()
@@ -171,7 +172,7 @@ def buying_power(game: Any, buyer: Corporation, sale: Sale) -> int:
         room -= game.loans.count(target.id)  # the target's loans come with it
     if left is not None:
         room = min(room, left)
-    power += max(0, room) * game.loans.value
+    power += room * game.loans.value
     if sale.kind != LIQUIDATION:
         power += target.cash
     if sale.kind == FRIENDLY:
@@ -188,10 +189,12 @@ def may_hold_loans_of(game: Any, buyer: Corporation, sale: Sale) -> bool:
     return bool(held <= family(game).max_loans(buyer))
 
 
-def buyers_of(game: Any, player: Player, sale: Sale, price: int) -> list[Corporation]:
+def buyers_of(game: Any, player: Player, sale: Sale, price: int, loan_room: bool = True) -> list[Corporation]:
+    """The player's companies that could pay `price`; with `loan_room` only those with room for
+    the target's loans (9): the site asks a president to offer a friendly sale without it."""
     return [corp for corp in game.corporations.values()
             if corp.id != sale.target and corp.ipoed and corp.president() is player
-            and in_normal_area(game, corp) and may_hold_loans_of(game, corp, sale)
+            and in_normal_area(game, corp) and (not loan_room or may_hold_loans_of(game, corp, sale))
             and buying_power(game, corp, sale) >= price]
 
 

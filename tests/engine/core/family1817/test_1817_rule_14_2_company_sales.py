@@ -271,12 +271,34 @@ def test_14_2_3_a_company_nobody_could_buy_is_not_offered_for_a_friendly_sale() 
     game = companies()
     corp(game, "A").cash = corp(game, "C").cash = 0
     game.loans.held.update({"A": 2, "B": 1, "C": 4})
-    corp(game, "B").cash = 1000
+    corp(game, "B").cash = 200
     to_acquisition_round(game)
+    # C may pay for B with B's $200; B could pay $200 less $100 for A's loan beyond its room,
+    # short of A's market value, and far less for C: only B is offered
+    assert friendly_offers(game) == ["B"]
+
+
+def friendly_offers(game: object) -> list[str]:
     offered = []
-    while game.round.name == "Acquisition Round":
+    while game.round.name == "Acquisition Round" and legal_moves(game)[0]["type"] == "assign":
         move = legal_moves(game)[0]
         offered.append(move["choices"][0]["target"])
         act(game, "pass", move["entity"])
-    # C has room for B's loan and may pay with B's treasury; nobody has room for A's or C's loans
-    assert offered == ["B"]
+    return offered
+
+
+def test_14_2_3_a_friendly_sale_is_offered_when_a_buyer_could_pay_counting_loans_over_its_room() -> None:
+    def offered_with(a_cash: int) -> list[str]:
+        game = companies()
+        c = corp(game, "C")
+        game.loans.held.update({"A": 1, "B": 2, "C": 4})
+        c.cash = corp(game, "B").cash = 0
+        corp(game, "A").cash = a_cash
+        to_acquisition_round(game)
+        return friendly_offers(game)
+
+    # A could pay its cash and C's two treasury shares (2 x $80 or so), less $100 for each of
+    # C's four loans beyond the one more A may hold: Cy is asked when that reaches C's market
+    # value (5 x $80 or so), though A could not hold C's loans to buy it (9)
+    assert "C" in offered_with(1000)
+    assert "C" not in offered_with(500)
