@@ -181,6 +181,9 @@ class Family1817Game(BaseGame):
     def dividend_price_move(self, corporation: Corporation, paid: int) -> None:
         areas.move_for_dividend(self, corporation, paid)
 
+    def after_dividend(self, corporation: Corporation) -> None:
+        """Title hook: what ends with the company's earnings (a title's obsolete trains)."""
+
     def end_of_stock_round(self) -> None:
         areas.end_of_stock_round_moves(self)
         for corp_id in list(self.tokens_owed):

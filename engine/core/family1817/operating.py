@@ -244,6 +244,7 @@ def pay_family_dividend(game: Family1817Game, corporation: Corporation, revenue:
     corporation.has_paid = True
     game.log.append(f"{corporation.id} pays ${paid} and keeps ${kept}")
     game.dividend_price_move(corporation, paid)
+    game.after_dividend(corporation)
 
 
 def holdings(corporation: Corporation, skip: Holder) -> list[tuple[Holder, int]]:

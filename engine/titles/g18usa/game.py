@@ -177,6 +177,10 @@ class G18USA(Family1817Game):
         """Rule 6.3: Pullmans count toward the limit; obsolete trains do not."""
         return sum(1 for train in corporation.trains if not usa_phases.is_obsolete(self, train))
 
+    def after_dividend(self, corporation: Corporation) -> None:
+        """Obsolete trains leave once the company's earnings are paid (8), as on the site."""
+        usa_phases.obsolete_runs_done(self, corporation)
+
     def on_phase_change(self, phase: Phase) -> None:
         usa_phases.phase_started(self, phase)
 

@@ -111,7 +111,6 @@ class UsaRouteStep(OperatingStep):
         game.last_runs = runs
         orr.attachments = {}
         game.log.append(f"{corp.id} runs for ${turn.revenue}")
-        usa_phases.obsolete_runs_done(usa, corp)
         self.done(rnd)
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:

@@ -123,7 +123,7 @@ def phase_index(game: G18USA, name: str) -> int:
 
 
 def obsolete_runs_done(game: G18USA, corporation: Corporation) -> None:
-    """An obsolete train is removed once its company has run (rule 8)."""
+    """An obsolete train is removed once its company has run and paid its earnings (rule 8)."""
     for train in corporation.trains[:]:
         if train.id in game.obsolete_trains:
             corporation.trains.remove(train)
