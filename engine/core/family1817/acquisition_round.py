@@ -380,9 +380,8 @@ class AcquisitionStep(Step):
             if value:
                 game.transfer(game.bank, target, value)
         loans_before = game.loans.count(buyer.id)
-        take_over_assets(family(game), buyer, target, with_treasury=sale.kind != LIQUIDATION,
-                         with_stations=False)
-        join_stations(family(game), buyer, target)
+        take_over_assets(family(game), buyer, target, with_treasury=sale.kind != LIQUIDATION)
+        join_stations(family(game), buyer, target, drop_doubles=False)
         sale.acquired_loans = game.loans.count(buyer.id) - loans_before
         while buyer.cash < price and loan_refusal(family(game), buyer) is None:
             take_loan(family(game), buyer)

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from engine.core.entities import Corporation, Player, Share
 from engine.core.family1817 import market as areas
 from engine.core.family1817.cash_crisis import FamilyCashCrisisStep, go_bankrupt
-from engine.core.family1817.sizes import placed_stations
+from engine.core.family1817.sizes import joining_target, placed_stations
 from engine.core.family1817.tokens import TokenReductionStep
 from engine.core.game import BaseGame
 from engine.core.step import Step
@@ -100,7 +100,9 @@ class Family1817Game(BaseGame):
         """A company that left play (merged or sold) is made ready to be started again (7.2):
         off the market, no money, trains, loans or stations, its certificates new."""
         self.market.remove(corporation.id)
-        for coord, city_index, slot in reversed(placed_stations(self, corporation)):
+        # A merged company's stations may still wait for the survivor's removals (14.3).
+        for coord, city_index, slot in [] if joining_target(self, corporation) else \
+                reversed(placed_stations(self, corporation)):
             self.board.remove_token(coord, city_index, slot)
         if corporation.cash:
             self.transfer(corporation, self.bank, corporation.cash)

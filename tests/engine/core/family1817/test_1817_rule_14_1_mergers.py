@@ -186,3 +186,32 @@ def test_14_1_3_no_dealing_in_a_company_in_liquidation() -> None:
     corp(game, first).cash = 10
     act(game, "pass", first)  # it cannot pay for its station
     assert area(game, corp(game, first)) == "liquidation" and game.round.pending is None
+
+
+def test_14_3_a_merged_station_in_a_hex_of_the_survivor_goes_back_to_the_charter() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    other = "B" if first == "A" else "A"
+    home = corp(game, first).home_hex
+    # the other company has a second station, in the survivor's home hex
+    slots = game.board.hexes[home].tokens[0]
+    slots[slots.index(None)] = other
+    corp(game, other).token_count = 2
+    act(game, "merge", first, corporation=other)
+    assert all(m["type"] != "remove_token" for m in legal_moves(game))  # nobody is asked (the site)
+    assert sorted(coord for coord, _ in game.board.token_hexes(first)) == ["A1", "B2"]
+    assert game.board.hexes[home].tokens[0].count(first) == 1 and corp(game, first).token_count == 3
+
+
+def test_14_3_over_the_most_stations_the_merged_ones_wait_for_the_survivor_removal() -> None:
+    game = ann_has_a_and_b()
+    game.MAX_TOKENS = 1  # the test map has two cities: one station at most makes a merger crowd
+    first = game.round.current_entity(game).id
+    other = "B" if first == "A" else "A"
+    act(game, "merge", first, corporation=other)
+    assert [m["type"] for m in legal_moves(game)] == ["remove_token"]
+    # the merged company left play, but its station is its own until the survivor removes one
+    assert other not in game.market.position and len(game.board.token_hexes(other)) == 1
+    other_home = corp(game, other).home_hex
+    act(game, "remove_token", first, city=f"{corp(game, first).home_hex}-0-0", slot=0)
+    assert game.board.token_hexes(first) == [(other_home, 0)] and game.board.token_hexes(other) == []
