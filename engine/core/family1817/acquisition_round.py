@@ -130,6 +130,12 @@ class AcquisitionRound(Round):
                 self.open_bidding(game)
             return
 
+    def sale_over(self, game: Any) -> None:
+        """The next sale opens as soon as one ends, as on the site: a liquidation's treasury and
+        loans are set aside before a cash crisis the last one caused is settled."""
+        self.next_sale(game)
+        self.exhausted = self.sale is None
+
     def open_bidding(self, game: Any) -> None:
         sale = self.sale
         assert sale is not None
@@ -270,7 +276,7 @@ class AcquisitionStep(Step):
         if sale.settling:
             self.finish_sale(game, acquisition)
         elif sale.kind == FRIENDLY and not sale.offered:
-            acquisition.sale = None
+            acquisition.sale_over(game)
         elif sale.high_bidder is not None and len(sale.bidders) == 1:
             self.auto_buyer(game, acquisition)
         else:
@@ -333,7 +339,7 @@ class AcquisitionStep(Step):
         elif sale.settling:
             self.finish_sale(game, acquisition)
         elif sale.kind == FRIENDLY and not sale.offered:
-            acquisition.sale = None
+            acquisition.sale_over(game)
         else:
             self.drop_bidder(game, acquisition)
 
@@ -345,7 +351,7 @@ class AcquisitionStep(Step):
             self.resolve(game, acquisition, None)
         else:
             game.log.append(f"Nobody bids for {sale.target}; it goes on operating")
-            acquisition.sale = None
+            acquisition.sale_over(game)
 
     def auto_buyer(self, game: Any, acquisition: AcquisitionRound) -> None:
         """The winner names the buying company; with one company able to pay it needs no choice."""
@@ -403,7 +409,7 @@ class AcquisitionStep(Step):
             return_treasury_shares(game, target)
             compensate(game, target, sale.high_bid)
             game.retire(target)
-            acquisition.sale = None
+            acquisition.sale_over(game)
 
     def settle_liquidation(self, game: Any, acquisition: AcquisitionRound, price: int) -> None:
         sale = acquisition.sale
@@ -421,7 +427,7 @@ class AcquisitionStep(Step):
                         kind=Debt.LIQUIDATION_LOANS)
         compensate(game, target, max(0, left))
         game.retire(target)
-        acquisition.sale = None
+        acquisition.sale_over(game)
 
     def process_take_loan(self, game: Any, rnd: Round, entity: Holder, action: TakeLoan) -> None:
         assert isinstance(entity, Corporation)

@@ -13,7 +13,7 @@ from engine.core.family1817.sizes import joining_target, placed_stations
 from engine.core.family1817.tokens import TokenReductionStep
 from engine.core.game import BaseGame
 from engine.core.step import Step
-from engine.core.steps.cash_crisis import demand_payment
+from engine.core.steps.cash_crisis import Debt, demand_payment
 from engine.core.steps.discard import DiscardTrainStep
 from engine.core.steps.pending_token import PendingTokenStep
 from engine.errors import GameError
@@ -196,7 +196,20 @@ class Family1817Game(BaseGame):
     # --- players ------------------------------------------------------------------------------
     def demand(self, player: Player, amount: int, payee: Any, reason: str, company: str | None = None,
                kind: str = "") -> bool:
-        return demand_payment(self, player, amount, payee, reason, company, kind)
+        """Rule 15: the player pays in full; one who has not the money is left below $0, as on
+        the site, and in a cash crisis until sales bring them back to $0."""
+        shortfall = amount - player.cash
+        if shortfall <= 0:
+            return demand_payment(self, player, amount, payee, reason, company, kind)
+        if player.cash > 0:
+            self.transfer(player, payee, player.cash)
+        player.cash -= shortfall
+        payee.cash += shortfall
+        payee_key = "bank" if payee is self.bank else payee.key
+        self.cash_crisis.append(Debt(player.key, amount, payee_key, reason, company, kind))
+        self.log.append(f"{player.name} pays ${amount} for {reason}, ${shortfall} more than they have, "
+                        f"and must raise it")
+        return False
 
     def player_value(self, player: Player) -> int:
         """Rule 16: cash plus shares at market price, less shorts; privates count for nothing."""

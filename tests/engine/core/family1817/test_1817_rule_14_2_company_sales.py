@@ -302,3 +302,21 @@ def test_14_2_3_a_friendly_sale_is_offered_when_a_buyer_could_pay_counting_loans
     # value (5 x $80 or so), though A could not hold C's loans to buy it (9)
     assert "C" in offered_with(1000)
     assert "C" not in offered_with(500)
+
+
+def test_14_2_1_the_next_sale_opens_before_a_cash_crisis_of_the_last_one_is_settled() -> None:
+    game = companies()
+    a, b = corp(game, "A"), corp(game, "B")
+    game.loans.held.update({"A": 1, "B": 2})
+    a.cash, b.cash = 50, 0
+    liquidate(game, a, "test")
+    liquidate(game, b, "test")
+    player(game, "b").cash = 30
+    to_acquisition_round(game)
+    assert game.round.sale.target == "B"  # reverse operating order: B ($60) before A ($70)
+    act(game, "pass", "c")  # Ann's only company is in liquidation: she cannot bid
+    # Bob repays B's two loans: he pays $200 with $30 and is $170 short, in a cash crisis; A's
+    # treasury and loan are set aside already (as on the site)
+    assert player(game, "b").cash == 30 - 200 and game.cash_crisis
+    assert game.round.sale.target == "A" and a.cash == 0 and game.loans.count("A") == 0
+    assert [m["type"] for m in legal_moves(game)] == ["bankrupt"]
