@@ -161,7 +161,10 @@ def _round(rnd: Round) -> AcquisitionRound:
 def minimum_bid(game: Any, sale: Sale) -> int:
     target: Corporation = game.corporations[sale.target]
     if sale.kind == FRIENDLY:
-        floor: int = game.share_price(target) * family(game).company_size(target)
+        # The market value, rounded up to a multiple of the bid step (as on the site: bids are
+        # multiples of $10).
+        value: int = game.share_price(target) * family(game).company_size(target)
+        floor = -(-value // BID_STEP) * BID_STEP
         return max(floor, sale.high_bid + BID_STEP) if sale.high_bidder else floor
     return sale.high_bid + BID_STEP
 
@@ -303,8 +306,7 @@ class AcquisitionStep(Step):
         if price is None or limits is None:
             raise GameError("none of your companies can pay a bid now")
         low, high = limits
-        friendly_floor = sale.kind == FRIENDLY and sale.high_bidder is None and price == low
-        if price < low or price > high or (price % BID_STEP and not friendly_floor):
+        if price < low or price > high or price % BID_STEP:
             raise GameError(f"bid a multiple of ${BID_STEP} from ${low} to ${high} (14.2)")
         sale.high_bid, sale.high_bidder = price, entity.key
         game.log.append(f"{entity.name} bids ${price} for {sale.target}")
@@ -478,7 +480,7 @@ class AcquisitionStep(Step):
         if isinstance(action, Bid):
             return (choice["corporation"] == action.corporation and action.price is not None
                     and choice["min_price"] <= action.price <= choice["max_price"]
-                    and (action.price % BID_STEP == 0 or action.price == choice["min_price"]))
+                    and action.price % BID_STEP == 0)
         if isinstance(action, Merge):
             return bool(choice["corporation"] == action.corporation)
         if isinstance(action, Assign):

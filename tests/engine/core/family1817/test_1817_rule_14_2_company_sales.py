@@ -320,3 +320,18 @@ def test_14_2_1_the_next_sale_opens_before_a_cash_crisis_of_the_last_one_is_sett
     assert player(game, "b").cash == 30 - 200 and game.cash_crisis
     assert game.round.sale.target == "A" and a.cash == 0 and game.loans.count("A") == 0
     assert [m["type"] for m in legal_moves(game)] == ["bankrupt"]
+
+
+def test_14_2_3_the_friendly_minimum_is_the_market_value_rounded_up_to_a_multiple_of_10() -> None:
+    game = companies()
+    game.market.remove("C")
+    game.market.place("C", next(c for c in game.market.cells.values() if c.price == 55 and not c.types))
+    corp(game, "A").cash = 1000
+    to_acquisition_round(game)
+    while legal_moves(game)[0]["choices"][0]["target"] != "C":
+        act(game, "pass", legal_moves(game)[0]["entity"])
+    act(game, "assign", "c", target="C", target_type="corporation")
+    # 5 shares at $55 are worth $275: bids are multiples of $10, the first at least $280
+    assert legal_moves(game)[0]["choices"][0]["min_price"] == 280
+    refused(game, "bid", "a", "from \\$280", corporation="C", price=275)
+    act(game, "bid", "a", corporation="C", price=280)
