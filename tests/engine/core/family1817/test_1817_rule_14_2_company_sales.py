@@ -216,7 +216,7 @@ def test_14_2_3_treasury_shares_are_paid_at_once_and_returned_as_the_company_lea
     while legal_moves(game)[0]["choices"][0]["target"] != "C":
         act(game, "pass", legal_moves(game)[0]["entity"])
     act(game, "assign", "c", target="C", target_type="corporation")
-    floor = price(game, "C") * 5
+    floor = legal_moves(game)[0]["choices"][0]["min_price"]
     act(game, "bid", "a", corporation="C", price=floor)
     c_cash = c.cash
     act(game, "pass", "b")
