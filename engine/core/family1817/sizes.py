@@ -36,10 +36,15 @@ def resize(game: Family1817Game, corporation: Corporation, size: int) -> list[Sh
     for share in corporation.shares:
         sign = -1 if share.percent < 0 else 1
         share.percent = sign * unit * (2 if share.president else 1)
-    have = sum(1 for s in base_shares(game, corporation) if not s.president)
-    start = 1 + max((share_index(s) for s in base_shares(game, corporation)), default=0)
-    added = [Share(f"{corporation.id}_{start + offset}", corporation, unit, False, corporation)
-             for offset in range(size - 2 - have)]
+    # Ordinary shares now: each short certificate is balanced by one more ordinary share, and
+    # once shorts are closed a share numbered as a short's may be an ordinary one.
+    have = sum(1 for s in corporation.shares if not s.president and s.percent > 0) - \
+        sum(1 for s in corporation.shares if s.percent < 0)
+    taken = {share_index(s) for s in corporation.shares}
+    free = (index for index in range(1 + max((share_index(s) for s in base_shares(game, corporation)), default=0),
+                                     10_000) if index not in taken)
+    added = [Share(f"{corporation.id}_{next(free)}", corporation, unit, False, corporation)
+             for _ in range(size - 2 - have)]
     for share in added:
         corporation.shares.append(share)
         game.ledger.move(share, corporation)

@@ -215,3 +215,22 @@ def test_14_3_over_the_most_stations_the_merged_ones_wait_for_the_survivor_remov
     other_home = corp(game, other).home_hex
     act(game, "remove_token", first, city=f"{corp(game, first).home_hex}-0-0", slot=0)
     assert game.board.token_hexes(first) == [(other_home, 0)] and game.board.token_hexes(other) == []
+
+
+def test_14_1_1_a_conversion_after_shorts_closed_keeps_the_company_whole() -> None:
+    from engine.core.family1817.sizes import convert
+
+    game = new(3)
+    start(game, "a", "C", 60)  # 5 shares: Ann's president's certificate, three in the treasury
+    c = corp(game, "C")
+    cy = player(game, "c")
+    game.ledger.short(c, cy, game.pool)  # a short pair: +1 in the market, -1 for Cy
+    # Cy closes the short with a treasury share (its ordinary share goes back with the short),
+    # leaving the market's share of the pair, numbered as a short's, an ordinary one
+    share = next(s for s in c.shares_of(c) if s.percent > 0)
+    game.ledger.move(share, cy)
+    game.ledger.close_short(c, cy, share)
+    assert sum(s.percent for s in c.shares) == 100
+    convert(game, c)
+    assert sum(s.percent for s in c.shares) == 100 and len({s.id for s in c.shares}) == len(c.shares)
+    assert game.company_size(c) == 10 and sum(1 for s in c.shares if s.percent == 10) == 8
