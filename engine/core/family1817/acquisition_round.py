@@ -80,7 +80,8 @@ class AcquisitionRound(Round):
         while not self.queue and self.stage:
             order = list(reversed(game.operating_order_all()))
             if self.stage == LIQUIDATION:
-                self.queue = [(LIQUIDATION, c.id) for c in order if area(game, c) == LIQUIDATION]
+                self.queue = [(LIQUIDATION, c.id) for c in order if area(game, c) == LIQUIDATION
+                              and c.id not in family(game).entered_liquidation]
                 self.stage = ACQUISITION
             elif self.stage == ACQUISITION:
                 self.queue = [(ACQUISITION, c.id) for c in order if area(game, c) == ACQUISITION

@@ -26,8 +26,8 @@ FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
     SITE_POST_CONVERSION: "After a conversion the shares are dealt first, then loans, then the new stations "
-                          "are bought, with loans the company takes itself if it must, as on the site "
-                          "(rule 14.1.1: loans, stations, then the share dealings; no money, liquidation).",
+                          "are bought, as on the site (rule 14.1.1: loans, stations, then the share "
+                          "dealings); either way a company without the money goes into liquidation.",
 }
 
 
@@ -48,6 +48,9 @@ class Family1817Game(BaseGame):
         self.tokens_owed: dict[str, int] = {}
         # Companies that entered the acquisition spaces by loans during this M&A round (14).
         self.entered_acquisition: set[str] = set()
+        # Companies that went into liquidation in this merger round (a conversion they could not
+        # pay for): as on the site, they are sold in the next acquisition round, not this one.
+        self.entered_liquidation: set[str] = set()
         # The bankrupt president of a company left without one (its liquidation's bidding
         # starts at their left, 14.2.1).
         self.former_presidents: dict[str, str] = {}

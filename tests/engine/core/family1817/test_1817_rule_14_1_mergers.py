@@ -61,7 +61,7 @@ def test_14_1_1_printed_order_loans_then_the_station_then_the_share_dealings() -
     assert legal_moves(game)[0]["entity"] == "a"  # then Ann may buy from the treasury
 
 
-def test_14_1_1_site_order_shares_then_loans_then_the_station_with_loans_if_need_be() -> None:
+def test_14_1_1_site_order_shares_then_loans_then_the_station_no_loan_taken_for_it() -> None:
     game = ann_has_a_and_b(options=[SITE_POST_CONVERSION])
     first = game.round.current_entity(game).id
     act(game, "convert", first)
@@ -72,8 +72,24 @@ def test_14_1_1_site_order_shares_then_loans_then_the_station_with_loans_if_need
         act(game, "pass", "b")
     company.cash = 10
     loans = game.loans.count(first)
-    act(game, "pass", first)  # no loan by choice: one is taken to pay the $50 station
-    assert game.loans.count(first) == loans + 1 and company.cash == 60 and area(game, company) is None
+    act(game, "pass", first)  # no loan by choice, and none is taken for the $50 station
+    assert game.loans.count(first) == loans and company.cash == 10 and area(game, company) == "liquidation"
+
+
+def test_14_2_1_a_company_liquidated_in_the_merger_round_is_sold_in_the_next_acquisition_round() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    act(game, "convert", first)
+    corp(game, first).cash = 10
+    act(game, "pass", first)
+    assert area(game, corp(game, first)) == "liquidation"
+    while game.round.name == "Merger and Conversion Round":
+        move = next(m for m in legal_moves(game) if m["type"] == "pass")
+        act(game, "pass", move["entity"], move.get("entity_type"))
+    # as on the site, the acquisition round sells only what was in liquidation as the merger
+    # round began: the company waits, set aside neither its treasury nor its loans
+    assert game.round.name != "Acquisition Round" or game.round.sale is None or game.round.sale.target != first
+    assert corp(game, first).cash == 10 and first in game.market.position
 
 
 def test_14_1_1_a_company_that_cannot_pay_for_its_station_is_liquidated() -> None:
