@@ -313,8 +313,17 @@ class PostConversionStep(Step):
         game.ledger.move(share, entity)
         game.log.append(f"{entity.name} buys {share.percent}% of {corporation.id} for ${price}")
         close_short(family(game), entity, share)
+        was_president = corporation.president() is entity
         game.check_presidency_after_buy(corporation, entity)
-        if not _merger(rnd).president_dealing:
+        merger = _merger(rnd)
+        if merger.president_dealing:
+            return
+        if not was_president and corporation.president() is entity:
+            # As on the site, a player the purchase made president now deals as the president
+            # does: any number of shares from the treasury, until they pass.
+            merger.dealers.pop(0)
+            merger.president_dealing = True
+        else:
             self.next_dealer(game, rnd)
 
     def process_sell(self, game: Any, rnd: Round, entity: Holder, action: SellShares) -> None:

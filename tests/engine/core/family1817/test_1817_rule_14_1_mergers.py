@@ -250,3 +250,27 @@ def test_14_1_1_a_conversion_after_shorts_closed_keeps_the_company_whole() -> No
     convert(game, c)
     assert sum(s.percent for s in c.shares) == 100 and len({s.id for s in c.shares}) == len(c.shares)
     assert game.company_size(c) == 10 and sum(1 for s in c.shares if s.percent == 10) == 8
+
+
+def test_14_1_3_a_player_a_purchase_makes_president_then_deals_as_the_president() -> None:
+    game = new(2)
+    start(game, "a", "C", 60)
+    start(game, "b", "D", 60)
+    pass_stock_round(game)
+    to_merger_round(game)
+    first = game.round.current_entity(game).id
+    other = "D" if first == "C" else "C"
+    president = corp(game, first).president().id
+    follower = corp(game, other).president().id
+    act(game, "merge", first, corporation=other)
+    # a 10-share company: two shares each; the initiating company's president keeps the chair
+    assert certs(game, first, president) == [20] and certs(game, first, follower) == [10, 10]
+    act(game, "pass", president)
+    act(game, "buy_shares", follower, shares=[next(s.id for s in corp(game, first).shares_of(corp(game, first))
+                                                    if not s.president)])
+    assert corp(game, first).president().id == follower
+    # the new president may go on buying from the treasury (as on the site), until they pass
+    moves = legal_moves(game)
+    assert moves[0]["entity"] == follower and {m["type"] for m in moves} == {"buy_shares", "pass"}
+    act(game, "pass", follower)
+    assert legal_moves(game)[0]["entity"] == first  # then the company's loans
