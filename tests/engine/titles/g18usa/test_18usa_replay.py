@@ -16,7 +16,7 @@ from usa_tracecheck import first_divergence
 EXACT_PREFIX = {
     "109372": 750, "randplay_18USA_4p_s8400": 437, "randplay_18USA_4p_s8401": 200,
     "randplay_18USA_4p_s8403": 238, "randplay_18USA_4p_s8405": 237, "randplay_18USA_5p_s8502": 138,
-    "randplay_18USA_5p_s8503": 259, "randplay_18USA_5p_s8504": 251, "randplay_18USA_5p_s8505": 614,
+    "randplay_18USA_5p_s8503": 423, "randplay_18USA_5p_s8504": 298, "randplay_18USA_5p_s8505": 614,
     "randplay_18USA_6p_s8600": 339, "randplay_18USA_6p_s8602": 173, "randplay_18USA_6p_s8603": 137,
     "randplay_18USA_6p_s8604": 153,
 }
