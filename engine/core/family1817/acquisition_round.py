@@ -7,10 +7,13 @@ president may raise by at most $10; nobody may bid more than any of their compan
 (cash and the loans it may still take, with the target's treasury in an acquisition or friendly
 sale, and its treasury shares' value in a friendly sale). The last bidder names the buying
 company (`merge`), which gets the target's trains, stations and private companies, and in an
-acquisition or a friendly sale its treasury and loans; it pays the bid, taking loans if it must,
-and may then repay the loans it acquired (an unpaid one moves its price two steps back).
-Shareholders get the price per share (shorts pay it); in a liquidation the set-aside treasury
-and the bid first repay the loans, the president paying what is missing.
+acquisition or a friendly sale its treasury and loans; it pays the bid, taking loans if it must.
+Then, as on the site, the buyer first removes stations (14.3) and discards trains over its
+limit, may take loans while it can (a pass ends that), and may then repay the loans it acquired
+(a pass ends that; an unpaid one moves its price two steps back). Only then are the target's
+treasury shares returned and its shareholders paid the price per share (shorts pay it); in a
+liquidation the set-aside treasury and the bid first repay the set-aside loans, which stay out
+of the bank until then, the president paying what is missing.
 
 A title's round is `AcquisitionRound` with `AcquisitionStep()` after the interrupting steps
 (which must include the family's `TokenReductionStep`, `DiscardTrainStep` and cash crisis).
@@ -28,7 +31,7 @@ from engine.core.family1817.actions import Assign, Merge, PayoffLoan, TakeLoan
 from engine.core.family1817.loans import LOAN_PRICE_STEPS, loan_refusal, payoff_refusal, take_loan
 from engine.core.family1817.market import ACQUISITION, LIQUIDATION, area, in_normal_area
 from engine.core.family1817.operating import family
-from engine.core.family1817.sizes import take_over_assets
+from engine.core.family1817.sizes import join_stations, take_over_assets
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
 from engine.core.steps.cash_crisis import Debt
@@ -54,6 +57,7 @@ class Sale:
     buyer: str | None = None
     acquired_loans: int = 0  # loans the buyer got with the target and may repay now
     settling: bool = False
+    loans_done: bool = False  # the buyer passed on taking loans; repaying acquired ones is next
 
 
 @dataclass
@@ -76,7 +80,8 @@ class AcquisitionRound(Round):
         while not self.queue and self.stage:
             order = list(reversed(game.operating_order_all()))
             if self.stage == LIQUIDATION:
-                self.queue = [(LIQUIDATION, c.id) for c in order if area(game, c) == LIQUIDATION]
+                self.queue = [(LIQUIDATION, c.id) for c in order if area(game, c) == LIQUIDATION
+                              and c.id not in family(game).entered_liquidation]
                 self.stage = ACQUISITION
             elif self.stage == ACQUISITION:
                 self.queue = [(ACQUISITION, c.id) for c in order if area(game, c) == ACQUISITION
@@ -108,13 +113,16 @@ class AcquisitionRound(Round):
             if kind != LIQUIDATION and area(game, target) != (None if kind == FRIENDLY else ACQUISITION):
                 continue
             self.sale = Sale(target_id, kind)
-            if kind == FRIENDLY and not any(buyers_of(game, player, self.sale, minimum_bid(game, self.sale))
+            if kind == FRIENDLY and not any(buyers_of(game, player, self.sale, minimum_bid(game, self.sale),
+                                                      loan_room=False)
                                             for player in game.players if not player.bankrupt):
-                self.sale = None  # no company could buy it: its president is not asked (as on the site)
+                self.sale = None  # no company could pay for it: its president is not asked (as on the site)
                 continue
             if kind == LIQUIDATION:
                 self.sale.set_aside_cash = target.cash
-                self.sale.set_aside_loans = game.loans.forgive(target_id)
+                self.sale.set_aside_loans = game.loans.count(target_id)
+                # Set aside, the loans are still out of the bank until the sale settles them.
+                game.loans.move(target_id, set_aside_key(target_id))
                 # The bank holds the set-aside money; the loans and shareholders are paid from it.
                 game.transfer(target, game.bank, target.cash)
                 game.log.append(f"{target_id} is up for liquidation; its ${self.sale.set_aside_cash} and "
@@ -122,6 +130,12 @@ class AcquisitionRound(Round):
             if kind != FRIENDLY:
                 self.open_bidding(game)
             return
+
+    def sale_over(self, game: Any) -> None:
+        """The next sale opens as soon as one ends, as on the site: a liquidation's treasury and
+        loans are set aside before a cash crisis the last one caused is settled."""
+        self.next_sale(game)
+        self.exhausted = self.sale is None
 
     def open_bidding(self, game: Any) -> None:
         sale = self.sale
@@ -135,6 +149,11 @@ class AcquisitionRound(Round):
         sale.turn = 0
 
 
+def set_aside_key(target_id: str) -> str:
+    """Who holds a liquidated company's loans while they are set aside."""
+    return f"{target_id} (set aside)"
+
+
 def _round(rnd: Round) -> AcquisitionRound:
     assert isinstance(rnd, AcquisitionRound), f"{type(rnd).__name__} is not an acquisition round"
     return rnd
@@ -143,7 +162,10 @@ def _round(rnd: Round) -> AcquisitionRound:
 def minimum_bid(game: Any, sale: Sale) -> int:
     target: Corporation = game.corporations[sale.target]
     if sale.kind == FRIENDLY:
-        floor: int = game.share_price(target) * family(game).company_size(target)
+        # The market value, rounded up to a multiple of the bid step (as on the site: bids are
+        # multiples of $10).
+        value: int = game.share_price(target) * family(game).company_size(target)
+        floor = -(-value // BID_STEP) * BID_STEP
         return max(floor, sale.high_bid + BID_STEP) if sale.high_bidder else floor
     return sale.high_bid + BID_STEP
 
@@ -151,7 +173,7 @@ def minimum_bid(game: Any, sale: Sale) -> int:
 def buying_power(game: Any, buyer: Corporation, sale: Sale) -> int:
     """What the buyer could pay: its cash and the loans it may still take once it holds the
     target's, with the target's treasury (acquisition, friendly sale) and treasury shares' value
-    (friendly sale)."""
+    (friendly sale). As on the site, target loans beyond the buyer's room count against it."""
     target: Corporation = game.corporations[sale.target]
     power: int = buyer.cash
     left = game.loans.available()
@@ -160,7 +182,7 @@ def buying_power(game: Any, buyer: Corporation, sale: Sale) -> int:
         room -= game.loans.count(target.id)  # the target's loans come with it
     if left is not None:
         room = min(room, left)
-    power += max(0, room) * game.loans.value
+    power += room * game.loans.value
     if sale.kind != LIQUIDATION:
         power += target.cash
     if sale.kind == FRIENDLY:
@@ -177,10 +199,12 @@ def may_hold_loans_of(game: Any, buyer: Corporation, sale: Sale) -> bool:
     return bool(held <= family(game).max_loans(buyer))
 
 
-def buyers_of(game: Any, player: Player, sale: Sale, price: int) -> list[Corporation]:
+def buyers_of(game: Any, player: Player, sale: Sale, price: int, loan_room: bool = True) -> list[Corporation]:
+    """The player's companies that could pay `price`; with `loan_room` only those with room for
+    the target's loans (9): the site asks a president to offer a friendly sale without it."""
     return [corp for corp in game.corporations.values()
             if corp.id != sale.target and corp.ipoed and corp.president() is player
-            and in_normal_area(game, corp) and may_hold_loans_of(game, corp, sale)
+            and in_normal_area(game, corp) and (not loan_room or may_hold_loans_of(game, corp, sale))
             and buying_power(game, corp, sale) >= price]
 
 
@@ -219,12 +243,11 @@ class AcquisitionStep(Step):
             return []
         if sale.settling:
             assert isinstance(entity, Corporation)
-            kinds = []
+            if not sale.loans_done and loan_refusal(family(game), entity) is None:
+                return ["take_loan", "pass"]
             if sale.acquired_loans and payoff_refusal(family(game), entity) is None:
-                kinds.append("payoff_loan")
-            if loan_refusal(family(game), entity) is None:
-                kinds.append("take_loan")
-            return kinds + ["pass"]
+                return ["payoff_loan", "pass"]
+            return []
         if sale.kind == FRIENDLY and not sale.offered:
             return ["assign", "pass"]
         assert isinstance(entity, Player)
@@ -257,7 +280,7 @@ class AcquisitionStep(Step):
         if sale.settling:
             self.finish_sale(game, acquisition)
         elif sale.kind == FRIENDLY and not sale.offered:
-            acquisition.sale = None
+            acquisition.sale_over(game)
         elif sale.high_bidder is not None and len(sale.bidders) == 1:
             self.auto_buyer(game, acquisition)
         else:
@@ -284,8 +307,7 @@ class AcquisitionStep(Step):
         if price is None or limits is None:
             raise GameError("none of your companies can pay a bid now")
         low, high = limits
-        friendly_floor = sale.kind == FRIENDLY and sale.high_bidder is None and price == low
-        if price < low or price > high or (price % BID_STEP and not friendly_floor):
+        if price < low or price > high or price % BID_STEP:
             raise GameError(f"bid a multiple of ${BID_STEP} from ${low} to ${high} (14.2)")
         sale.high_bid, sale.high_bidder = price, entity.key
         game.log.append(f"{entity.name} bids ${price} for {sale.target}")
@@ -315,10 +337,12 @@ class AcquisitionStep(Step):
         acquisition = _round(rnd)
         sale = acquisition.sale
         assert sale is not None
-        if sale.settling:
+        if sale.settling and not sale.loans_done and "take_loan" in self.actions(game, rnd, entity):
+            sale.loans_done = True  # no more loans; repaying the acquired ones comes next
+        elif sale.settling:
             self.finish_sale(game, acquisition)
         elif sale.kind == FRIENDLY and not sale.offered:
-            acquisition.sale = None
+            acquisition.sale_over(game)
         else:
             self.drop_bidder(game, acquisition)
 
@@ -330,7 +354,7 @@ class AcquisitionStep(Step):
             self.resolve(game, acquisition, None)
         else:
             game.log.append(f"Nobody bids for {sale.target}; it goes on operating")
-            acquisition.sale = None
+            acquisition.sale_over(game)
 
     def auto_buyer(self, game: Any, acquisition: AcquisitionRound) -> None:
         """The winner names the buying company; with one company able to pay it needs no choice."""
@@ -355,18 +379,18 @@ class AcquisitionStep(Step):
         assert sale is not None
         target = game.corporations[sale.target]
         price = sale.high_bid if buyer is not None else 0
-        treasury = [s for s in target.shares_of(target) if s.percent > 0]
-        if sale.kind == FRIENDLY and buyer is not None:
-            value = game.share_price(target) * sum(target.units(s.percent) for s in treasury)
-            if value:
-                game.transfer(game.bank, target, value)
-        for share in treasury:
-            game.ledger.move(share, game.pool)
         if buyer is None:
             self.settle_liquidation(game, acquisition, 0)
             return
+        if sale.kind == FRIENDLY:
+            # The bank pays for the treasury shares now; they go to the open market as the
+            # company leaves play (the site keeps them in its treasury until then).
+            value = game.share_price(target) * sum(target.units(s.percent) for s in treasury_shares(target))
+            if value:
+                game.transfer(game.bank, target, value)
         loans_before = game.loans.count(buyer.id)
         take_over_assets(family(game), buyer, target, with_treasury=sale.kind != LIQUIDATION)
+        join_stations(family(game), buyer, target, drop_doubles=False)
         sale.acquired_loans = game.loans.count(buyer.id) - loans_before
         while buyer.cash < price and loan_refusal(family(game), buyer) is None:
             take_loan(family(game), buyer)
@@ -384,9 +408,11 @@ class AcquisitionStep(Step):
         if sale.kind == LIQUIDATION:
             self.settle_liquidation(game, acquisition, sale.high_bid)
         else:
-            compensate(game, game.corporations[sale.target], sale.high_bid)
-            game.retire(game.corporations[sale.target])
-            acquisition.sale = None
+            target = game.corporations[sale.target]
+            return_treasury_shares(game, target)
+            compensate(game, target, sale.high_bid)
+            game.retire(target)
+            acquisition.sale_over(game)
 
     def settle_liquidation(self, game: Any, acquisition: AcquisitionRound, price: int) -> None:
         sale = acquisition.sale
@@ -395,6 +421,8 @@ class AcquisitionStep(Step):
         money = sale.set_aside_cash + price
         owed = sale.set_aside_loans * game.loans.value
         president = target.president()
+        game.loans.forgive(set_aside_key(target.id))
+        return_treasury_shares(game, target)
         left = money - owed
         if left < 0 and president is not None:
             game.log.append(f"{president.name} pays ${-left} of {target.id}'s loans")
@@ -402,7 +430,7 @@ class AcquisitionStep(Step):
                         kind=Debt.LIQUIDATION_LOANS)
         compensate(game, target, max(0, left))
         game.retire(target)
-        acquisition.sale = None
+        acquisition.sale_over(game)
 
     def process_take_loan(self, game: Any, rnd: Round, entity: Holder, action: TakeLoan) -> None:
         assert isinstance(entity, Corporation)
@@ -453,12 +481,22 @@ class AcquisitionStep(Step):
         if isinstance(action, Bid):
             return (choice["corporation"] == action.corporation and action.price is not None
                     and choice["min_price"] <= action.price <= choice["max_price"]
-                    and (action.price % BID_STEP == 0 or action.price == choice["min_price"]))
+                    and action.price % BID_STEP == 0)
         if isinstance(action, Merge):
             return bool(choice["corporation"] == action.corporation)
         if isinstance(action, Assign):
             return bool(choice["target"] == action.target)
         return super().matches(game, choice, action)
+
+
+def treasury_shares(target: Corporation) -> list[Any]:
+    return [s for s in target.shares_of(target) if s.percent > 0]
+
+
+def return_treasury_shares(game: Any, target: Corporation) -> None:
+    """The sold company's treasury shares go to the open market (14.2)."""
+    for share in treasury_shares(target):
+        game.ledger.move(share, game.pool)
 
 
 def compensate(game: Any, target: Corporation, amount: int) -> None:

@@ -20,7 +20,7 @@ from engine.core.family1817.shorts import match_market_shorts
 from engine.core.round import Round
 from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale
 from engine.core.step import Move
-from engine.core.steps.cash_crisis import CashCrisisStep, Debt, _payee
+from engine.core.steps.cash_crisis import CashCrisisStep, Debt
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -57,8 +57,11 @@ def crisis_sales(game: Any, player: Player, need: int) -> list[Move]:
 
 
 class FamilyCashCrisisStep(CashCrisisStep):
+    """The debt is already paid, the player below $0 (`Family1817Game.demand`): they sell until
+    back to $0."""
+
     def sales(self, game: Any, player: Player) -> list[Move]:
-        return crisis_sales(game, player, self.debt(game).amount - player.cash)
+        return crisis_sales(game, player, -player.cash)
 
     def process_sell(self, game: Any, rnd: Round, entity: Holder, action: SellShares) -> None:
         assert isinstance(entity, Player)
@@ -68,11 +71,9 @@ class FamilyCashCrisisStep(CashCrisisStep):
             raise GameError("in a cash crisis no sale may change a presidency (15)")
         plan = plan_sale(game, entity, corporation, action.shares, action.percent, keep_presidency=True)
         execute_sale(game, entity, plan, action.shares)
-        debt = self.debt(game)
-        if entity.cash >= debt.amount:
-            game.cash_crisis.pop(0)
-            game.transfer(entity, _payee(game, debt.payee), debt.amount)
-            game.log.append(f"{entity.name} pays ${debt.amount} for {debt.reason}")
+        if entity.cash >= 0:
+            debt = game.cash_crisis.pop(0)
+            game.log.append(f"{entity.name} has raised the money for {debt.reason}")
 
     def process_bankrupt(self, game: Any, rnd: Round, entity: Holder, action: Bankrupt) -> None:
         assert isinstance(entity, Player)
@@ -85,7 +86,14 @@ class FamilyCashCrisisStep(CashCrisisStep):
 def go_bankrupt(game: Family1817Game, player: Player, debt: Debt | None) -> None:
     """The effects of rule 15 on a bankrupt player's holdings."""
     company = game.corporations.get(debt.company or "") if debt is not None else None
+    # A debt was paid in full, leaving the player below $0: what they could not raise is the
+    # bank's loss, and what they did pay of unpaid interest goes to the company (as their money
+    # would), the rest to the bank.
+    paid = debt.amount + min(0, player.cash) if debt is not None else 0
+    if player.cash < 0:
+        game.transfer(game.bank, player, -player.cash)
     if debt is not None and debt.kind == Debt.INTEREST and company is not None:
+        game.transfer(game.bank, company, max(0, paid))
         game.transfer(player, company, player.cash)
     else:
         game.transfer(player, game.bank, player.cash)

@@ -9,11 +9,11 @@ from typing import Any, ClassVar
 from engine.core.entities import Corporation, Player, Share
 from engine.core.family1817 import market as areas
 from engine.core.family1817.cash_crisis import FamilyCashCrisisStep, go_bankrupt
-from engine.core.family1817.sizes import placed_stations
+from engine.core.family1817.sizes import joining_target, placed_stations
 from engine.core.family1817.tokens import TokenReductionStep
 from engine.core.game import BaseGame
 from engine.core.step import Step
-from engine.core.steps.cash_crisis import demand_payment
+from engine.core.steps.cash_crisis import Debt, demand_payment
 from engine.core.steps.discard import DiscardTrainStep
 from engine.core.steps.pending_token import PendingTokenStep
 from engine.errors import GameError
@@ -26,8 +26,8 @@ FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
     SITE_POST_CONVERSION: "After a conversion the shares are dealt first, then loans, then the new stations "
-                          "are bought, with loans the company takes itself if it must, as on the site "
-                          "(rule 14.1.1: loans, stations, then the share dealings; no money, liquidation).",
+                          "are bought, as on the site (rule 14.1.1: loans, stations, then the share "
+                          "dealings); either way a company without the money goes into liquidation.",
 }
 
 
@@ -48,9 +48,15 @@ class Family1817Game(BaseGame):
         self.tokens_owed: dict[str, int] = {}
         # Companies that entered the acquisition spaces by loans during this M&A round (14).
         self.entered_acquisition: set[str] = set()
+        # Companies that went into liquidation in this merger round (a conversion they could not
+        # pay for): as on the site, they are sold in the next acquisition round, not this one.
+        self.entered_liquidation: set[str] = set()
         # The bankrupt president of a company left without one (its liquidation's bidding
         # starts at their left, 14.2.1).
         self.former_presidents: dict[str, str] = {}
+        # A buyer removing stations (14.3) from its own and a bought company's, whose stations
+        # become its own once it has: buyer id -> bought company's id.
+        self.joining_stations: dict[str, str] = {}
         super().__init__(players, seed, options)
         # Set after the base setup made the loan service; no round has asked for a rate yet.
         self.loans.tiers = self.interest_tiers()
@@ -97,7 +103,9 @@ class Family1817Game(BaseGame):
         """A company that left play (merged or sold) is made ready to be started again (7.2):
         off the market, no money, trains, loans or stations, its certificates new."""
         self.market.remove(corporation.id)
-        for coord, city_index, slot in reversed(placed_stations(self, corporation)):
+        # A merged company's stations may still wait for the survivor's removals (14.3).
+        for coord, city_index, slot in [] if joining_target(self, corporation) else \
+                reversed(placed_stations(self, corporation)):
             self.board.remove_token(coord, city_index, slot)
         if corporation.cash:
             self.transfer(corporation, self.bank, corporation.cash)
@@ -198,7 +206,20 @@ class Family1817Game(BaseGame):
     # --- players ------------------------------------------------------------------------------
     def demand(self, player: Player, amount: int, payee: Any, reason: str, company: str | None = None,
                kind: str = "") -> bool:
-        return demand_payment(self, player, amount, payee, reason, company, kind)
+        """Rule 15: the player pays in full; one who has not the money is left below $0, as on
+        the site, and in a cash crisis until sales bring them back to $0."""
+        shortfall = amount - player.cash
+        if shortfall <= 0:
+            return demand_payment(self, player, amount, payee, reason, company, kind)
+        if player.cash > 0:
+            self.transfer(player, payee, player.cash)
+        player.cash -= shortfall
+        payee.cash += shortfall
+        payee_key = "bank" if payee is self.bank else payee.key
+        self.cash_crisis.append(Debt(player.key, amount, payee_key, reason, company, kind))
+        self.log.append(f"{player.name} pays ${amount} for {reason}, ${shortfall} more than they have, "
+                        f"and must raise it")
+        return False
 
     def player_value(self, player: Player) -> int:
         """Rule 16: cash plus shares at market price, less shorts; privates count for nothing."""

@@ -5,8 +5,10 @@ other player in turn from the president's left buys one share from it or sells),
 loans, and the stations a conversion bought.
 
 The printed order for a conversion is loans and stations first, then the share dealings; the
-site deals shares first, then loans, then buys the stations with loans it takes itself if it
-must (`SITE_POST_CONVERSION`). A company that cannot pay for its stations goes into liquidation.
+site deals shares first, then the company's loans (its own choice), then buys the stations
+(`SITE_POST_CONVERSION`). A company that cannot pay for its stations goes into liquidation, to
+be sold in the next acquisition round but one (the site sells only those in liquidation as the
+merger round began).
 
 A title's round is `MergerRound` with `PostConversionStep()`, `PostConversionLoansStep()` and
 `ConversionStep()`, in that order, after the interrupting steps.
@@ -51,6 +53,7 @@ class MergerRound(Round):
     def start(self, game: Any) -> None:
         self.order = [corp.id for corp in game.operating_order()]
         game.entered_acquisition.clear()
+        game.entered_liquidation.clear()
         game.log.append(self.title(game))
 
     def title(self, game: Any) -> str:
@@ -107,11 +110,9 @@ class MergerRound(Round):
         if not due:
             return
         cost = due * game.TOKEN_PRICE
-        if game.option(SITE_POST_CONVERSION):
-            while corporation.cash < cost and loan_refusal(game, corporation) is None:
-                take_loan(game, corporation)
         if corporation.cash < cost:
             liquidate(game, corporation, f"it cannot pay ${cost} for its new stations")
+            game.entered_liquidation.add(corporation.id)
             return
         game.transfer(corporation, game.bank, cost)
         corporation.token_count += due
@@ -312,8 +313,17 @@ class PostConversionStep(Step):
         game.ledger.move(share, entity)
         game.log.append(f"{entity.name} buys {share.percent}% of {corporation.id} for ${price}")
         close_short(family(game), entity, share)
+        was_president = corporation.president() is entity
         game.check_presidency_after_buy(corporation, entity)
-        if not _merger(rnd).president_dealing:
+        merger = _merger(rnd)
+        if merger.president_dealing:
+            return
+        if not was_president and corporation.president() is entity:
+            # As on the site, a player the purchase made president now deals as the president
+            # does: any number of shares from the treasury, until they pass.
+            merger.dealers.pop(0)
+            merger.president_dealing = True
+        else:
             self.next_dealer(game, rnd)
 
     def process_sell(self, game: Any, rnd: Round, entity: Holder, action: SellShares) -> None:

@@ -36,10 +36,15 @@ def resize(game: Family1817Game, corporation: Corporation, size: int) -> list[Sh
     for share in corporation.shares:
         sign = -1 if share.percent < 0 else 1
         share.percent = sign * unit * (2 if share.president else 1)
-    have = sum(1 for s in base_shares(game, corporation) if not s.president)
-    start = 1 + max((share_index(s) for s in base_shares(game, corporation)), default=0)
-    added = [Share(f"{corporation.id}_{start + offset}", corporation, unit, False, corporation)
-             for offset in range(size - 2 - have)]
+    # Ordinary shares now: each short certificate is balanced by one more ordinary share, and
+    # once shorts are closed a share numbered as a short's may be an ordinary one.
+    have = sum(1 for s in corporation.shares if not s.president and s.percent > 0) - \
+        sum(1 for s in corporation.shares if s.percent < 0)
+    taken = {share_index(s) for s in corporation.shares}
+    free = (index for index in range(1 + max((share_index(s) for s in base_shares(game, corporation)), default=0),
+                                     10_000) if index not in taken)
+    added = [Share(f"{corporation.id}_{next(free)}", corporation, unit, False, corporation)
+             for _ in range(size - 2 - have)]
     for share in added:
         corporation.shares.append(share)
         game.ledger.move(share, corporation)
@@ -95,6 +100,7 @@ def merge(game: Family1817Game, survivor: Corporation, other: Corporation) -> No
     price_cell = price_at_most(game, merged_price(game, survivor, other))
     old_presidents = (survivor.president(), other.president())
     take_over_assets(game, survivor, other, with_treasury=True)
+    join_stations(game, survivor, other, drop_doubles=True)
     game.market.remove(survivor.id)
     game.market.place(survivor.id, price_cell)
     if size == 2:
@@ -177,8 +183,8 @@ def _give_president_certificate(game: Family1817Game, corporation: Corporation, 
 
 
 def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporation, with_treasury: bool) -> None:
-    """The buyer gets the target's trains, private companies, stations and, in a merger,
-    acquisition or friendly sale, its treasury and loans (14.1.2, 14.2)."""
+    """The buyer gets the target's trains and private companies and, in a merger, acquisition or
+    friendly sale, its treasury and loans (14.1.2, 14.2); its stations join by `join_stations`."""
     for train in list(target.trains):
         target.trains.remove(train)
         buyer.trains.append(train)
@@ -190,20 +196,40 @@ def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporati
         if target.cash:
             game.transfer(target, buyer, target.cash)
         game.loans.move(target.id, buyer.id)
-    take_over_stations(game, buyer, target)
 
 
-def take_over_stations(game: Family1817Game, buyer: Corporation, target: Corporation) -> None:
-    """Rule 14.3: the target's stations become the buyer's; the buyer never has more than the
-    most stations in all (the token reduction step asks which to remove from the map)."""
-    placed = placed_stations(game, target)
-    for coord, city_index, slot in placed:
-        game.board.hexes[coord].tokens[city_index][slot] = buyer.id
+def join_stations(game: Family1817Game, buyer: Corporation, target: Corporation, drop_doubles: bool) -> None:
+    """Rule 14.3 as the site does it. The target's stations join the buyer's: in a merger
+    (`drop_doubles`) a station in a hex where the buyer has one goes back to the charter at once;
+    with no station left to remove the rest become the buyer's at once, otherwise they stay the
+    target's while the buyer removes stations from the two companies' together (a company sale
+    asks even for a doubled hex), and the rest become the buyer's after that."""
+    if drop_doubles:
+        own = {coord for coord, _, _ in placed_stations(game, buyer)}
+        for coord, city_index, slot in reversed(placed_stations(game, target)):
+            if coord in own:
+                game.board.remove_token(coord, city_index, slot)
     # The target's stations become the buyer's, those on its charter too (as on the site);
     # beyond the most, the charter's spares are discarded.
-    del placed
     buyer.token_count = min(game.MAX_TOKENS, buyer.token_count + target.token_count)
     target.token_count = 0
+    game.joining_stations[buyer.id] = target.id
+    if not stations_to_remove(game, buyer):
+        finish_joining(game, buyer)
+
+
+def finish_joining(game: Family1817Game, buyer: Corporation) -> None:
+    """The target's stations left on the map become the buyer's."""
+    target_id = game.joining_stations.pop(buyer.id, None)
+    if target_id is None:
+        return
+    for coord, city_index, slot in placed_stations(game, game.corporations[target_id]):
+        game.board.hexes[coord].tokens[city_index][slot] = buyer.id
+
+
+def joining_target(game: Family1817Game, corporation: Corporation) -> bool:
+    """Whether the company's stations are joining a buyer's (and so stay on the map for now)."""
+    return corporation.id in game.joining_stations.values()
 
 
 def placed_stations(game: Family1817Game, corporation: Corporation) -> list[tuple[str, int, int]]:
@@ -213,8 +239,15 @@ def placed_stations(game: Family1817Game, corporation: Corporation) -> list[tupl
             for slot, token in enumerate(game.board.hexes[coord].tokens[city_index]) if token == corporation.id]
 
 
+def joined_stations(game: Family1817Game, corporation: Corporation) -> list[tuple[str, int, int]]:
+    """The company's stations and, while it takes over another company's, that company's too."""
+    placed = placed_stations(game, corporation)
+    joining = game.joining_stations.get(corporation.id)
+    return placed + placed_stations(game, game.corporations[joining]) if joining else placed
+
+
 def stations_to_remove(game: Family1817Game, corporation: Corporation) -> int:
     """How many stations the company must take off the map: two in one hex, or more than the most."""
-    placed = placed_stations(game, corporation)
+    placed = joined_stations(game, corporation)
     doubled = len(placed) - len({coord for coord, _, _ in placed})
     return max(doubled, len(placed) - game.MAX_TOKENS)

@@ -1,6 +1,7 @@
 """Rule 14.3's token reduction: a company with two stations in one hex, or more stations on the
 map than it may have, removes the station it chooses (`remove_token`). An interrupting step,
-so it holds whichever round made the merger or the purchase."""
+so it holds whichever round made the merger or the purchase. In a company sale the target's
+stations wait beside the buyer's (`Family1817Game.joining_stations`) until the removals are done."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from engine.core.actions import Action
 from engine.core.entities import Corporation, Holder
 from engine.core.family1817.actions import RemoveToken
-from engine.core.family1817.sizes import placed_stations, stations_to_remove
+from engine.core.family1817.sizes import finish_joining, joined_stations, stations_to_remove
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
 from engine.core.track import city_id, find_city
@@ -23,8 +24,8 @@ def crowded_stations(game: Any) -> list[Corporation]:
 
 def removable(game: Any, corporation: Corporation) -> list[tuple[str, int, int]]:
     """(hex, city, slot) of the stations the company may remove now: those in a hex where it has
-    two, or any of them when it simply has too many."""
-    placed = placed_stations(game, corporation)
+    two, or any of them when it simply has too many (a company it is taking over counts with it)."""
+    placed = joined_stations(game, corporation)
     coords = [coord for coord, _, _ in placed]
     doubled = {coord for coord in coords if coords.count(coord) > 1}
     return [(coord, city_index, slot) for coord, city_index, slot in placed if not doubled or coord in doubled]
@@ -62,7 +63,9 @@ class TokenReductionStep(Step):
             raise GameError(f"{entity.id} may remove one of its stations at "
                             f"{', '.join(sorted({c for c, _, _ in removable(game, entity)}))}")
         game.board.remove_token(coord, city_index, allowed[0][2])
-        game.log.append(f"{entity.id} removes its station at {coord}")
+        game.log.append(f"{entity.id} removes a station at {coord}")
+        if not stations_to_remove(game, entity):
+            finish_joining(game, entity)
 
     def legal_moves(self, game: Any, rnd: Round) -> list[Move]:
         corp = self.acting_entity(game, rnd)

@@ -97,7 +97,9 @@ class StartStep(FamilyStockStep):
         moves = super().legal_moves(game, rnd)
         assert isinstance(rnd, FamilyStockRound)
         if rnd.acting_for is None and not rnd.turn_state.bought:
-            pars = self.par_choices(game, rnd.current(game))
+            # a company whose home city is full of others' stations cannot be started
+            pars = [choice for choice in self.par_choices(game, rnd.current(game))
+                    if None in game.board.hexes[COMPANIES[choice["corporation"]][0]].tokens[0]]
             if pars:
                 moves.insert(len(moves) - 1, {"type": "par", "entity": rnd.current(game).id, "choices": pars})
         return moves

@@ -94,3 +94,4 @@ def test_12_5_a_short_seller_who_cannot_pay_raises_cash() -> None:
     pay_family_dividend(game, corp(game, "C"), 100, "payout")
     debt = game.cash_crisis[0]
     assert (debt.player, debt.amount, debt.payee) == ("b", 20, "bank")
+    assert player(game, "b").cash == 5 - 20  # paid in full, below $0 until shares are sold (the site)

@@ -61,7 +61,7 @@ def test_14_1_1_printed_order_loans_then_the_station_then_the_share_dealings() -
     assert legal_moves(game)[0]["entity"] == "a"  # then Ann may buy from the treasury
 
 
-def test_14_1_1_site_order_shares_then_loans_then_the_station_with_loans_if_need_be() -> None:
+def test_14_1_1_site_order_shares_then_loans_then_the_station_no_loan_taken_for_it() -> None:
     game = ann_has_a_and_b(options=[SITE_POST_CONVERSION])
     first = game.round.current_entity(game).id
     act(game, "convert", first)
@@ -72,8 +72,24 @@ def test_14_1_1_site_order_shares_then_loans_then_the_station_with_loans_if_need
         act(game, "pass", "b")
     company.cash = 10
     loans = game.loans.count(first)
-    act(game, "pass", first)  # no loan by choice: one is taken to pay the $50 station
-    assert game.loans.count(first) == loans + 1 and company.cash == 60 and area(game, company) is None
+    act(game, "pass", first)  # no loan by choice, and none is taken for the $50 station
+    assert game.loans.count(first) == loans and company.cash == 10 and area(game, company) == "liquidation"
+
+
+def test_14_2_1_a_company_liquidated_in_the_merger_round_is_sold_in_the_next_acquisition_round() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    act(game, "convert", first)
+    corp(game, first).cash = 10
+    act(game, "pass", first)
+    assert area(game, corp(game, first)) == "liquidation"
+    while game.round.name == "Merger and Conversion Round":
+        move = next(m for m in legal_moves(game) if m["type"] == "pass")
+        act(game, "pass", move["entity"], move.get("entity_type"))
+    # as on the site, the acquisition round sells only what was in liquidation as the merger
+    # round began: the company waits, set aside neither its treasury nor its loans
+    assert game.round.name != "Acquisition Round" or game.round.sale is None or game.round.sale.target != first
+    assert corp(game, first).cash == 10 and first in game.market.position
 
 
 def test_14_1_1_a_company_that_cannot_pay_for_its_station_is_liquidated() -> None:
@@ -186,3 +202,75 @@ def test_14_1_3_no_dealing_in_a_company_in_liquidation() -> None:
     corp(game, first).cash = 10
     act(game, "pass", first)  # it cannot pay for its station
     assert area(game, corp(game, first)) == "liquidation" and game.round.pending is None
+
+
+def test_14_3_a_merged_station_in_a_hex_of_the_survivor_goes_back_to_the_charter() -> None:
+    game = ann_has_a_and_b()
+    first = game.round.current_entity(game).id
+    other = "B" if first == "A" else "A"
+    home = corp(game, first).home_hex
+    # the other company has a second station, in the survivor's home hex
+    slots = game.board.hexes[home].tokens[0]
+    slots[slots.index(None)] = other
+    corp(game, other).token_count = 2
+    act(game, "merge", first, corporation=other)
+    assert all(m["type"] != "remove_token" for m in legal_moves(game))  # nobody is asked (the site)
+    assert sorted(coord for coord, _ in game.board.token_hexes(first)) == ["A1", "B2"]
+    assert game.board.hexes[home].tokens[0].count(first) == 1 and corp(game, first).token_count == 3
+
+
+def test_14_3_over_the_most_stations_the_merged_ones_wait_for_the_survivor_removal() -> None:
+    game = ann_has_a_and_b()
+    game.MAX_TOKENS = 1  # the test map has two cities: one station at most makes a merger crowd
+    first = game.round.current_entity(game).id
+    other = "B" if first == "A" else "A"
+    act(game, "merge", first, corporation=other)
+    assert [m["type"] for m in legal_moves(game)] == ["remove_token"]
+    # the merged company left play, but its station is its own until the survivor removes one
+    assert other not in game.market.position and len(game.board.token_hexes(other)) == 1
+    other_home = corp(game, other).home_hex
+    act(game, "remove_token", first, city=f"{corp(game, first).home_hex}-0-0", slot=0)
+    assert game.board.token_hexes(first) == [(other_home, 0)] and game.board.token_hexes(other) == []
+
+
+def test_14_1_1_a_conversion_after_shorts_closed_keeps_the_company_whole() -> None:
+    from engine.core.family1817.sizes import convert
+
+    game = new(3)
+    start(game, "a", "C", 60)  # 5 shares: Ann's president's certificate, three in the treasury
+    c = corp(game, "C")
+    cy = player(game, "c")
+    game.ledger.short(c, cy, game.pool)  # a short pair: +1 in the market, -1 for Cy
+    # Cy closes the short with a treasury share (its ordinary share goes back with the short),
+    # leaving the market's share of the pair, numbered as a short's, an ordinary one
+    share = next(s for s in c.shares_of(c) if s.percent > 0)
+    game.ledger.move(share, cy)
+    game.ledger.close_short(c, cy, share)
+    assert sum(s.percent for s in c.shares) == 100
+    convert(game, c)
+    assert sum(s.percent for s in c.shares) == 100 and len({s.id for s in c.shares}) == len(c.shares)
+    assert game.company_size(c) == 10 and sum(1 for s in c.shares if s.percent == 10) == 8
+
+
+def test_14_1_3_a_player_a_purchase_makes_president_then_deals_as_the_president() -> None:
+    game = new(2)
+    start(game, "a", "C", 60)
+    start(game, "b", "D", 60)
+    pass_stock_round(game)
+    to_merger_round(game)
+    first = game.round.current_entity(game).id
+    other = "D" if first == "C" else "C"
+    president = corp(game, first).president().id
+    follower = corp(game, other).president().id
+    act(game, "merge", first, corporation=other)
+    # a 10-share company: two shares each; the initiating company's president keeps the chair
+    assert certs(game, first, president) == [20] and certs(game, first, follower) == [10, 10]
+    act(game, "pass", president)
+    act(game, "buy_shares", follower, shares=[next(s.id for s in corp(game, first).shares_of(corp(game, first))
+                                                    if not s.president)])
+    assert corp(game, first).president().id == follower
+    # the new president may go on buying from the treasury (as on the site), until they pass
+    moves = legal_moves(game)
+    assert moves[0]["entity"] == follower and {m["type"] for m in moves} == {"buy_shares", "pass"}
+    act(game, "pass", follower)
+    assert legal_moves(game)[0]["entity"] == first  # then the company's loans

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from family_helpers import (
     act,
+    col,
     corp,
     legal_moves,
     new,
@@ -82,16 +83,16 @@ def test_14_2_2_an_acquisition_gets_treasury_and_loans_and_pays_shareholders() -
     a.cash = 30
     to_acquisition_round(game)
     ann = player(game, "a").cash
+    b_col = col(game, "B")
     refused(game, "bid", "b", "from \\$10", corporation="A", price=0)
     act(game, "bid", "b", corporation="A", price=60)
     act(game, "pass", "c")  # Bob's B buys A: it gets A's $30 and its loan
     b = corp(game, "B")
-    # A's loan, and one B took to pay: its $20 and A's $30 fall short of $60
+    # A's loan, and one B took to pay: its $20 and A's $30 fall short of $60. B, at its most
+    # loans and with $90, can neither take nor repay one: the sale settles without asking it,
+    # the kept acquired loan moving its price two steps back (as did the loan it took).
     assert game.loans.count("B") == 2 and b.cash == 20 + 30 + 100 - 60
-    assert [m["type"] for m in legal_moves(game)] == ["pass"]  # $90 repays nothing; no loan is left
-    b_price = price(game, "B")
-    act(game, "pass", "B")  # keeps the acquired loan: two steps back
-    assert price(game, "B") < b_price
+    assert col(game, "B") == b_col - 2 - 2
     assert player(game, "a").cash == ann + 60  # $60 / 2 shares = $30 a share, Ann had both
     assert not corp(game, "A").ipoed
 
@@ -149,8 +150,80 @@ def test_14_3_two_stations_in_one_hex_one_is_removed() -> None:
     act(game, "pass", "b")
     act(game, "bid", "c", corporation="A", price=10)  # C is also based in A1
     assert [m["type"] for m in legal_moves(game)] == ["remove_token"]
+    # Until the buyer has removed one, A's station is still A's (as on the site)
+    assert game.board.token_hexes("A") == [("A1", 0)] and game.board.token_hexes("C") == [("A1", 0)]
+    refused(game, "remove_token", "C", "may remove one of its stations at A1", city="B2-0-0", slot=0)
     act(game, "remove_token", "C", city="A1-0-0", slot=0)
-    assert game.board.token_hexes("C") == [("A1", 0)]
+    assert game.board.token_hexes("C") == [("A1", 0)] and game.board.token_hexes("A") == []
+
+
+def test_14_3_without_a_station_to_remove_the_target_stations_become_the_buyer_at_once() -> None:
+    game = companies()
+    game.market.move("A", "left", 20)  # A (home A1) into acquisition; B is based in B2
+    corp(game, "A").cash = 0
+    to_acquisition_round(game)
+    act(game, "bid", "b", corporation="A", price=10)
+    act(game, "pass", "c")
+    assert sorted(game.board.token_hexes("B")) == [("A1", 0), ("B2", 0)] and game.board.token_hexes("A") == []
+
+
+def test_14_2_2_the_buyer_takes_loans_first_then_repays_acquired_loans() -> None:
+    game = companies()
+    c = corp(game, "C")
+    game.market.move("A", "left", 20)  # A in acquisition with two loans and $250
+    game.loans.held["A"] = 2
+    corp(game, "A").cash = 250
+    to_acquisition_round(game)
+    act(game, "pass", "b")
+    act(game, "bid", "c", corporation="A", price=10)
+    act(game, "remove_token", "C", city="A1-0-0", slot=0)
+    c_col = col(game, "C")
+    # C (5 shares, 2 loans now) may take more loans: that comes first, until it passes
+    assert sorted(m["type"] for m in legal_moves(game)) == ["pass", "take_loan"]
+    refused(game, "payoff_loan", "C", "not allowed now")
+    act(game, "take_loan", "C")
+    act(game, "pass", "C")
+    # then it may repay the two loans it acquired, without moving its price
+    assert sorted(m["type"] for m in legal_moves(game)) == ["pass", "payoff_loan"]
+    act(game, "payoff_loan", "C")
+    assert game.round.sale is not None and game.round.sale.target == "A"  # A is not settled yet
+    act(game, "pass", "C")  # one acquired loan kept: two steps back
+    assert game.loans.count("C") == 2 and col(game, "C") == c_col - 2 - 2
+    assert not corp(game, "A").ipoed and c.cash > 0
+
+
+def test_14_2_1_set_aside_loans_stay_out_of_the_bank_until_the_sale_settles() -> None:
+    game = companies()
+    a = corp(game, "A")
+    game.loans.held["A"] = 2
+    a.cash = 150
+    liquidate(game, a, "test")
+    left = game.loans.available()
+    to_acquisition_round(game)
+    assert game.loans.count("A") == 0 and game.loans.available() == left  # set aside, still owed
+    act(game, "pass", "b")
+    act(game, "pass", "c")  # the bank takes A; the set-aside treasury and Ann repay both loans
+    assert game.loans.available() == left + 2
+
+
+def test_14_2_3_treasury_shares_are_paid_at_once_and_returned_as_the_company_leaves() -> None:
+    game = companies()
+    c = corp(game, "C")
+    treasury = [s for s in c.shares_of(c) if s.percent > 0]
+    assert len(treasury) == 2  # of C's five shares Cy holds two, Ann one
+    game.corporations["A"].cash = 1000
+    to_acquisition_round(game)
+    while legal_moves(game)[0]["choices"][0]["target"] != "C":
+        act(game, "pass", legal_moves(game)[0]["entity"])
+    act(game, "assign", "c", target="C", target_type="corporation")
+    floor = legal_moves(game)[0]["choices"][0]["min_price"]
+    act(game, "bid", "a", corporation="C", price=floor)
+    c_cash = c.cash
+    act(game, "pass", "b")
+    a = corp(game, "A")
+    # A names itself the buyer (its only company); A holds C's treasury and the two shares' value
+    assert a.cash == 1000 + c_cash + 2 * price(game, "C") - floor
+    assert [s for s in c.shares_of(c) if s.percent > 0] == treasury  # still C's until it settles
 
 
 def test_14_2_1_a_company_without_president_its_unpaid_loans_go_back_to_the_bank() -> None:
@@ -198,12 +271,67 @@ def test_14_2_3_a_company_nobody_could_buy_is_not_offered_for_a_friendly_sale() 
     game = companies()
     corp(game, "A").cash = corp(game, "C").cash = 0
     game.loans.held.update({"A": 2, "B": 1, "C": 4})
-    corp(game, "B").cash = 1000
+    corp(game, "B").cash = 200
     to_acquisition_round(game)
+    # C may pay for B with B's $200; B could pay $200 less $100 for A's loan beyond its room,
+    # short of A's market value, and far less for C: only B is offered
+    assert friendly_offers(game) == ["B"]
+
+
+def friendly_offers(game: object) -> list[str]:
     offered = []
-    while game.round.name == "Acquisition Round":
+    while game.round.name == "Acquisition Round" and legal_moves(game)[0]["type"] == "assign":
         move = legal_moves(game)[0]
         offered.append(move["choices"][0]["target"])
         act(game, "pass", move["entity"])
-    # C has room for B's loan and may pay with B's treasury; nobody has room for A's or C's loans
-    assert offered == ["B"]
+    return offered
+
+
+def test_14_2_3_a_friendly_sale_is_offered_when_a_buyer_could_pay_counting_loans_over_its_room() -> None:
+    def offered_with(a_cash: int) -> list[str]:
+        game = companies()
+        c = corp(game, "C")
+        game.loans.held.update({"A": 1, "B": 2, "C": 4})
+        c.cash = corp(game, "B").cash = 0
+        corp(game, "A").cash = a_cash
+        to_acquisition_round(game)
+        return friendly_offers(game)
+
+    # A could pay its cash and C's two treasury shares (2 x $80 or so), less $100 for each of
+    # C's four loans beyond the one more A may hold: Cy is asked when that reaches C's market
+    # value (5 x $80 or so), though A could not hold C's loans to buy it (9)
+    assert "C" in offered_with(1000)
+    assert "C" not in offered_with(500)
+
+
+def test_14_2_1_the_next_sale_opens_before_a_cash_crisis_of_the_last_one_is_settled() -> None:
+    game = companies()
+    a, b = corp(game, "A"), corp(game, "B")
+    game.loans.held.update({"A": 1, "B": 2})
+    a.cash, b.cash = 50, 0
+    liquidate(game, a, "test")
+    liquidate(game, b, "test")
+    player(game, "b").cash = 30
+    to_acquisition_round(game)
+    assert game.round.sale.target == "B"  # reverse operating order: B ($60) before A ($70)
+    act(game, "pass", "c")  # Ann's only company is in liquidation: she cannot bid
+    # Bob repays B's two loans: he pays $200 with $30 and is $170 short, in a cash crisis; A's
+    # treasury and loan are set aside already (as on the site)
+    assert player(game, "b").cash == 30 - 200 and game.cash_crisis
+    assert game.round.sale.target == "A" and a.cash == 0 and game.loans.count("A") == 0
+    assert [m["type"] for m in legal_moves(game)] == ["bankrupt"]
+
+
+def test_14_2_3_the_friendly_minimum_is_the_market_value_rounded_up_to_a_multiple_of_10() -> None:
+    game = companies()
+    game.market.remove("C")
+    game.market.place("C", next(c for c in game.market.cells.values() if c.price == 55 and not c.types))
+    corp(game, "A").cash = 1000
+    to_acquisition_round(game)
+    while legal_moves(game)[0]["choices"][0]["target"] != "C":
+        act(game, "pass", legal_moves(game)[0]["entity"])
+    act(game, "assign", "c", target="C", target_type="corporation")
+    # 5 shares at $55 are worth $275: bids are multiples of $10, the first at least $280
+    assert legal_moves(game)[0]["choices"][0]["min_price"] == 280
+    refused(game, "bid", "a", "from \\$280", corporation="C", price=275)
+    act(game, "bid", "a", corporation="C", price=280)

@@ -69,11 +69,12 @@ def test_15_interest_bankruptcy_money_goes_to_the_company() -> None:
     game = three_players()
     ann = player(game, "a")
     ann.cash = 7
-    game.cash_crisis.append(Debt("a", 5000, "bank", "C's interest", "C", Debt.INTEREST))
+    game.demand(ann, 5000, game.bank, "C's interest", company="C", kind=Debt.INTEREST)
+    assert ann.cash == 7 - 5000  # paid in full, below $0 (the site)
     cash = corp(game, "C").cash
     act(game, "sell_shares", "a", shares=["D_1"], percent=20)
     act(game, "bankrupt", "a")
-    assert corp(game, "C").cash == cash + 7 + game.share_price(corp(game, "D"))
+    assert corp(game, "C").cash == cash + 7 + game.share_price(corp(game, "D")) and ann.cash == 0
 
 
 def test_15_shorts_go_to_the_market_and_cancel_a_market_share() -> None:
