@@ -116,15 +116,30 @@ def check_lay(umap: UsaMap, turn: TrackTurn, entity: str, coord: str, tile_id: s
         raise GameError(f"tile {name} in {coord} must keep the old track, use the printed stubs and "
                         f"point only at usable neighbours; legal rotations: {rotations or 'none'}")
     _check_max_exits(umap, turn, state, tile, candidates, nature, phase)
+    _check_turned(umap, turn, entity, state, tile, rotation, nature, reach)
+    cost, upgrade, action = _price(umap, turn, state, tile, nature, skip_levels)
+    return UsaLay(coord, tile, str(tile_id), rotation, cost, upgrade, action, nature)
+
+
+def _check_turned(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, tile: TileDef,
+                  rotation: int, nature: str, reach: Reach) -> None:
+    """The checks that depend on the rotation: the network reaches the new track, and a
+    resource tile points into a city."""
     _check_reach(umap, turn, state, tile, rotation, nature, reach)
     if nature == "resource" or (nature in (GREAT_NORTHERN, "S16") and umap.tile_resources(tile)):
         check_resource_lay(umap, turn, state, tile, rotation, entity)
+
+
+def _price(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef, nature: str,
+           skip_levels: int) -> tuple[int, bool, bool]:
+    """(cost, upgrade, tile action) of the lay, the same in every rotation; refuses a tile
+    action the turn has no room for."""
     upgrade = _is_upgrade(state, nature, skip_levels)
     action = nature in ("normal", "resource", "ore", "P16", "P26", "P27")
     cost = _action_fee(turn, state, upgrade, action, umap) if action else 0
     cost += SKIP_LEVEL_FEE * skip_levels
     cost += _terrain(umap, turn, state, tile, nature)
-    return UsaLay(coord, tile, str(tile_id), rotation, cost, upgrade, action, nature)
+    return cost, upgrade, action
 
 
 def apply_lay(umap: UsaMap, lay: UsaLay) -> None:
@@ -202,13 +217,7 @@ def _resource_candidates(umap: UsaMap, state: HexState, phase: PhaseInfo, p11: b
     if not printed:
         raise GameError(f"{state.coord} shows no resource; resource tokens go only on their own "
                         f"resource's hexes (13)")
-    names = []
-    for name, tile in umap.board.tiles.items():
-        resources = umap.tile_resources(tile)
-        if (tile.color == "yellow" and resources and set(resources) <= printed
-                and umap.ore_value(tile) in (0, 10)):
-            names.append(name)
-    return names
+    return list(umap.resource_tiles(frozenset(printed)))
 
 
 def _company_candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState,
@@ -362,40 +371,69 @@ def _terrain(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef, natu
 
 
 # --- legal moves ---------------------------------------------------------------------------
+def tile_class(umap: UsaMap, tile: TileDef) -> tuple[bool, tuple[str, ...], bool, str]:
+    """What `_candidates` reads of the tile being laid: tiles of one class get the same answer
+    on a hex, so a legal-moves query asks once per class instead of once per tile."""
+    return (tile.name in PRIVATE_TILES, umap.tile_resources(tile), tile.name in CITY_BROWN, tile.color)
+
+
+def _tile_classes(umap: UsaMap) -> list[tuple[TileDef, list[str]]]:
+    """One tile of each class with every tile name of that class."""
+    classes: dict[tuple[bool, tuple[str, ...], bool, str], list[str]] = {}
+    for name, tile in umap.board.tiles.items():
+        classes.setdefault(tile_class(umap, tile), []).append(name)
+    return [(umap.board.tiles[names[0]], names) for names in classes.values()]
+
+
 def legal_lays(umap: UsaMap, turn: TrackTurn, entity: str | None = None) -> list[dict[str, object]]:
-    """Every legal (hex, tile, rotations, cost) for the laying entity, by hex then tile."""
+    """Every legal (hex, tile, rotations, cost) for the laying entity, by hex then tile.
+
+    The same answer as trying every tile of the supply in every rotation through `check_lay`,
+    with each check made once where it can be: the candidate tiles once per tile class and hex,
+    the checks and the price that do not depend on the rotation once per tile and hex."""
     entity = entity or turn.corporation
+    own = entity == turn.corporation
     reach = reach_of(umap.board, turn.corporation)
+    phase = umap.phase(turn.phase)
+    classes = _tile_classes(umap)
     choices: list[dict[str, object]] = []
     for coord in sorted(reach.hexes):
         state = umap.board.hexes.get(coord)
         if state is None or not state.hexdef.accepts_tiles:
             continue
-        phase = umap.phase(turn.phase)
         colors = set(_colors(umap, turn, state, phase))
-        by_tile = []
-        for name, tile in sorted(umap.board.tiles.items()):
-            # Cheap filters first: most tiles fail on colour, supply or the candidate list.
-            copy = umap.board.free_copy(name)
-            if copy is None or (tile.color not in colors and entity == turn.corporation
-                                and tile.name not in ("X04",)):
+        found: dict[str, tuple[str, list[str], int]] = {}
+        for sample, names in classes:
+            # The company's own lays use only the phase's colours (the Denver tile aside).
+            if own and sample.color not in colors and "X04" not in names:
                 continue
             try:
-                if name not in _candidates(umap, turn, entity, state, tile, phase)[1]:
-                    continue
+                nature, candidates, skip_levels = _candidates(umap, turn, entity, state, sample, phase)
             except GameError:
                 continue
-            tile_id = f"{name}-{copy}"
-            fits = []
-            for rotation in _rotations(umap, state, tile, _candidates(umap, turn, entity, state, tile, phase)[0]):
+            allowed = set(candidates)
+            found.update((name, (nature, candidates, skip_levels)) for name in names if name in allowed)
+        by_tile = []
+        for name in sorted(found):
+            tile = umap.board.tiles[name]
+            copy = umap.board.free_copy(name)
+            if copy is None or (own and tile.color not in colors and name != "X04"):
+                continue
+            nature, candidates, skip_levels = found[name]
+            try:
+                _check_max_exits(umap, turn, state, tile, candidates, nature, phase)
+                cost = _price(umap, turn, state, tile, nature, skip_levels)[0]
+            except GameError:
+                continue
+            rotations = []
+            for rotation in _rotations(umap, state, tile, nature):
                 try:
-                    lay = check_lay(umap, turn, entity, coord, tile_id, rotation, reach)
+                    _check_turned(umap, turn, entity, state, tile, rotation, nature, reach)
                 except GameError:
                     continue
-                fits.append((rotation, lay.cost))
-            if fits:
-                by_tile.append({"tile": tile_id, "rotations": [r for r, _ in fits],
-                                "cost": min(c for _, c in fits)})
+                rotations.append(rotation)
+            if rotations:
+                by_tile.append({"tile": f"{name}-{copy}", "rotations": rotations, "cost": cost})
         if by_tile:
             choices.append({"hex": coord, "tiles": by_tile})
     return choices

@@ -91,6 +91,11 @@ class UsaMap:
         # A hex's tile and rotation decide a new tile's legal rotations, so they can be kept.
         self._rotations: dict[tuple[str, str, int, str], list[int]] = {}
         self._plain: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+        # Facts of the tile set, read for every tile on every hex of a legal-moves query.
+        self._resources: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._ore_values: dict[str, int] = {
+            name: int(raw.get("ore_value") or 0) for name, raw in self.raw_tiles.items()}
+        self._resource_tiles: dict[frozenset[str], list[str]] = {}
 
     def legal_rotations(self, state: HexState, tile: TileDef) -> list[int]:
         key = (state.coord, state.tile_id, state.rotation, tile.name)
@@ -137,10 +142,24 @@ class UsaMap:
         return tile.kind
 
     def tile_resources(self, tile: TileDef) -> tuple[str, ...]:
-        return tuple(label for label in tile.labels if label in RESOURCES)
+        found = self._resources.get(tile.labels)
+        if found is None:
+            found = self._resources[tile.labels] = tuple(
+                label for label in tile.labels if label in RESOURCES)
+        return found
 
     def ore_value(self, tile: TileDef) -> int:
-        return int(self.raw_tiles.get(tile.name, {}).get("ore_value") or 0)
+        return self._ore_values.get(tile.name, 0)
+
+    def resource_tiles(self, printed: frozenset[str]) -> list[str]:
+        """Yellow tiles whose resource tokens a hex printed with `printed` may take (13),
+        ore only on its $10 side."""
+        if printed not in self._resource_tiles:
+            self._resource_tiles[printed] = [
+                name for name, tile in self.board.tiles.items()
+                if tile.color == "yellow" and self.tile_resources(tile)
+                and set(self.tile_resources(tile)) <= printed and self.ore_value(tile) in (0, 10)]
+        return self._resource_tiles[printed]
 
     def base_tile(self, tile: TileDef) -> str:
         return str(self.raw_tiles.get(tile.name, {}).get("base_tile") or tile.name)
