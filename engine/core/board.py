@@ -130,6 +130,14 @@ class Board:
         # Tile copies on the board, by tile name; the rest are in the supply.
         self.used_copies: dict[str, set[int]] = {name: set() for name in self.tiles}
 
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything on the board that play changes: each hex's tile (the object, compared by
+        value: a red area revalued keeps its tile id), rotation, stations and markers. Two equal
+        fingerprints of one board mean the same position; the tile supply follows from the
+        tiles laid."""
+        return tuple([(state.tile_id, state.tile, state.rotation, *map(tuple, state.tokens),
+                       *state.markers) for state in self.hexes.values()])
+
     # --- tile supply -------------------------------------------------------------------
     def free_copy(self, name: str) -> int | None:
         """The lowest copy index of a tile still in the supply."""

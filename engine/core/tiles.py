@@ -68,6 +68,13 @@ class TileDef:
     # Slots of city 0 that hold a neutral token as soon as the tile is laid.
     neutral_slots: tuple[int, ...] = ()
 
+    # The exits in each rotation, asked for every tile, hex and rotation of a legal-moves query.
+    _turned_exits: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        turned = tuple(frozenset((edge + rotation) % 6 for edge in self._exits) for rotation in range(6))
+        object.__setattr__(self, "_turned_exits", turned)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> TileDef:
         return self
 
@@ -95,7 +102,7 @@ class TileDef:
         return [(rotate(a, rotation), rotate(b, rotation)) for a, b in self.paths]
 
     def exits(self, rotation: int) -> set[int]:
-        return {(edge + rotation) % 6 for edge in self._exits}
+        return set(self._turned_exits[rotation % 6])
 
     def color_rank(self) -> int:
         """Position in the upgrade sequence white, yellow, green, brown, gray (-1 off it)."""

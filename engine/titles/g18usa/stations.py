@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from engine.core.board import NEUTRAL_TOKEN, Marker
 from engine.core.graph import Reach, reach_of
+from engine.core.position_cache import cached
 from engine.errors import GameError
 from engine.titles.g18usa.usa_map import UsaMap
 
@@ -67,9 +68,13 @@ def check_station(umap: UsaMap, corporation: str, coord: str, city: int, reach: 
     raise GameError(f"the city in {coord} has no open slot (12.3)")
 
 
-def legal_stations(umap: UsaMap, corporation: str, reach: Reach | None = None) -> list[tuple[str, int]]:
+def legal_stations(umap: UsaMap, corporation: str) -> list[tuple[str, int]]:
     """Every (hex, city index) where the company may put a station now (12.3), by hex."""
-    reach = reach if reach is not None else reach_of(umap.board, corporation)
+    return list(cached(umap.board, ("usa stations", corporation), lambda: _legal_stations(umap, corporation)))
+
+
+def _legal_stations(umap: UsaMap, corporation: str) -> list[tuple[str, int]]:
+    reach = reach_of(umap.board, corporation)
     found = []
     for coord, kind, index in sorted(reach.nodes):
         if kind != "city":

@@ -9,9 +9,11 @@ company as `entity`; a resource tile laid by the company itself uses its resourc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.board import HexState, split_tile_id
 from engine.core.graph import Reach, reach_of
+from engine.core.position_cache import cached
 from engine.core.tiles import TileDef
 from engine.errors import GameError
 from engine.titles.g18usa.resources import (
@@ -66,6 +68,11 @@ class TrackTurn:
 
     def owns(self, company: str) -> bool:
         return company in self.companies
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the track rules read of the turn, as a hashable key."""
+        return (self.corporation, self.phase, self.companies, self.home, self.first_turn, self.lays,
+                tuple(sorted(self.resource_tokens.items())))
 
 
 @dataclass(frozen=True)
@@ -147,9 +154,14 @@ def apply_lay(umap: UsaMap, lay: UsaLay) -> None:
 
 
 # --- which tiles ---------------------------------------------------------------------------
+Candidates = tuple[str, list[str], int]
+
+
 def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, tile: TileDef,
-                phase: PhaseInfo) -> tuple[str, list[str], int]:
-    """(nature of the lay, tile names it may use, colour levels skipped)."""
+                phase: PhaseInfo, normal: dict[tuple[bool, str], Candidates] | None = None) -> Candidates:
+    """(nature of the lay, tile names it may use, colour levels skipped). `normal` keeps the
+    answers of the normal lays on this hex, which read only the tile's colour and whether it
+    is a brown city (a legal-moves query asks for many tiles on one hex)."""
     if entity != turn.corporation:
         if not turn.owns(entity):
             raise GameError(f"{turn.corporation} does not own {entity}")
@@ -168,7 +180,12 @@ def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, til
         if not phase.at_least("3", umap.phase_order):
             raise GameError("an ore token is upgraded to $20 only from phase 3 (13.3)")
         return "ore", list(state.tile.upgrades_special), 0
-    return _normal_candidates(umap, turn, state, tile, phase)
+    if normal is None:
+        return _normal_candidates(umap, turn, state, tile, phase)
+    key = (tile.name in CITY_BROWN, tile.color)
+    if key not in normal:
+        normal[key] = _normal_candidates(umap, turn, state, tile, phase)
+    return normal[key]
 
 
 def _colors(umap: UsaMap, turn: TrackTurn, state: HexState, phase: PhaseInfo) -> tuple[str, ...]:
@@ -390,25 +407,35 @@ def legal_lays(umap: UsaMap, turn: TrackTurn, entity: str | None = None) -> list
 
     The same answer as trying every tile of the supply in every rotation through `check_lay`,
     with each check made once where it can be: the candidate tiles once per tile class and hex,
-    the checks and the price that do not depend on the rotation once per tile and hex."""
+    the checks and the price that do not depend on the rotation once per tile and hex. Kept
+    while the board stays as it is (the bot asks again for autocomplete and the offered-move
+    check); the caller gets its own copy."""
     entity = entity or turn.corporation
+    key = ("usa lays", turn.key(), entity, frozenset(umap.metropolises))
+    choices = cached(umap.board, key, lambda: _legal_lays(umap, turn, entity))
+    return [{"hex": choice["hex"], "tiles": [{**tile, "rotations": list(tile["rotations"])}
+                                             for tile in choice["tiles"]]} for choice in choices]
+
+
+def _legal_lays(umap: UsaMap, turn: TrackTurn, entity: str) -> list[dict[str, Any]]:
     own = entity == turn.corporation
     reach = reach_of(umap.board, turn.corporation)
     phase = umap.phase(turn.phase)
     classes = _tile_classes(umap)
-    choices: list[dict[str, object]] = []
+    choices: list[dict[str, Any]] = []
     for coord in sorted(reach.hexes):
         state = umap.board.hexes.get(coord)
         if state is None or not state.hexdef.accepts_tiles:
             continue
         colors = set(_colors(umap, turn, state, phase))
-        found: dict[str, tuple[str, list[str], int]] = {}
+        found: dict[str, Candidates] = {}
+        normal: dict[tuple[bool, str], Candidates] = {}
         for sample, names in classes:
             # The company's own lays use only the phase's colours (the Denver tile aside).
             if own and sample.color not in colors and "X04" not in names:
                 continue
             try:
-                nature, candidates, skip_levels = _candidates(umap, turn, entity, state, sample, phase)
+                nature, candidates, skip_levels = _candidates(umap, turn, entity, state, sample, phase, normal)
             except GameError:
                 continue
             allowed = set(candidates)

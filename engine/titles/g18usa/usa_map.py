@@ -43,6 +43,14 @@ PRIVATE_TILES = {"X07": "P26", "X08": "P26", "X09": "P26", "X20": "P27", "X21": 
                  "X22": "P27", "X23": "P16"}
 
 
+# UsaMap's attributes that never change after setup (the rest is the position: the board, the
+# metropolises, the subsidies still open and P10's candidates).
+_SHARED_BY_COPIES = frozenset({
+    "setup", "options", "map_data", "tiles_data", "subsidy_tiles", "raw_tiles", "raw_hexes",
+    "phase_order", "phase_colors", "_rotations", "_plain", "_resources", "_ore_values",
+    "_resource_tiles"})
+
+
 @dataclass(frozen=True)
 class PhaseInfo:
     name: str
@@ -74,6 +82,7 @@ class UsaMap:
         self.options = frozenset(options)
         self.map_data: dict[str, Any] = data["map"]
         self.tiles_data: dict[str, Any] = data["tiles"]
+        self.subsidy_tiles: list[dict[str, Any]] = data["entities"]["subsidies"]["tiles"]
         self.board = Board(map_with_red_area_values(self.map_data, setup),
                            rural_junction_tiles(self.tiles_data, self.options))
         self.raw_tiles: dict[str, dict[str, Any]] = {raw["name"]: raw for raw in self.tiles_data["tiles"]}
@@ -96,6 +105,16 @@ class UsaMap:
         self._ore_values: dict[str, int] = {
             name: int(raw.get("ore_value") or 0) for name, raw in self.raw_tiles.items()}
         self._resource_tiles: dict[frozenset[str], list[str]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> UsaMap:
+        """A copy whose board and dealt marks are its own; the data, the setup and the memos of
+        facts derived from them only (never changed after setup) are shared, since copying
+        them was most of the cost of a game's safety copy before each move."""
+        clone = UsaMap.__new__(UsaMap)
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            clone.__dict__[name] = value if name in _SHARED_BY_COPIES else copy.deepcopy(value, memo)
+        return clone
 
     def legal_rotations(self, state: HexState, tile: TileDef) -> list[int]:
         key = (state.coord, state.tile_id, state.rotation, tile.name)
@@ -184,8 +203,7 @@ class UsaMap:
         return not self.raw_hexes[coord]["cities"]
 
     def setup_subsidy_tiles(self) -> list[dict[str, Any]]:
-        tiles: list[dict[str, Any]] = load_data()["entities"]["subsidies"]["tiles"]
-        return tiles
+        return self.subsidy_tiles
 
     # --- changes outside tile lays ----------------------------------------------------------
     def drop_unclaimed_subsidies(self) -> None:
