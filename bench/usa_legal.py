@@ -7,10 +7,12 @@ Two harnesses, because the 18USA game class does not replay every log to its end
   board dealt from the seed, every lay, station and marker applied, ownership from the reference
   trace). Before every lay_tile and place_token of an operating company (every Nth with
   --every), the company's legal lays (`legal_lays`), its legal stations (`legal_stations`) and
-  the two together (the map part of its legal-move set).
+  the two together (the map part of its legal-move set); with --again, both once more in the
+  same position (answers kept per position).
 * game: the 18USA game class on each log as far as it follows the reference; before every
   action, `engine.legal.legal_moves` (the whole legal-move set of whoever acts).
-Prints p50, p95 and max milliseconds per query kind, over all positions of all logs.
+Prints p50, p95 and max milliseconds per query kind, over all positions of all logs, by the wall
+clock and by the process's CPU time.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import pstats
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +40,24 @@ from engine.log import SITE_RULES, document_options, new_game  # noqa: E402
 from engine.titles.g18usa.stations import legal_stations  # noqa: E402
 from engine.titles.g18usa.track import legal_lays  # noqa: E402
 
+Times = dict[str, list[tuple[float, float]]]
+
+
+def timed(query: Callable[[], object]) -> tuple[float, float]:
+    """(wall clock, this process's CPU) seconds of one call; the CPU time is what other
+    programs on the machine disturb less."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    query()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
 
 class TimedReplay(MapReplay):
     """The board-only replay, timing the map queries before each lay and station."""
 
-    def __init__(self, log_path: Path, trace_path: Path, every: int, times: dict[str, list[float]]) -> None:
+    def __init__(self, log_path: Path, trace_path: Path, every: int, times: Times, again: bool) -> None:
         super().__init__(log_path, trace_path, SITE_OPTIONS)
         self.every = every
+        self.again = again
         self.times = times
         self.seen = 0
 
@@ -54,30 +69,30 @@ class TimedReplay(MapReplay):
         super().step(action, before, after)
 
     def measure(self, action: dict[str, Any], before: dict[str, Any]) -> None:
-        entity = str(action.get("tokener") or action["entity"])
-        corp_id = entity if action["entity_type"] == "corporation" else self.owner_of(before, entity)
+        entity = str(action["entity"])
+        corp_id = str(action.get("tokener") or (
+            entity if action["entity_type"] == "corporation" else self.owner_of(before, entity)))
         turn = self.track_turn(before, corp_id)
-        start = time.perf_counter()
-        legal_lays(self.umap, turn)
-        lays = time.perf_counter() - start
-        start = time.perf_counter()
-        legal_stations(self.umap, corp_id)
-        stations = time.perf_counter() - start
+        lays = timed(lambda: legal_lays(self.umap, turn))
+        stations = timed(lambda: legal_stations(self.umap, corp_id))
         self.times["board: legal lays"].append(lays)
         self.times["board: legal stations"].append(stations)
-        self.times["board: lays + stations"].append(lays + stations)
+        self.times["board: lays + stations"].append((lays[0] + stations[0], lays[1] + stations[1]))
+        if self.again:
+            self.times["board: lays + stations again"].append(
+                timed(lambda: (legal_lays(self.umap, turn), legal_stations(self.umap, corp_id))))
 
 
-def board_positions(logs: list[tuple[Path, Path]], every: int, times: dict[str, list[float]]) -> None:
+def board_positions(logs: list[tuple[Path, Path]], every: int, times: Times, again: bool) -> None:
     for log_path, trace_path in logs:
         start = time.perf_counter()
-        replay = TimedReplay(log_path, trace_path, every, times)
+        replay = TimedReplay(log_path, trace_path, every, times, again)
         replay.run()
         print(f"  board {log_path.stem}: {replay.seen // every} positions, "
               f"{time.perf_counter() - start:.1f} s", flush=True)
 
 
-def game_positions(logs: list[tuple[Path, Path]], every: int, times: dict[str, list[float]]) -> None:
+def game_positions(logs: list[tuple[Path, Path]], every: int, times: Times) -> None:
     for log_path, _ in logs:
         log = read_log(log_path)
         game = new_game(log["title"], log["players"], log["settings"]["seed"],
@@ -87,9 +102,7 @@ def game_positions(logs: list[tuple[Path, Path]], every: int, times: dict[str, l
         measured = 0
         for index, action in enumerate(log["actions"]):
             if index % every == 0:
-                start = time.perf_counter()
-                legal_moves(state)
-                times["game: legal moves"].append(time.perf_counter() - start)
+                times["game: legal moves"].append(timed(partial(legal_moves, state)))
                 measured += 1
             try:
                 state.apply(action)
@@ -98,14 +111,18 @@ def game_positions(logs: list[tuple[Path, Path]], every: int, times: dict[str, l
         print(f"  game {log_path.stem}: {measured} positions (stopped at action {index})", flush=True)
 
 
-def report(times: dict[str, list[float]]) -> None:
+def percentiles(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return (f"p50 {statistics.median(ordered) * 1000:6.2f}  p95 {p95 * 1000:6.2f}  "
+            f"max {ordered[-1] * 1000:7.2f} ms")
+
+
+def report(times: Times) -> None:
     for kind, values in times.items():
-        if not values:
-            continue
-        ordered = sorted(values)
-        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-        print(f"{kind:26} n={len(values):5}  p50 {statistics.median(values) * 1000:7.2f} ms  "
-              f"p95 {p95 * 1000:7.2f} ms  max {max(values) * 1000:7.2f} ms")
+        if values:
+            print(f"{kind:30} n={len(values):5}  wall {percentiles([v[0] for v in values])}   "
+                  f"cpu {percentiles([v[1] for v in values])}")
 
 
 def main() -> None:
@@ -114,16 +131,18 @@ def main() -> None:
     parser.add_argument("--game-only", action="store_true")
     parser.add_argument("--board-only", action="store_true")
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile")
+    parser.add_argument("--again", action="store_true",
+                        help="also time a second query in each board position (the kept answer)")
     parser.add_argument("logs", nargs="*", help="log stems (default: all 13)")
     args = parser.parse_args()
     logs = [(log, trace) for log, trace in LOGS if not args.logs or log.stem in args.logs]
-    times: dict[str, list[float]] = {"board: legal lays": [], "board: legal stations": [],
-                                     "board: lays + stations": [], "game: legal moves": []}
+    times: Times = {"board: legal lays": [], "board: legal stations": [], "board: lays + stations": [],
+                    "board: lays + stations again": [], "game: legal moves": []}
     profile = cProfile.Profile() if args.profile else None
     if profile:
         profile.enable()
     if not args.game_only:
-        board_positions(logs, args.every, times)
+        board_positions(logs, args.every, times, args.again)
     if not args.board_only:
         game_positions(logs, args.every, times)
     if profile:

@@ -314,13 +314,7 @@ def _check_max_exits(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileD
     normal_city = tile.kind == "plain" and bool(tile.cities)
     if not site and not (normal_city and tile.color == "brown"):
         return
-    best = 0
-    for name in candidates:
-        other = umap.board.tiles[name]
-        if other.color != tile.color or bool(other.cities) != bool(tile.cities):
-            continue
-        if umap.legal_rotations(state, other):
-            best = max(best, len(other.exits(0)))
+    best = umap.most_exits(state, candidates, tile.color, bool(tile.cities))
     if len(tile.exits(0)) < best:
         raise GameError(f"tile {tile.name} has {len(tile.exits(0))} exits; an upgrade here must use a "
                         f"tile with as many exits as fit ({best}) (12.2.2)")

@@ -9,7 +9,7 @@ table's tile colours, and the map rule options. The rules themselves live in the
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,8 +47,8 @@ PRIVATE_TILES = {"X07": "P26", "X08": "P26", "X09": "P26", "X20": "P27", "X21": 
 # metropolises, the subsidies still open and P10's candidates).
 _SHARED_BY_COPIES = frozenset({
     "setup", "options", "map_data", "tiles_data", "subsidy_tiles", "raw_tiles", "raw_hexes",
-    "phase_order", "phase_colors", "_rotations", "_plain", "_resources", "_ore_values",
-    "_resource_tiles"})
+    "phase_order", "phase_colors", "_rotations", "_plain", "_most_exits", "_resources",
+    "_ore_values", "_resource_tiles"})
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,7 @@ class UsaMap:
         # A hex's tile and rotation decide a new tile's legal rotations, so they can be kept.
         self._rotations: dict[tuple[str, str, int, str], list[int]] = {}
         self._plain: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+        self._most_exits: dict[tuple[str, str, int, tuple[str, ...], str, bool], int] = {}
         # Facts of the tile set, read for every tile on every hex of a legal-moves query.
         self._resources: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._ore_values: dict[str, int] = {
@@ -121,6 +122,21 @@ class UsaMap:
         if key not in self._rotations:
             self._rotations[key] = self.board.legal_rotations(state, tile)
         return self._rotations[key]
+
+    def most_exits(self, state: HexState, candidates: Sequence[str], color: str, city: bool) -> int:
+        """The most exits of the candidates of this colour, with a city or without, that have a
+        legal rotation on the hex (0 if none)."""
+        key = (state.coord, state.tile_id, state.rotation, tuple(candidates), color, city)
+        if key not in self._most_exits:
+            best = 0
+            for name in candidates:
+                other = self.board.tiles[name]
+                if other.color != color or bool(other.cities) != city:
+                    continue
+                if self.legal_rotations(state, other):
+                    best = max(best, len(other.exits(0)))
+            self._most_exits[key] = best
+        return self._most_exits[key]
 
     def plain_tiles(self, color: str, resources: tuple[str, ...]) -> list[str]:
         """Plain track tiles of a colour carrying exactly these resources (ore tiles aside)."""
