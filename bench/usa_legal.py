@@ -1,6 +1,7 @@
 """How long 18USA's legal-moves query takes along every 18USA log (run by hand, not a test).
 
-    python bench/usa_legal.py [--every N] [--game-only | --board-only] [--profile] [LOG-STEM ...]
+    python bench/usa_legal.py [--every N] [--game-only | --board-only] [--cold] [--again]
+                              [--profile] [LOG-STEM ...]
 
 Two harnesses, because the 18USA game class does not replay every log to its end yet:
 * board: the map part of each log replayed on the board alone (tests' `usa_map_replay.py`: the
@@ -39,6 +40,7 @@ from engine.legal import legal_moves  # noqa: E402
 from engine.log import SITE_RULES, document_options, new_game  # noqa: E402
 from engine.titles.g18usa.stations import legal_stations  # noqa: E402
 from engine.titles.g18usa.track import legal_lays  # noqa: E402
+from engine.titles.g18usa.usa_map import forget_geometry  # noqa: E402
 
 Times = dict[str, list[tuple[float, float]]]
 
@@ -54,10 +56,12 @@ def timed(query: Callable[[], object]) -> tuple[float, float]:
 class TimedReplay(MapReplay):
     """The board-only replay, timing the map queries before each lay and station."""
 
-    def __init__(self, log_path: Path, trace_path: Path, every: int, times: Times, again: bool) -> None:
+    def __init__(self, log_path: Path, trace_path: Path, every: int, times: Times, again: bool,
+                 cold: bool) -> None:
         super().__init__(log_path, trace_path, SITE_OPTIONS)
         self.every = every
         self.again = again
+        self.cold = cold
         self.times = times
         self.seen = 0
 
@@ -73,6 +77,8 @@ class TimedReplay(MapReplay):
         corp_id = str(action.get("tokener") or (
             entity if action["entity_type"] == "corporation" else self.owner_of(before, entity)))
         turn = self.track_turn(before, corp_id)
+        if self.cold:
+            forget_geometry()
         lays = timed(lambda: legal_lays(self.umap, turn))
         stations = timed(lambda: legal_stations(self.umap, corp_id))
         self.times["board: legal lays"].append(lays)
@@ -83,10 +89,11 @@ class TimedReplay(MapReplay):
                 timed(lambda: (legal_lays(self.umap, turn), legal_stations(self.umap, corp_id))))
 
 
-def board_positions(logs: list[tuple[Path, Path]], every: int, times: Times, again: bool) -> None:
+def board_positions(logs: list[tuple[Path, Path]], every: int, times: Times, again: bool,
+                    cold: bool) -> None:
     for log_path, trace_path in logs:
         start = time.perf_counter()
-        replay = TimedReplay(log_path, trace_path, every, times, again)
+        replay = TimedReplay(log_path, trace_path, every, times, again, cold)
         replay.run()
         print(f"  board {log_path.stem}: {replay.seen // every} positions, "
               f"{time.perf_counter() - start:.1f} s", flush=True)
@@ -131,6 +138,9 @@ def main() -> None:
     parser.add_argument("--game-only", action="store_true")
     parser.add_argument("--board-only", action="store_true")
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile")
+    parser.add_argument("--cold", action="store_true",
+                        help="forget the rotations kept for the process before each board query, as "
+                             "in a process that has not seen an 18USA game yet")
     parser.add_argument("--again", action="store_true",
                         help="also time a second query in each board position (the kept answer)")
     parser.add_argument("logs", nargs="*", help="log stems (default: all 13)")
@@ -142,7 +152,7 @@ def main() -> None:
     if profile:
         profile.enable()
     if not args.game_only:
-        board_positions(logs, args.every, times, args.again)
+        board_positions(logs, args.every, times, args.again, args.cold)
     if not args.board_only:
         game_positions(logs, args.every, times)
     if profile:

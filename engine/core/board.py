@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.core.tiles import StopDef, TileDef, keeps_old_track, parse_tile
+from engine.core.tiles import StopDef, TileDef, parse_tile
 
 # Fills a station slot for nobody: the city never counts as full for routes (18USA Company Town).
 NEUTRAL_TOKEN = "(neutral)"
@@ -167,7 +167,7 @@ class Board:
     # --- laying tiles --------------------------------------------------------------------
     def legal_rotations(self, state: HexState, tile: TileDef) -> list[int]:
         """Rotations that keep the old track and point every exit at a connectable hex."""
-        old_paths = state.paths()
+        old_track = state.tile.shape(state.rotation)
         rotations = []
         for rotation in range(6):
             exits = tile.exits(rotation)
@@ -175,8 +175,7 @@ class Board:
                 continue
             if any(edge not in exits for edge in state.hexdef.stub_edges):
                 continue
-            new_paths = tile.rotated_paths(rotation)
-            if not keeps_old_track(old_paths, new_paths):
+            if not old_track.kept_by(tile.shape(rotation)):
                 continue
             rotations.append(rotation)
         return rotations

@@ -43,12 +43,31 @@ PRIVATE_TILES = {"X07": "P26", "X08": "P26", "X09": "P26", "X20": "P27", "X21": 
                  "X22": "P27", "X23": "P16"}
 
 
+# A hex's printed sides and its tile and rotation decide a new tile's legal rotations, and which
+# candidates fit: the same in every 18USA game (the map and the tiles' track never change), so
+# they are kept for the process. A game rebuilt after an undo, or loaded by a session, starts
+# with them. Emptied when they grow past GEOMETRY_LIMIT entries.
+_ROTATIONS: dict[tuple[str, str, int, str], list[int]] = {}
+_MOST_EXITS: dict[tuple[str, str, int, tuple[str, ...], str, bool], int] = {}
+GEOMETRY_LIMIT = 200_000
+
+
+def _keep_bounded(memo: dict[Any, Any]) -> None:
+    if len(memo) >= GEOMETRY_LIMIT:
+        memo.clear()
+
+
+def forget_geometry() -> None:
+    """Empty the process's rotations and fits (a benchmark's cold start)."""
+    _ROTATIONS.clear()
+    _MOST_EXITS.clear()
+
+
 # UsaMap's attributes that never change after setup (the rest is the position: the board, the
 # metropolises, the subsidies still open and P10's candidates).
 _SHARED_BY_COPIES = frozenset({
     "setup", "options", "map_data", "tiles_data", "subsidy_tiles", "raw_tiles", "raw_hexes",
-    "phase_order", "phase_colors", "_rotations", "_plain", "_most_exits", "_resources",
-    "_ore_values", "_resource_tiles"})
+    "phase_order", "phase_colors", "_plain", "_resources", "_ore_values", "_resource_tiles"})
 
 
 @dataclass(frozen=True)
@@ -97,10 +116,7 @@ class UsaMap:
             tile.hex: (tile.tile, tile.rotation) for tile in setup.p10_metropolises}
         for metropolis in setup.metropolis_tiles:
             self._lay_setup_tile(metropolis.hex, metropolis.tile, metropolis.rotation)
-        # A hex's tile and rotation decide a new tile's legal rotations, so they can be kept.
-        self._rotations: dict[tuple[str, str, int, str], list[int]] = {}
         self._plain: dict[tuple[str, tuple[str, ...]], list[str]] = {}
-        self._most_exits: dict[tuple[str, str, int, tuple[str, ...], str, bool], int] = {}
         # Facts of the tile set, read for every tile on every hex of a legal-moves query.
         self._resources: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._ore_values: dict[str, int] = {
@@ -119,15 +135,16 @@ class UsaMap:
 
     def legal_rotations(self, state: HexState, tile: TileDef) -> list[int]:
         key = (state.coord, state.tile_id, state.rotation, tile.name)
-        if key not in self._rotations:
-            self._rotations[key] = self.board.legal_rotations(state, tile)
-        return self._rotations[key]
+        if key not in _ROTATIONS:
+            _keep_bounded(_ROTATIONS)
+            _ROTATIONS[key] = self.board.legal_rotations(state, tile)
+        return _ROTATIONS[key]
 
     def most_exits(self, state: HexState, candidates: Sequence[str], color: str, city: bool) -> int:
         """The most exits of the candidates of this colour, with a city or without, that have a
         legal rotation on the hex (0 if none)."""
         key = (state.coord, state.tile_id, state.rotation, tuple(candidates), color, city)
-        if key not in self._most_exits:
+        if key not in _MOST_EXITS:
             best = 0
             for name in candidates:
                 other = self.board.tiles[name]
@@ -135,8 +152,9 @@ class UsaMap:
                     continue
                 if self.legal_rotations(state, other):
                     best = max(best, len(other.exits(0)))
-            self._most_exits[key] = best
-        return self._most_exits[key]
+            _keep_bounded(_MOST_EXITS)
+            _MOST_EXITS[key] = best
+        return _MOST_EXITS[key]
 
     def plain_tiles(self, color: str, resources: tuple[str, ...]) -> list[str]:
         """Plain track tiles of a colour carrying exactly these resources (ore tiles aside)."""

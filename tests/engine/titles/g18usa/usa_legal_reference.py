@@ -1,7 +1,7 @@
 """The legal-move answers of the 18USA map computed the slow, obvious way, to check the fast
-ones against: every tile of the supply tried on every reached hex in every rotation the board
-allows, each through `check_lay`; every reached city through `check_station`. No grouping and no
-cache beyond the rules' own."""
+ones against: every tile of the supply tried on every reached hex in every rotation, each
+through `check_lay`; every reached city through `check_station`. No grouping and no cache
+beyond the rules' own, whose rotations are checked against the board's."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ def reference_legal_lays(umap: UsaMap, turn: TrackTurn, entity: str | None = Non
             except GameError:
                 continue
             tile_id = f"{name}-{copy}"
+            # The rotations kept for the process are those the board gives now.
+            assert umap.legal_rotations(state, tile) == umap.board.legal_rotations(state, tile)
             fits = []
             for rotation in range(6):
                 try:
