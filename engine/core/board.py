@@ -223,12 +223,11 @@ class Board:
 
     # --- tokens --------------------------------------------------------------------------
     def token_hexes(self, corporation: str) -> list[tuple[str, int]]:
-        found = []
-        for coord, state in self.hexes.items():
-            for city_index, slots in enumerate(state.tokens):
-                if corporation in slots:
-                    found.append((coord, city_index))
-        return found
+        """(hex, city index) of every station of the company, in map order."""
+        # Asked very often (stations to remove, reach), so hexes without a station are passed
+        # over with one test each.
+        return [(coord, city_index) for coord, state in self.hexes.items() if state.tokens
+                for city_index, slots in enumerate(state.tokens) if corporation in slots]
 
     def city_is_blocked_for(self, coord: str, city_index: int, corporation: str) -> bool:
         """A city full of other companies' tokens cannot be passed through (a neutral token
