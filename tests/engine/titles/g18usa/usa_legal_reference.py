@@ -1,11 +1,13 @@
 """The legal-move answers of the 18USA map computed the slow, obvious way, to check the fast
 ones against: every tile of the supply tried on every reached hex in every rotation, each
-through `check_lay`; every reached city through `check_station`. No grouping and no cache
-beyond the rules' own, whose rotations are checked against the board's."""
+through `check_lay`; every city on the map through `check_station`. Nothing grouped, nothing
+kept for the position (it is forgotten first), and the rotations kept for the process are
+checked against the board's."""
 
 from __future__ import annotations
 
 from engine.core.graph import reach_of
+from engine.core.position_cache import forget
 from engine.errors import GameError
 from engine.titles.g18usa.stations import check_station
 from engine.titles.g18usa.track import TrackTurn, _candidates, _colors, _rotations, check_lay
@@ -14,6 +16,7 @@ from engine.titles.g18usa.usa_map import UsaMap
 
 def reference_legal_lays(umap: UsaMap, turn: TrackTurn, entity: str | None = None) -> list[dict[str, object]]:
     entity = entity or turn.corporation
+    forget(umap.board)
     reach = reach_of(umap.board, turn.corporation)
     choices: list[dict[str, object]] = []
     for coord in sorted(reach.hexes):
@@ -53,14 +56,14 @@ def reference_legal_lays(umap: UsaMap, turn: TrackTurn, entity: str | None = Non
 
 
 def reference_legal_stations(umap: UsaMap, corporation: str) -> list[tuple[str, int]]:
+    forget(umap.board)
     reach = reach_of(umap.board, corporation)
     found = []
-    for coord, kind, index in sorted(reach.nodes):
-        if kind != "city":
-            continue
-        try:
-            check_station(umap, corporation, coord, index, reach)
-        except GameError:
-            continue
-        found.append((coord, index))
+    for coord, state in sorted(umap.board.hexes.items()):
+        for index in range(len(state.tokens)):
+            try:
+                check_station(umap, corporation, coord, index, reach)
+            except GameError:
+                continue
+            found.append((coord, index))
     return found
