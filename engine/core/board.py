@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.core.tiles import StopDef, TileDef, keeps_old_track, parse_tile
+from engine.core.tiles import StopDef, TileDef, parse_tile
 
 # Fills a station slot for nobody: the city never counts as full for routes (18USA Company Town).
 NEUTRAL_TOKEN = "(neutral)"
@@ -130,6 +130,14 @@ class Board:
         # Tile copies on the board, by tile name; the rest are in the supply.
         self.used_copies: dict[str, set[int]] = {name: set() for name in self.tiles}
 
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything on the board that play changes: each hex's tile (the object, compared by
+        value: a red area revalued keeps its tile id), rotation, stations and markers. Two equal
+        fingerprints of one board mean the same position; the tile supply follows from the
+        tiles laid."""
+        return tuple([(state.tile_id, state.tile, state.rotation, *map(tuple, state.tokens),
+                       *state.markers) for state in self.hexes.values()])
+
     # --- tile supply -------------------------------------------------------------------
     def free_copy(self, name: str) -> int | None:
         """The lowest copy index of a tile still in the supply."""
@@ -159,7 +167,7 @@ class Board:
     # --- laying tiles --------------------------------------------------------------------
     def legal_rotations(self, state: HexState, tile: TileDef) -> list[int]:
         """Rotations that keep the old track and point every exit at a connectable hex."""
-        old_paths = state.paths()
+        old_track = state.tile.shape(state.rotation)
         rotations = []
         for rotation in range(6):
             exits = tile.exits(rotation)
@@ -167,8 +175,7 @@ class Board:
                 continue
             if any(edge not in exits for edge in state.hexdef.stub_edges):
                 continue
-            new_paths = tile.rotated_paths(rotation)
-            if not keeps_old_track(old_paths, new_paths):
+            if not old_track.kept_by(tile.shape(rotation)):
                 continue
             rotations.append(rotation)
         return rotations
@@ -216,12 +223,11 @@ class Board:
 
     # --- tokens --------------------------------------------------------------------------
     def token_hexes(self, corporation: str) -> list[tuple[str, int]]:
-        found = []
-        for coord, state in self.hexes.items():
-            for city_index, slots in enumerate(state.tokens):
-                if corporation in slots:
-                    found.append((coord, city_index))
-        return found
+        """(hex, city index) of every station of the company, in map order."""
+        # Asked very often (stations to remove, reach), so hexes without a station are passed
+        # over with one test each.
+        return [(coord, city_index) for coord, state in self.hexes.items() if state.tokens
+                for city_index, slots in enumerate(state.tokens) if corporation in slots]
 
     def city_is_blocked_for(self, coord: str, city_index: int, corporation: str) -> bool:
         """A city full of other companies' tokens cannot be passed through (a neutral token

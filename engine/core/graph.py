@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.core.board import Board, opposite
+from engine.core.position_cache import cached
 
 Node = tuple[str, str, int]  # (hex coord, stop kind, stop index)
 
@@ -28,9 +29,16 @@ def stop_is_passable(board: Board, node: Node, corporation: str) -> bool:
 
 
 def reach_of(board: Board, corporation: str, extra_starts: list[Node] | None = None) -> Reach:
-    """Walk the track from every station token of `corporation`."""
-    starts: list[Node] = [(coord, "city", city) for coord, city in board.token_hexes(corporation)]
-    return _walk(board, corporation, starts + (extra_starts or []))
+    """Walk the track from every station token of `corporation` (once per position: the answer
+    is shared, read it and never change it)."""
+    if extra_starts:
+        return _walk(board, corporation, _stations(board, corporation) + extra_starts)
+    return cached(board, ("reach", corporation),
+                  lambda: _walk(board, corporation, _stations(board, corporation)))
+
+
+def _stations(board: Board, corporation: str) -> list[Node]:
+    return [(coord, "city", city) for coord, city in board.token_hexes(corporation)]
 
 
 def _walk(board: Board, corporation: str, starts: list[Node]) -> Reach:

@@ -68,6 +68,15 @@ class TileDef:
     # Slots of city 0 that hold a neutral token as soon as the tile is laid.
     neutral_slots: tuple[int, ...] = ()
 
+    # The exits in each rotation, asked for every tile, hex and rotation of a legal-moves query.
+    _turned_exits: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
+    # The track shape of each rotation asked for so far (see `shape`).
+    _shapes: dict[int, TrackShape] = field(init=False, repr=False, compare=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        turned = tuple(frozenset((edge + rotation) % 6 for edge in self._exits) for rotation in range(6))
+        object.__setattr__(self, "_turned_exits", turned)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> TileDef:
         return self
 
@@ -94,8 +103,16 @@ class TileDef:
     def rotated_paths(self, rotation: int) -> list[Path]:
         return [(rotate(a, rotation), rotate(b, rotation)) for a, b in self.paths]
 
+    def shape(self, rotation: int) -> TrackShape:
+        """The track in this rotation as an upgrade must keep it (worked out once per rotation)."""
+        rotation %= 6
+        found = self._shapes.get(rotation)
+        if found is None:
+            found = self._shapes[rotation] = track_shape(self.rotated_paths(rotation))
+        return found
+
     def exits(self, rotation: int) -> set[int]:
-        return {(edge + rotation) % 6 for edge in self._exits}
+        return set(self._turned_exits[rotation % 6])
 
     def color_rank(self) -> int:
         """Position in the upgrade sequence white, yellow, green, brown, gray (-1 off it)."""
@@ -203,18 +220,32 @@ def junction_pairs(paths: list[Path]) -> set[frozenset[int]]:
     return {frozenset((x, y)) for i, x in enumerate(edges) for y in edges[i + 1:]}
 
 
+@dataclass(frozen=True)
+class TrackShape:
+    """A tile's track in one rotation, as far as an upgrade must keep it."""
+
+    signatures: frozenset[tuple[Any, ...]]
+    tracks: frozenset[frozenset[int]]  # edge pairs joined by track, through a junction too
+    junction_pairs: frozenset[frozenset[int]]
+
+    def kept_by(self, new: TrackShape) -> bool:
+        """Every piece of this track appears in `new` in the same orientation."""
+        for sig in self.signatures:
+            if sig[0] == "track":
+                if sig[1] not in new.tracks:
+                    return False
+            elif sig not in new.signatures:
+                return False
+        return self.junction_pairs <= new.tracks
+
+
+def track_shape(paths: list[Path]) -> TrackShape:
+    signatures = path_signatures(paths)
+    pairs = junction_pairs(paths)
+    tracks = {sig[1] for sig in signatures if sig[0] == "track"} | pairs
+    return TrackShape(frozenset(signatures), frozenset(tracks), frozenset(pairs))
+
+
 def keeps_old_track(old: list[Path], new: list[Path]) -> bool:
     """Every piece of the old track appears on the new tile in the same orientation."""
-    old_sig = path_signatures(old)
-    new_sig = path_signatures(new)
-    new_tracks = {sig[1] for sig in new_sig if sig[0] == "track"} | junction_pairs(new)
-    for sig in old_sig:
-        if sig[0] == "track":
-            if sig[1] not in new_tracks:
-                return False
-        elif sig not in new_sig:
-            return False
-    for pair in junction_pairs(old):
-        if pair not in new_tracks:
-            return False
-    return True
+    return track_shape(old).kept_by(track_shape(new))

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core.board import NEUTRAL_TOKEN, Marker
-from engine.core.graph import Reach
+from engine.core.graph import Reach, reach_of
+from engine.core.position_cache import cached
 from engine.errors import GameError
 from engine.titles.g18usa.usa_map import UsaMap
 
@@ -65,6 +66,25 @@ def check_station(umap: UsaMap, corporation: str, coord: str, city: int, reach: 
             raise GameError(f"{source} may not add a station to the Company Town in {coord}")
         return StationPlace(coord, city, len(slots), True)
     raise GameError(f"the city in {coord} has no open slot (12.3)")
+
+
+def legal_stations(umap: UsaMap, corporation: str) -> list[tuple[str, int]]:
+    """Every (hex, city index) where the company may put a station now (12.3), by hex."""
+    return list(cached(umap.board, ("usa stations", corporation), lambda: _legal_stations(umap, corporation)))
+
+
+def _legal_stations(umap: UsaMap, corporation: str) -> list[tuple[str, int]]:
+    reach = reach_of(umap.board, corporation)
+    found = []
+    for coord, kind, index in sorted(reach.nodes):
+        if kind != "city":
+            continue
+        try:
+            check_station(umap, corporation, coord, index, reach)
+        except GameError:
+            continue
+        found.append((coord, index))
+    return found
 
 
 def place_station(umap: UsaMap, corporation: str, place: StationPlace) -> None:

@@ -9,9 +9,11 @@ company as `entity`; a resource tile laid by the company itself uses its resourc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.board import HexState, split_tile_id
 from engine.core.graph import Reach, reach_of
+from engine.core.position_cache import cached
 from engine.core.tiles import TileDef
 from engine.errors import GameError
 from engine.titles.g18usa.resources import (
@@ -67,6 +69,11 @@ class TrackTurn:
     def owns(self, company: str) -> bool:
         return company in self.companies
 
+    def key(self) -> tuple[object, ...]:
+        """Everything the track rules read of the turn, as a hashable key."""
+        return (self.corporation, self.phase, self.companies, self.home, self.first_turn, self.lays,
+                tuple(sorted(self.resource_tokens.items())))
+
 
 @dataclass(frozen=True)
 class UsaLay:
@@ -116,15 +123,30 @@ def check_lay(umap: UsaMap, turn: TrackTurn, entity: str, coord: str, tile_id: s
         raise GameError(f"tile {name} in {coord} must keep the old track, use the printed stubs and "
                         f"point only at usable neighbours; legal rotations: {rotations or 'none'}")
     _check_max_exits(umap, turn, state, tile, candidates, nature, phase)
+    _check_turned(umap, turn, entity, state, tile, rotation, nature, reach)
+    cost, upgrade, action = _price(umap, turn, state, tile, nature, skip_levels)
+    return UsaLay(coord, tile, str(tile_id), rotation, cost, upgrade, action, nature)
+
+
+def _check_turned(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, tile: TileDef,
+                  rotation: int, nature: str, reach: Reach) -> None:
+    """The checks that depend on the rotation: the network reaches the new track, and a
+    resource tile points into a city."""
     _check_reach(umap, turn, state, tile, rotation, nature, reach)
     if nature == "resource" or (nature in (GREAT_NORTHERN, "S16") and umap.tile_resources(tile)):
         check_resource_lay(umap, turn, state, tile, rotation, entity)
+
+
+def _price(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef, nature: str,
+           skip_levels: int) -> tuple[int, bool, bool]:
+    """(cost, upgrade, tile action) of the lay, the same in every rotation; refuses a tile
+    action the turn has no room for."""
     upgrade = _is_upgrade(state, nature, skip_levels)
     action = nature in ("normal", "resource", "ore", "P16", "P26", "P27")
     cost = _action_fee(turn, state, upgrade, action, umap) if action else 0
     cost += SKIP_LEVEL_FEE * skip_levels
     cost += _terrain(umap, turn, state, tile, nature)
-    return UsaLay(coord, tile, str(tile_id), rotation, cost, upgrade, action, nature)
+    return cost, upgrade, action
 
 
 def apply_lay(umap: UsaMap, lay: UsaLay) -> None:
@@ -132,9 +154,14 @@ def apply_lay(umap: UsaMap, lay: UsaLay) -> None:
 
 
 # --- which tiles ---------------------------------------------------------------------------
+Candidates = tuple[str, list[str], int]
+
+
 def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, tile: TileDef,
-                phase: PhaseInfo) -> tuple[str, list[str], int]:
-    """(nature of the lay, tile names it may use, colour levels skipped)."""
+                phase: PhaseInfo, normal: dict[tuple[bool, str], Candidates] | None = None) -> Candidates:
+    """(nature of the lay, tile names it may use, colour levels skipped). `normal` keeps the
+    answers of the normal lays on this hex, which read only the tile's colour and whether it
+    is a brown city (a legal-moves query asks for many tiles on one hex)."""
     if entity != turn.corporation:
         if not turn.owns(entity):
             raise GameError(f"{turn.corporation} does not own {entity}")
@@ -153,7 +180,12 @@ def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, til
         if not phase.at_least("3", umap.phase_order):
             raise GameError("an ore token is upgraded to $20 only from phase 3 (13.3)")
         return "ore", list(state.tile.upgrades_special), 0
-    return _normal_candidates(umap, turn, state, tile, phase)
+    if normal is None:
+        return _normal_candidates(umap, turn, state, tile, phase)
+    key = (tile.name in CITY_BROWN, tile.color)
+    if key not in normal:
+        normal[key] = _normal_candidates(umap, turn, state, tile, phase)
+    return normal[key]
 
 
 def _colors(umap: UsaMap, turn: TrackTurn, state: HexState, phase: PhaseInfo) -> tuple[str, ...]:
@@ -202,13 +234,7 @@ def _resource_candidates(umap: UsaMap, state: HexState, phase: PhaseInfo, p11: b
     if not printed:
         raise GameError(f"{state.coord} shows no resource; resource tokens go only on their own "
                         f"resource's hexes (13)")
-    names = []
-    for name, tile in umap.board.tiles.items():
-        resources = umap.tile_resources(tile)
-        if (tile.color == "yellow" and resources and set(resources) <= printed
-                and umap.ore_value(tile) in (0, 10)):
-            names.append(name)
-    return names
+    return list(umap.resource_tiles(frozenset(printed)))
 
 
 def _company_candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState,
@@ -288,13 +314,7 @@ def _check_max_exits(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileD
     normal_city = tile.kind == "plain" and bool(tile.cities)
     if not site and not (normal_city and tile.color == "brown"):
         return
-    best = 0
-    for name in candidates:
-        other = umap.board.tiles[name]
-        if other.color != tile.color or bool(other.cities) != bool(tile.cities):
-            continue
-        if umap.legal_rotations(state, other):
-            best = max(best, len(other.exits(0)))
+    best = umap.most_exits(state, candidates, tile.color, bool(tile.cities))
     if len(tile.exits(0)) < best:
         raise GameError(f"tile {tile.name} has {len(tile.exits(0))} exits; an upgrade here must use a "
                         f"tile with as many exits as fit ({best}) (12.2.2)")
@@ -362,40 +382,79 @@ def _terrain(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef, natu
 
 
 # --- legal moves ---------------------------------------------------------------------------
+def tile_class(umap: UsaMap, tile: TileDef) -> tuple[bool, tuple[str, ...], bool, str]:
+    """What `_candidates` reads of the tile being laid: tiles of one class get the same answer
+    on a hex, so a legal-moves query asks once per class instead of once per tile."""
+    return (tile.name in PRIVATE_TILES, umap.tile_resources(tile), tile.name in CITY_BROWN, tile.color)
+
+
+def _tile_classes(umap: UsaMap) -> list[tuple[TileDef, list[str]]]:
+    """One tile of each class with every tile name of that class."""
+    classes: dict[tuple[bool, tuple[str, ...], bool, str], list[str]] = {}
+    for name, tile in umap.board.tiles.items():
+        classes.setdefault(tile_class(umap, tile), []).append(name)
+    return [(umap.board.tiles[names[0]], names) for names in classes.values()]
+
+
 def legal_lays(umap: UsaMap, turn: TrackTurn, entity: str | None = None) -> list[dict[str, object]]:
-    """Every legal (hex, tile, rotations, cost) for the laying entity, by hex then tile."""
+    """Every legal (hex, tile, rotations, cost) for the laying entity, by hex then tile.
+
+    The same answer as trying every tile of the supply in every rotation through `check_lay`,
+    with each check made once where it can be: the candidate tiles once per tile class and hex,
+    the checks and the price that do not depend on the rotation once per tile and hex. Kept
+    while the board stays as it is (the bot asks again for autocomplete and the offered-move
+    check); the caller gets its own copy."""
     entity = entity or turn.corporation
+    key = ("usa lays", turn.key(), entity, frozenset(umap.metropolises))
+    choices = cached(umap.board, key, lambda: _legal_lays(umap, turn, entity))
+    return [{"hex": choice["hex"], "tiles": [{**tile, "rotations": list(tile["rotations"])}
+                                             for tile in choice["tiles"]]} for choice in choices]
+
+
+def _legal_lays(umap: UsaMap, turn: TrackTurn, entity: str) -> list[dict[str, Any]]:
+    own = entity == turn.corporation
     reach = reach_of(umap.board, turn.corporation)
-    choices: list[dict[str, object]] = []
+    phase = umap.phase(turn.phase)
+    classes = _tile_classes(umap)
+    choices: list[dict[str, Any]] = []
     for coord in sorted(reach.hexes):
         state = umap.board.hexes.get(coord)
         if state is None or not state.hexdef.accepts_tiles:
             continue
-        phase = umap.phase(turn.phase)
         colors = set(_colors(umap, turn, state, phase))
-        by_tile = []
-        for name, tile in sorted(umap.board.tiles.items()):
-            # Cheap filters first: most tiles fail on colour, supply or the candidate list.
-            copy = umap.board.free_copy(name)
-            if copy is None or (tile.color not in colors and entity == turn.corporation
-                                and tile.name not in ("X04",)):
+        found: dict[str, Candidates] = {}
+        normal: dict[tuple[bool, str], Candidates] = {}
+        for sample, names in classes:
+            # The company's own lays use only the phase's colours (the Denver tile aside).
+            if own and sample.color not in colors and "X04" not in names:
                 continue
             try:
-                if name not in _candidates(umap, turn, entity, state, tile, phase)[1]:
-                    continue
+                nature, candidates, skip_levels = _candidates(umap, turn, entity, state, sample, phase, normal)
             except GameError:
                 continue
-            tile_id = f"{name}-{copy}"
-            fits = []
-            for rotation in _rotations(umap, state, tile, _candidates(umap, turn, entity, state, tile, phase)[0]):
+            allowed = set(candidates)
+            found.update((name, (nature, candidates, skip_levels)) for name in names if name in allowed)
+        by_tile = []
+        for name in sorted(found):
+            tile = umap.board.tiles[name]
+            copy = umap.board.free_copy(name)
+            if copy is None or (own and tile.color not in colors and name != "X04"):
+                continue
+            nature, candidates, skip_levels = found[name]
+            try:
+                _check_max_exits(umap, turn, state, tile, candidates, nature, phase)
+                cost = _price(umap, turn, state, tile, nature, skip_levels)[0]
+            except GameError:
+                continue
+            rotations = []
+            for rotation in _rotations(umap, state, tile, nature):
                 try:
-                    lay = check_lay(umap, turn, entity, coord, tile_id, rotation, reach)
+                    _check_turned(umap, turn, entity, state, tile, rotation, nature, reach)
                 except GameError:
                     continue
-                fits.append((rotation, lay.cost))
-            if fits:
-                by_tile.append({"tile": tile_id, "rotations": [r for r, _ in fits],
-                                "cost": min(c for _, c in fits)})
+                rotations.append(rotation)
+            if rotations:
+                by_tile.append({"tile": f"{name}-{copy}", "rotations": rotations, "cost": cost})
         if by_tile:
             choices.append({"hex": coord, "tiles": by_tile})
     return choices

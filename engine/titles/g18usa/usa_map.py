@@ -9,7 +9,7 @@ table's tile colours, and the map rule options. The rules themselves live in the
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,33 @@ PRIVATE_TILES = {"X07": "P26", "X08": "P26", "X09": "P26", "X20": "P27", "X21": 
                  "X22": "P27", "X23": "P16"}
 
 
+# A hex's printed sides and its tile and rotation decide a new tile's legal rotations, and which
+# candidates fit: the same in every 18USA game (the map and the tiles' track never change), so
+# they are kept for the process. A game rebuilt after an undo, or loaded by a session, starts
+# with them. Emptied when they grow past GEOMETRY_LIMIT entries.
+_ROTATIONS: dict[tuple[str, str, int, str], list[int]] = {}
+_MOST_EXITS: dict[tuple[str, str, int, tuple[str, ...], str, bool], int] = {}
+GEOMETRY_LIMIT = 200_000
+
+
+def _keep_bounded(memo: dict[Any, Any]) -> None:
+    if len(memo) >= GEOMETRY_LIMIT:
+        memo.clear()
+
+
+def forget_geometry() -> None:
+    """Empty the process's rotations and fits (a benchmark's cold start)."""
+    _ROTATIONS.clear()
+    _MOST_EXITS.clear()
+
+
+# UsaMap's attributes that never change after setup (the rest is the position: the board, the
+# metropolises, the subsidies still open and P10's candidates).
+_SHARED_BY_COPIES = frozenset({
+    "setup", "options", "map_data", "tiles_data", "subsidy_tiles", "raw_tiles", "raw_hexes",
+    "phase_order", "phase_colors", "_plain", "_resources", "_ore_values", "_resource_tiles"})
+
+
 @dataclass(frozen=True)
 class PhaseInfo:
     name: str
@@ -74,6 +101,7 @@ class UsaMap:
         self.options = frozenset(options)
         self.map_data: dict[str, Any] = data["map"]
         self.tiles_data: dict[str, Any] = data["tiles"]
+        self.subsidy_tiles: list[dict[str, Any]] = data["entities"]["subsidies"]["tiles"]
         self.board = Board(map_with_red_area_values(self.map_data, setup),
                            rural_junction_tiles(self.tiles_data, self.options))
         self.raw_tiles: dict[str, dict[str, Any]] = {raw["name"]: raw for raw in self.tiles_data["tiles"]}
@@ -88,15 +116,45 @@ class UsaMap:
             tile.hex: (tile.tile, tile.rotation) for tile in setup.p10_metropolises}
         for metropolis in setup.metropolis_tiles:
             self._lay_setup_tile(metropolis.hex, metropolis.tile, metropolis.rotation)
-        # A hex's tile and rotation decide a new tile's legal rotations, so they can be kept.
-        self._rotations: dict[tuple[str, str, int, str], list[int]] = {}
         self._plain: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+        # Facts of the tile set, read for every tile on every hex of a legal-moves query.
+        self._resources: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._ore_values: dict[str, int] = {
+            name: int(raw.get("ore_value") or 0) for name, raw in self.raw_tiles.items()}
+        self._resource_tiles: dict[frozenset[str], list[str]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> UsaMap:
+        """A copy whose board and dealt marks are its own; the data, the setup and the memos of
+        facts derived from them only (never changed after setup) are shared, since copying
+        them was most of the cost of a game's safety copy before each move."""
+        clone = UsaMap.__new__(UsaMap)
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            clone.__dict__[name] = value if name in _SHARED_BY_COPIES else copy.deepcopy(value, memo)
+        return clone
 
     def legal_rotations(self, state: HexState, tile: TileDef) -> list[int]:
         key = (state.coord, state.tile_id, state.rotation, tile.name)
-        if key not in self._rotations:
-            self._rotations[key] = self.board.legal_rotations(state, tile)
-        return self._rotations[key]
+        if key not in _ROTATIONS:
+            _keep_bounded(_ROTATIONS)
+            _ROTATIONS[key] = self.board.legal_rotations(state, tile)
+        return _ROTATIONS[key]
+
+    def most_exits(self, state: HexState, candidates: Sequence[str], color: str, city: bool) -> int:
+        """The most exits of the candidates of this colour, with a city or without, that have a
+        legal rotation on the hex (0 if none)."""
+        key = (state.coord, state.tile_id, state.rotation, tuple(candidates), color, city)
+        if key not in _MOST_EXITS:
+            best = 0
+            for name in candidates:
+                other = self.board.tiles[name]
+                if other.color != color or bool(other.cities) != city:
+                    continue
+                if self.legal_rotations(state, other):
+                    best = max(best, len(other.exits(0)))
+            _keep_bounded(_MOST_EXITS)
+            _MOST_EXITS[key] = best
+        return _MOST_EXITS[key]
 
     def plain_tiles(self, color: str, resources: tuple[str, ...]) -> list[str]:
         """Plain track tiles of a colour carrying exactly these resources (ore tiles aside)."""
@@ -137,10 +195,24 @@ class UsaMap:
         return tile.kind
 
     def tile_resources(self, tile: TileDef) -> tuple[str, ...]:
-        return tuple(label for label in tile.labels if label in RESOURCES)
+        found = self._resources.get(tile.labels)
+        if found is None:
+            found = self._resources[tile.labels] = tuple(
+                label for label in tile.labels if label in RESOURCES)
+        return found
 
     def ore_value(self, tile: TileDef) -> int:
-        return int(self.raw_tiles.get(tile.name, {}).get("ore_value") or 0)
+        return self._ore_values.get(tile.name, 0)
+
+    def resource_tiles(self, printed: frozenset[str]) -> list[str]:
+        """Yellow tiles whose resource tokens a hex printed with `printed` may take (13),
+        ore only on its $10 side."""
+        if printed not in self._resource_tiles:
+            self._resource_tiles[printed] = [
+                name for name, tile in self.board.tiles.items()
+                if tile.color == "yellow" and self.tile_resources(tile)
+                and set(self.tile_resources(tile)) <= printed and self.ore_value(tile) in (0, 10)]
+        return self._resource_tiles[printed]
 
     def base_tile(self, tile: TileDef) -> str:
         return str(self.raw_tiles.get(tile.name, {}).get("base_tile") or tile.name)
@@ -165,8 +237,7 @@ class UsaMap:
         return not self.raw_hexes[coord]["cities"]
 
     def setup_subsidy_tiles(self) -> list[dict[str, Any]]:
-        tiles: list[dict[str, Any]] = load_data()["entities"]["subsidies"]["tiles"]
-        return tiles
+        return self.subsidy_tiles
 
     # --- changes outside tile lays ----------------------------------------------------------
     def drop_unclaimed_subsidies(self) -> None:
