@@ -19,8 +19,8 @@ Mention = Callable[[SeatRecord], str]
 def phrase(state: BaseGame, move: Move) -> tuple[str, str]:
     """What a move does and the command word that makes it, from the title's command table;
     a step that words its move itself (`phrase` in the move) has the last word."""
-    kind, entity_type = move["type"], move.get("entity_type", "player")
-    spec = next((c for c in type(state).COMMANDS if c.action == kind and entity_type in c.entities), None)
+    kind = move["type"]
+    spec = next((c for c in type(state).COMMANDS if c.covers(move)), None)
     words, word = (spec.phrase, spec.word) if spec is not None else (kind.replace("_", " "), "action")
     return str(move.get("phrase") or words), word
 
@@ -30,7 +30,10 @@ def controller(state: BaseGame, move: Move) -> Any:
     kind = move.get("entity_type", "player")
     if kind == "corporation":
         president = state.corporations[str(move["entity"])].president()
-        return president.id if president else None
+        if president is None:  # a company still being started: the first player the engine names
+            acting = state.acting_players()
+            return acting[0].id if acting else None
+        return president.id
     if kind == "company":
         owner = state.companies[str(move["entity"])].owner
         return getattr(owner, "id", None)
