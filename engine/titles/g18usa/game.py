@@ -224,6 +224,12 @@ class G18USA(Family1817Game):
         return None
 
     # --- map hooks -------------------------------------------------------------------------------
+    def map_marks(self) -> dict[str, tuple[Any, ...]]:
+        """What the map shows besides tiles and stations (subsidies, resources, markers, ...)."""
+        from engine.titles.g18usa.map_facts import map_marks, private_owners
+
+        return map_marks(self.umap, self.phase.name, private_owners(self.companies))
+
     def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
         return self.board.upgrade_targets(state)
 
