@@ -15,6 +15,7 @@ from bot.model import Command
 from bot.routes_text import parse_routes
 from bot.vocabulary import COMMANDS, DIVIDEND_WORDS, SOURCE_WORDS
 from engine.core.commands import ENTITY_FIELD, CommandSpec
+from engine.core.entities import Player
 from engine.core.game import BaseGame
 from engine.core.step import INFORMATIONAL
 from engine.describe import rotation_words
@@ -36,13 +37,25 @@ def controls(state: BaseGame, player_id: Any, move: Move) -> bool:
         return str(entity) == str(player_id)
     if kind == "corporation":
         president = state.corporations[str(entity)].president()
-        if president is None:  # a company still being started: whoever the engine says acts
-            return any(str(p.id) == str(player_id) for p in state.acting_players())
+        if president is None:
+            starter = starting_player(state)
+            return starter is not None and str(starter.id) == str(player_id)
         return str(president.id) == str(player_id)
     if kind == "company":
         owner = state.companies[str(entity)].owner
         return owner is not None and str(getattr(owner, "id", "")) == str(player_id)
     return False
+
+
+def starting_player(state: BaseGame) -> Player | None:
+    """Who decides for a company still without a president (its home station while it is being
+    started): the player whose turn it is in the round, if the engine lists them as acting,
+    else the first player it lists."""
+    acting = state.acting_players()
+    current = state.round.current_entity(state)
+    if isinstance(current, Player) and current in acting:
+        return current
+    return acting[0] if acting else None
 
 
 def title_spec(state: BaseGame, word: str) -> CommandSpec:

@@ -224,6 +224,11 @@ class G18USA(Family1817Game):
         return None
 
     # --- map hooks -------------------------------------------------------------------------------
+    def status_notes(self) -> list[tuple[str, set[str]]]:
+        from engine.titles.g18usa.status import status_notes
+
+        return status_notes(self)
+
     def map_marks(self) -> dict[str, tuple[Any, ...]]:
         """What the map shows besides tiles and stations (subsidies, resources, markers, ...)."""
         from engine.titles.g18usa.map_facts import map_marks, private_owners
