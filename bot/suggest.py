@@ -192,9 +192,12 @@ def _cities(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, An
     by_hex: dict[str, list[str]] = {}
     for c in choices:
         by_hex.setdefault(str(c.get("hex") or c["city"].split("-")[0]), []).append(c["city"])
+    marks = state.map_marks()
     out = []
     for coord, cities in by_hex.items():
-        name = state.board.hexes[coord].hexdef.name or ""
+        # What the map shows there besides track (a subsidy waiting for a home station, ...).
+        noted = [mark.label for mark in marks.get(coord, ()) if mark.label]
+        name = " — ".join(part for part in [state.board.hexes[coord].hexdef.name or "", *noted] if part)
         if len(cities) == 1:
             out.append((f"{coord} {name}".strip(), coord))
         else:

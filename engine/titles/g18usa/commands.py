@@ -26,8 +26,8 @@ WHICH_COMPANY = _o("corporation", str, "Which of your companies (when you presid
                    field=ENTITY_FIELD)
 
 COMMANDS: tuple[CommandSpec, ...] = (
-    _own("bid", "Bid: on a private in the auction, to start a company or for its president's certificate, "
-                "or for a company for sale", "bid"),
+    _own("bid", "Bid on a private, to start a company (or for its president's certificate), or for one for sale",
+         "bid"),
     _own("pass", "Pass (end your turn, or skip this step)", "pass"),
     _own("buy", "Buy one share (a short share of yours closes by buying one)", "buy a share"),
     _own("sell", "Sell shares to the open market", "sell shares"),
@@ -63,8 +63,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 (WHICH_COMPANY,)),
     CommandSpec("convert", "convert", "Convert the company to the next size (2 to 5, 5 to 10 shares)",
                 "convert", ("corporation",), (WHICH_COMPANY,)),
-    CommandSpec("merge", "merge", "Merge with another company (merger round), or name the company that buys "
-                "the one you won (acquisition round)", "merge", ("corporation", "player"),
+    CommandSpec("merge", "merge", "Merge with another company, or (acquisition round) name the company that buys", "merge", ("corporation", "player"),
                 (_o("corporation", str, "The other company, or the buyer", True, "corporation"),)),
     CommandSpec("attach", "choose", "Attach a Pullman or other attachment to a train before the run",
                 "attach to a train", ("corporation",),

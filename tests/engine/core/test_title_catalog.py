@@ -44,3 +44,11 @@ def test_a_word_with_a_selection_covers_only_its_own_choices() -> None:
     assert offer.covers(sale) and not offer.covers(gift)
     assert isinstance(command_table("18USA")["use"], CommandSpec)
     assert not command_table("18USA")["use"].covers(gift)  # a private's marker is a company's move
+
+
+@pytest.mark.parametrize("title", sorted(TITLE_CLASSES))
+def test_every_description_fits_discord(title: str) -> None:
+    """Discord refuses a command or option description over 100 characters."""
+    for spec in command_table(title).values():
+        for text in (spec.description, *(option.description for option in spec.options)):
+            assert 1 <= len(text) <= 100, (spec.word, text)
