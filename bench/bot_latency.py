@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "bot")]
 
 from bot_helpers import opening_command, operating_command  # noqa: E402
-from test_discord_usa import usa_step  # noqa: E402
 from fakediscord import FakeDiscord, pointed_at, running_bot  # noqa: E402
+from test_discord_usa import usa_step  # noqa: E402
 
 from bot.config import Settings  # noqa: E402
 from bot.discord.client import StationmasterBot  # noqa: E402
