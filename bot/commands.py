@@ -15,7 +15,7 @@ from bot.model import Command
 from bot.routes_text import parse_routes
 from bot.vocabulary import COMMANDS, DIVIDEND_WORDS, SOURCE_WORDS
 from engine.core.commands import ENTITY_FIELD, CommandSpec
-from engine.core.entities import Player
+from engine.core.entities import Corporation, Player
 from engine.core.game import BaseGame
 from engine.core.step import INFORMATIONAL
 from engine.describe import rotation_words
@@ -42,9 +42,17 @@ def controls(state: BaseGame, player_id: Any, move: Move) -> bool:
             return starter is not None and str(starter.id) == str(player_id)
         return str(president.id) == str(player_id)
     if kind == "company":
-        owner = state.companies[str(entity)].owner
-        return owner is not None and str(getattr(owner, "id", "")) == str(player_id)
+        owner = private_decider(state, str(entity))
+        return owner is not None and str(owner.id) == str(player_id)
     return False
+
+
+def private_decider(state: BaseGame, company: str) -> Player | None:
+    """Who uses a private company's power: its owner, or the president of the company owning it."""
+    owner = state.companies[company].owner
+    if isinstance(owner, Corporation):
+        owner = owner.president()
+    return owner if isinstance(owner, Player) else None
 
 
 def starting_player(state: BaseGame) -> Player | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.commands import starting_player
+from bot.commands import private_decider, starting_player
 from engine.core.game import BaseGame
 from engine.describe import idle_step
 from engine.status import status_lines
@@ -37,8 +37,8 @@ def controller(state: BaseGame, move: Move) -> Any:
             return starter.id if starter is not None else None
         return president.id
     if kind == "company":
-        owner = state.companies[str(move["entity"])].owner
-        return getattr(owner, "id", None)
+        owner = private_decider(state, str(move["entity"]))
+        return owner.id if owner is not None else None
     return move["entity"]
 
 
@@ -53,7 +53,7 @@ def _details(state: BaseGame, move: Move) -> str:
     if move.get("phrase"):
         return ""  # the step's own words say it all
     if kind == "bid":
-        return ": " + ", ".join(f"{c.get('company') or c.get('corporation')} from ${c['min']}"
+        return ": " + ", ".join(f"{c.get('company') or c.get('corporation')} from ${c.get('min', c.get('min_price'))}"
                                 for c in choices) if choices else ""
     if kind == "dividend":
         revenue = move.get("revenue")

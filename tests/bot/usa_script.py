@@ -14,7 +14,7 @@ from typing import Any
 
 from fixture_script import _city_hex, live_action
 
-from bot.commands import starting_player
+from bot.commands import private_decider, starting_player
 from bot.routes_text import format_routes
 from engine import GameError, load_game, new_game
 from engine.core.game import BaseGame
@@ -31,7 +31,9 @@ def decider(state: BaseGame, action: dict[str, Any]) -> str:
         assert president is not None
         return president.name
     if kind == "company":
-        return state.companies[entity].owner.name  # type: ignore[union-attr]
+        owner = private_decider(state, entity)
+        assert owner is not None
+        return owner.name
     return state.player(entity).name
 
 
