@@ -64,7 +64,8 @@ async def stored_state(db: Path) -> Any:
 def test_stationmaster_play_with_raw_actions_reaches_the_trace(tmp_path: Path) -> None:
     document = json.loads(LOG.read_text())
     found = first_divergence(LOG, TRACE)
-    count = found[0] if found is not None else len(document["actions"])  # the actions the engine gets right
+    # The actions the engine gets right, up to two sets of rounds (the whole game takes minutes).
+    count = min(found[0] if found is not None else len(document["actions"]), 230)
     assert count > 150  # past the auction and the first stock round, into the operating rounds
     names = [p["name"] for p in document["players"]]
     result = subprocess.run(

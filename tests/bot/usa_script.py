@@ -18,6 +18,7 @@ from bot.commands import private_decider, starting_player
 from bot.routes_text import format_routes
 from engine import GameError, load_game, new_game
 from engine.core.game import BaseGame
+from engine.legal import is_offered
 from engine.log import document_options, effective_actions
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -96,13 +97,16 @@ def typed_command(state: BaseGame, action: dict[str, Any]) -> str | None:
     raise AssertionError(f"no 18USA command for {kind}")
 
 
-def accepted_prefix(path: Path) -> list[dict[str, Any]]:
-    """The log's effective actions up to the first one the engine refuses."""
+def accepted_prefix(path: Path, offered: bool = False) -> list[dict[str, Any]]:
+    """The log's effective actions up to the first one the engine refuses (with `offered`, or
+    the first its legal moves do not offer: commands are built from those)."""
     document = json.loads(path.read_text())
     game = load_game({**document, "actions": []})
     game.state.importing = True
     kept = []
     for action in effective_actions(document["actions"]):
+        if offered and not is_offered(game.state, action):
+            break
         try:
             game.state.process(action)
         except GameError:
