@@ -56,8 +56,9 @@ def usa_step(state: BaseGame, done: set[Any]) -> tuple[str, Command]:
         if started < 2 and first["min"] == 100 and (owner or started == 1):  # the private's owner first
             return who, Command("bid", {"company": first["corporation"], "price": 100})
         return who, Command("pass")
-    if "assign" in by_type:
-        return who, Command("contribute", {"company": by_type["assign"]["choices"][0]["target"]})
+    gift = next((c for c in by_type.get("assign", {}).get("choices", []) if c.get("target_type") == "company"), None)
+    if gift is not None:  # a private for the company being started (no company is offered for sale)
+        return who, Command("contribute", {"company": gift["target"]})
     turn = (corp, label)
     if "lay_tile" in by_type and ("lay", turn) not in done:
         done.add(("lay", turn))
