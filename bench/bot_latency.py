@@ -1,11 +1,12 @@
 """Interaction-to-reply latency of the Discord bot on the local fake Discord server.
 
-Plays an 18Texas game (3 players: auction, stock round, operating rounds) with slash
-commands and button clicks through the real discord.py client, images on, and times each
-interaction from the moment the fake dispatches it to the moment the user sees the final
-reply (the follow-up with its PNGs, or the ephemeral refusal). Prints median, p95 and max.
+Plays a game (3 players: auction, stock round, operating rounds) with slash commands and
+button clicks through the real discord.py client, images on, and times each interaction from
+the moment the fake dispatches it to the moment the user sees the final reply (the follow-up
+with its PNGs, or the ephemeral refusal). Prints median, p95 and max. 18USA is played by the
+policy of tests/bot/test_discord_usa.py (with the site's rules), as far as the moves allow.
 
-    python bench/bot_latency.py [--moves 60]
+    python bench/bot_latency.py [--moves 60] [--title 18USA]
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "bot")]
 
 from bot_helpers import opening_command, operating_command  # noqa: E402
 from fakediscord import FakeDiscord, pointed_at, running_bot  # noqa: E402
+from test_discord_usa import usa_step  # noqa: E402
 
 from bot.config import Settings  # noqa: E402
 from bot.discord.client import StationmasterBot  # noqa: E402
@@ -39,7 +41,7 @@ def summary(name: str, seconds: list[float]) -> str:
             f"p95 {p95 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms")
 
 
-async def bench(moves: int) -> None:
+async def bench(moves: int, title: str) -> None:
     timings: dict[str, list[float]] = {"move (with images)": [], "refusal (ephemeral)": [], "autocomplete": []}
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"
@@ -51,7 +53,8 @@ async def bench(moves: int) -> None:
                 bot = StationmasterBot(Settings(db_path=str(db), guild_ids=(fake.guild.id,)), moderator)
                 async with running_bot(fake, bot):
                     await (await fake.invoke_slash(users["alice"], "game", "new",
-                                                   options={"title": "18Texas", "seed": 6})).wait_message()
+                                                   options={"title": title, "seed": 6 if title == "18Texas" else 5,
+                                                            "site_rules": title != "18Texas"})).wait_message()
                     (thread,) = fake.threads(fake.channel)
 
                     async def timed(category: str, user, *path: str, **options) -> None:
@@ -65,12 +68,17 @@ async def bench(moves: int) -> None:
                     await timed("move (with images)", users["alice"], "game", "start")
                     laid: set = set()
                     for _ in range(moves):
-                        state = moderator.sessions._cache[1].game.state
+                        session = moderator.sessions._cache[1]
+                        state = session.game.state
                         if state.finished:
                             break
-                        step = opening_command(state) or operating_command(state, laid)
-                        name, command = step
+                        if title == "18Texas":
+                            name, command = opening_command(state) or operating_command(state, laid)
+                        else:
+                            name, command = usa_step(state, laid)
                         options = {k: v for k, v in command.options.items() if v is not None}
+                        if command.name == "run" and (session.proposal is None or session.proposal[1] is None):
+                            options["routes"] = "none"  # nothing to propose: the trains run for nothing
                         await timed("move (with images)", users[name], command.name, **options)
                         # Someone who must not act now tries to pass: refused, ephemeral.
                         acting = {p.name for p in moderator.sessions._cache[1].game.state.acting_players()}
@@ -81,6 +89,8 @@ async def bench(moves: int) -> None:
                         handle = await fake.autocomplete(users[name], "lay", focused="hex", value="", channel=thread)
                         await handle.wait_choices(timeout=30)
                         timings["autocomplete"].append(time.perf_counter() - started)
+                state = moderator.sessions._cache[1].game.state
+                print(f"{title}: reached {state.round_label()}, phase {state.phase.name}")
                 await repo.close()
     for kind, seconds in timings.items():
         print(summary(kind, seconds))
@@ -89,8 +99,9 @@ async def bench(moves: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--title", default="18Texas", choices=("18Texas", "18USA"))
     args = parser.parse_args()
-    asyncio.run(bench(args.moves))
+    asyncio.run(bench(args.moves, args.title))
 
 
 if __name__ == "__main__":

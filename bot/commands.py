@@ -14,7 +14,8 @@ from bot.errors import CommandError, NotYourTurn
 from bot.model import Command
 from bot.routes_text import parse_routes
 from bot.vocabulary import COMMANDS, DIVIDEND_WORDS, SOURCE_WORDS
-from engine.core.commands import CommandSpec
+from engine.core.commands import ENTITY_FIELD, CommandSpec
+from engine.core.entities import Corporation, Player
 from engine.core.game import BaseGame
 from engine.core.step import INFORMATIONAL
 from engine.describe import rotation_words
@@ -36,17 +37,51 @@ def controls(state: BaseGame, player_id: Any, move: Move) -> bool:
         return str(entity) == str(player_id)
     if kind == "corporation":
         president = state.corporations[str(entity)].president()
-        return president is not None and str(president.id) == str(player_id)
+        if president is None:
+            starter = starting_player(state)
+            return starter is not None and str(starter.id) == str(player_id)
+        return str(president.id) == str(player_id)
     if kind == "company":
-        owner = state.companies[str(entity)].owner
-        return owner is not None and str(getattr(owner, "id", "")) == str(player_id)
+        owner = private_decider(state, str(entity))
+        return owner is not None and str(owner.id) == str(player_id)
     return False
 
 
+def private_decider(state: BaseGame, company: str) -> Player | None:
+    """Who uses a private company's power: its owner, or the president of the company owning it."""
+    owner = state.companies[company].owner
+    if isinstance(owner, Corporation):
+        owner = owner.president()
+    return owner if isinstance(owner, Player) else None
+
+
+def starting_player(state: BaseGame) -> Player | None:
+    """Who decides for a company still without a president (its home station while it is being
+    started): the player whose turn it is in the round, if the engine lists them as acting,
+    else the first player it lists."""
+    acting = state.acting_players()
+    current = state.round.current_entity(state)
+    if isinstance(current, Player) and current in acting:
+        return current
+    return acting[0] if acting else None
+
+
+def title_spec(state: BaseGame, word: str) -> CommandSpec:
+    """The game's own entry for a word (its title's phrases and choice filters); a word of
+    another title is refused with the words this game has."""
+    spec = next((c for c in type(state).COMMANDS if c.word == word), None)
+    if spec is None:
+        words = ", ".join(f"/{c.word}" for c in type(state).COMMANDS)
+        raise CommandError(f"/{word} is not a move in {state.TITLE}; its moves are {words}")
+    return spec
+
+
 def candidate_moves(state: BaseGame, moves: list[Move], player_id: Any, word: str) -> list[Move]:
-    """The legal moves this command word could mean for this player (raises when none)."""
-    spec = TYPES[word]
-    matching = [m for m in moves if m["type"] == spec.action and m.get("entity_type", "player") in spec.entities]
+    """The legal moves this command word could mean for this player (raises when none); a
+    word that takes only some of a move's choices (`selects`) sees only those."""
+    spec = title_spec(state, word)
+    matching = [m if not spec.selects else {**m, "choices": [c for c in m["choices"] if spec.takes(c)]}
+                for m in moves if spec.covers(m)]
     mine = [m for m in matching if controls(state, player_id, m)]
     if mine:
         return mine
@@ -82,21 +117,40 @@ def build_action(state: BaseGame, moves: list[Move], player_id: Any, command: Co
     if word not in TYPES:
         raise CommandError(f"unknown command /{word}")
     mine = candidate_moves(state, moves, player_id, word)
+    spec = title_spec(state, word)
+    mine = _by_entity(spec, mine, command)
     if word == "run":
         return _run(state, mine, command, proposal)
     builder = _BUILDERS.get(word)
-    return _by_choice_fields(TYPES[word], mine, command) if builder is None else builder(state, mine, command)
+    return _by_choice_fields(spec, mine, command) if builder is None else builder(state, mine, command)
+
+
+def _by_entity(spec: CommandSpec, mine: list[Move], command: Command) -> list[Move]:
+    """An option that picks the acting entity (`entity` field) keeps that entity's moves."""
+    for option in spec.options:
+        value = command.get(option.name)
+        if option.choice_field != ENTITY_FIELD or value is None:
+            continue
+        kept = [m for m in mine if _upper(m["entity"]) == _upper(value)]
+        if not kept:
+            allowed = sorted({str(m["entity"]) for m in mine})
+            raise CommandError(f"{option.name}:{value} cannot /{spec.word} now; "
+                               f"{option.name} can be {_listing(allowed)}")
+        mine = kept
+    return mine
 
 
 def _by_choice_fields(spec: CommandSpec, mine: list[Move], command: Command) -> dict[str, Any]:
     """Any command whose options pick a legal choice by its fields (the table's choice_field):
     the chosen choice's own fields make the action, and free options are passed as given."""
     options = [(move, choice) for move in mine for choice in (move.get("choices") or [None])]
+    picked: list[str] = []
     for option in spec.options:
         value = command.get(option.name)
-        if option.choice_field is None or value is None:
+        if option.choice_field in (None, ENTITY_FIELD) or value is None:
             continue
         field = option.choice_field
+        picked.append(field)
         kept = [(m, c) for m, c in options if c is not None and _upper(c.get(field)) == _upper(value)]
         if not kept:
             allowed = sorted({str(c.get(field)) for _, c in options if c is not None})
@@ -106,7 +160,9 @@ def _by_choice_fields(spec: CommandSpec, mine: list[Move], command: Command) -> 
     move, choice = options[0]
     action = base(move)
     if choice is not None:
-        action.update({key: value for key, value in choice.items() if key not in INFORMATIONAL})
+        # The choice's action fields, and any field the caller picked by name (a company to
+        # sell short is an action's field even where it only describes other moves).
+        action.update({key: value for key, value in choice.items() if key not in INFORMATIONAL or key in picked})
     for option in spec.options:
         if option.choice_field is None and command.get(option.name) is not None:
             action[option.name] = command.get(option.name)
@@ -120,7 +176,7 @@ def _bid(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     wanted = _upper(command.get("company"))
     targets = {str(c.get(_bid_field(c))).upper(): c for c in move["choices"]}
     if wanted not in targets:
-        offers = [f"{c.get(_bid_field(c))} (from ${c['min']})" for c in move["choices"]]
+        offers = [f"{c.get(_bid_field(c))} (from ${_lowest(c)})" for c in move["choices"]]
         raise CommandError(f"{wanted or 'that'} is not up for auction; you can bid on "
                            f"{_listing(offers) or 'nothing (not enough cash)'}")
     price = command.get("price")
@@ -129,6 +185,10 @@ def _bid(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     choice = targets[wanted]
     field = _bid_field(choice)
     return {**base(move), field: choice[field], "price": price}
+
+
+def _lowest(choice: dict[str, Any]) -> Any:
+    return choice.get("min", choice.get("min_price"))
 
 
 def _bid_field(choice: dict[str, Any]) -> str:
@@ -298,8 +358,8 @@ def _train(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any
         named.sort(key=lambda c: c.get("from") != "depot")
         chosen = named[0] if named else None
     if chosen is None:
-        offers = [f"{c['train']} from {c['from']}" + (f" (${c['price']})" if "price" in c else "")
-                  for c in choices]
+        offers = [f"{c['train']}" + (f" from {c['from']}" if "from" in c else "") +
+                  (f" (${c['price']})" if "price" in c else "") for c in choices]
         raise CommandError(f"{('train ' + wanted) if wanted else 'that train'} cannot be bought now; trains for sale: "
                            f"{_listing(offers)}")
     if "price" in chosen:
@@ -323,10 +383,25 @@ def _discard(state: BaseGame, mine: list[Move], command: Command) -> dict[str, A
     return {**base(move), "train": chosen}
 
 
+def _use(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    """A private's marker on a hex: the hex is free (the engine checks where it may go)."""
+    coord = _upper(command.get("hex"))
+    if coord not in state.board.hexes:
+        raise CommandError(f"{coord or 'that'} is not a hex of the map; give one such as E11")
+    return {**base(mine[0]), "target": coord, "target_type": "hex"}
+
+
+def _remove(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    """A station to take off, named by hex or city id like a station to place."""
+    action = _token(state, mine, command)
+    slot = next((c.get("slot") for m in mine for c in m["choices"] if c["city"] == action["city"]), None)
+    return {**action, "slot": slot} if slot is not None else action
+
+
 # Commands whose options need more than matching choice fields (names, defaults, free amounts);
 # any other command of a title's table is built by `_by_choice_fields`.
 _BUILDERS: dict[str, Any] = {
     "bid": _bid, "par": _par, "buy": _buy, "sell": _sell, "lay": _lay, "token": _token,
     "dividend": _dividend, "train": _train, "issue": _count, "redeem": _count,
-    "discard": _discard,
+    "discard": _discard, "use": _use, "remove": _remove,
 }

@@ -1,4 +1,4 @@
-"""The terminal front door: ``stationmaster play 18Texas --players Alice,Bob,Carol``.
+"""The terminal front door: ``stationmaster play 18USA --players Alice,Bob,Carol``.
 
 Each input line is ``@<player> /<command> <option>:<value> ...`` with the same command words
 as on Discord (the player's name runs from ``@`` to the first `` /``, so it may contain
@@ -26,6 +26,7 @@ from bot.dispatch import handle
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator, plain_mention
 from bot.vocabulary import MOVES
+from engine.catalog import default_title, title_infos
 from storage import GameNotFound, StorageError, open_repository, parse_database_url
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_subcommands(subparsers: Any) -> None:
     parser = subparsers.add_parser("play", help="play a game in the terminal (no Discord needed)")
-    parser.add_argument("title", nargs="?", default="18Texas", help="the game (18Texas)")
+    labels = ", ".join(info.label for info in title_infos())
+    parser.add_argument("title", nargs="?", default=default_title(), help=f"the game: {labels}")
     parser.add_argument("--players", default="Alice,Bob,Carol", help="names in seat order, comma-separated")
     add_play_arguments(parser)
     parser.set_defaults(func=run_play)

@@ -38,8 +38,10 @@ def run_bot(args: argparse.Namespace) -> int:
 
 def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
     from bot.console import last_terminal_game, run_play
+    from engine.catalog import default_title
     from storage import StorageError, parse_database_url
 
+    title = args.title or default_title()
     try:
         resume = last_terminal_game(settings.store_url)
     except StorageError as error:
@@ -51,12 +53,12 @@ def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
               f"{where} (`stationmaster play` starts a new one). /moves lists the choices, /help the "
               f"commands; pictures go to {args.out}.")
     else:
-        print(f"{TOKEN_ENV} is not set, so Stationmaster starts in the terminal: a 3-player 18Texas game "
-              "for Alice, Bob and Carol.\nType moves as @Alice /bid company:GRRRC price:80 (/moves lists the "
-              f"choices, /help the commands); pictures go to {args.out}. For Discord, set {TOKEN_ENV} (see the "
-              "README).")
+        names = [n.strip() for n in args.players.split(",") if n.strip()]
+        print(f"{TOKEN_ENV} is not set, so Stationmaster starts in the terminal: a {len(names)}-player {title} "
+              f"game for {', '.join(names)}.\nType moves as @<player> /<command> option:value … (/moves lists the choices, /help "
+              f"the commands); pictures go to {args.out}. For Discord, set {TOKEN_ENV} (see the README).")
     play_args = argparse.Namespace(
-        title="18Texas", players=args.players, seed=None, site_rules=False, db=settings.store_url,
+        title=title, players=args.players, seed=None, site_rules=False, db=settings.store_url,
         out=args.out, images="each", game=resume, strict=False, router_budget=settings.router_budget)
     return run_play(play_args)
 
@@ -66,5 +68,7 @@ def add_subcommands(subparsers: Any) -> None:
         "bot", help=f"run the Discord bot (token from {TOKEN_ENV}); without a token, play in the terminal")
     parser.add_argument("--config", default=None, help="config.toml (see config.example.toml)")
     parser.add_argument("--players", default="Alice,Bob,Carol", help="terminal fallback: the players")
+    parser.add_argument("--title", default=None, help="terminal fallback: the game (default: the first title "
+                        "the engine lists, see stationmaster play --help)")
     parser.add_argument("--out", default="./stationmaster-images", help="terminal fallback: picture folder")
     parser.set_defaults(func=run_bot)

@@ -39,7 +39,7 @@ class InfoMixin:
                 return Reply(f"{head}\nWaiting for players; the creator starts it with /game start.",
                              game_id=game_id, seq=0, buttons=lobby_buttons())
             state = session.game.state
-            turn, _ = self.turn_text(session, state, ping=False)
+            turn, _ = self.turn_text(session, state, ping=False, notes=False)  # the summary has them
             return Reply(f"{head}\n{summary(state, session.seats)}\n{turn}", game_id=game_id, seq=session.seq)
 
     async def pictures(self: Moderator, game_id: int, which: tuple[str, ...]) -> Reply:

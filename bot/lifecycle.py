@@ -15,6 +15,7 @@ from bot.config import hours_problem, zone_problem
 from bot.model import Actor, Button, Reply
 from bot.sessions import resolved_options
 from engine import TITLES, GameError, new_game
+from engine.catalog import title_info, title_infos
 from engine.log import title_class
 from storage import GameSettings, NewGame, NewSeat, StorageError, import_document
 from storage.limits import MAX_OPEN_GAMES_PER_USER, LimitError, check_names, name_problem
@@ -37,7 +38,8 @@ class LifecycleMixin:
                           thread_id: int | None = None) -> Reply:
         """A new game waiting for players; ``players`` (the terminal) seats them in that order."""
         if title not in TITLES:
-            return Reply.error(f"Unknown title {title[:40]!r}; playable titles: {', '.join(sorted(TITLES))}.")
+            labels = ", ".join(info.label for info in title_infos())
+            return Reply.error(f"Unknown title {title[:40]!r}; playable titles: {labels}.")
         names = [n.strip() for n in players or [] if n.strip()]
         try:
             check_names(names or ([actor.name] if join else []))
@@ -87,6 +89,10 @@ class LifecycleMixin:
                 return Reply.error(f"You already have seat {mine.seat}.", game_id)
             if (problem := name_problem(actor.name)) is not None:
                 return Reply.error(f"Your display name cannot be a player's name: {problem}.", game_id)
+            info = title_info(session.loaded.game.title)
+            if info is not None and len(session.seats) >= info.max_players:
+                return Reply.error(f"The game is full: {info.name} is for at most {info.max_players} players.",
+                                   game_id)
             if any(s.display_name.casefold() == actor.name.casefold() for s in session.seats):
                 return Reply.error(f"A player called {actor.name} is already seated; set another "
                                    "display name first.", game_id)

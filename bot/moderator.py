@@ -28,7 +28,14 @@ from bot.lifecycle import LifecycleMixin
 from bot.model import Actor, Button, Command, Reply
 from bot.raw_action import acting_entity, parse_raw
 from bot.repeats import Repeats
-from bot.replies import acting_seats, describe_action, final_scores, new_log_lines, whose_turn
+from bot.replies import (
+    acting_seats,
+    describe_action,
+    final_scores,
+    new_log_lines,
+    notes_for,
+    whose_turn,
+)
 from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, effective_actions
@@ -115,11 +122,15 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
                                                    game_id))
         return session, seat, None
 
-    def turn_text(self, session: Session, state: BaseGame, ping: bool = True) -> tuple[str, list[SeatRecord]]:
+    def turn_text(self, session: Session, state: BaseGame, ping: bool = True,
+                  notes: bool = True) -> tuple[str, list[SeatRecord]]:
         if state.finished:
             return final_scores(state, session.seats), []
         mention = self.mention if ping else plain_mention
-        text, acting = whose_turn(state, legal_moves(state), session.seats, mention)
+        moves = legal_moves(state)
+        text, acting = whose_turn(state, moves, session.seats, mention)
+        if notes:
+            text = "\n".join([text, *notes_for(state, moves)])
         waiting = waiting_line(session, state, mention)
         if waiting is not None:  # a purchase waits for the selling president's answer (12.6)
             line, seller = waiting

@@ -8,9 +8,13 @@ name it (``"entity": "Player 1"``, a seat's name), or left out for one's own sea
 
 from __future__ import annotations
 
+from dataclasses import fields
+from functools import cache
 from typing import Any
 
 from bot.errors import CommandError
+from engine.catalog import declared_actions, title_infos
+from engine.core.actions import ACTION_TYPES
 from engine.core.game import BaseGame
 from storage import SeatRecord
 from storage.safe_json import UnsafeJSON, loads
@@ -19,15 +23,22 @@ MAX_RAW_CHARS = 2_000
 MAX_MESSAGE_CHARS = 500
 # The moderator numbers and times actions itself.
 MODERATOR_FIELDS = ("id", "created_at", "user", "original_id")
-# The top-level fields of an 18xx.games action that the engine reads.
-ACTION_FIELDS = frozenset({
-    "type", "entity", "entity_type", "action_id", "city", "company", "corporation", "hex", "kind",
-    "percent", "price", "rotation", "routes", "share_price", "shares", "slot", "tile", "tokener",
-    "train", "message",
-})
-# The fields each kind of 18xx.games action must carry (the action format, not a rule).
+
+
+@cache
+def action_fields() -> frozenset[str]:
+    """The top-level fields of an 18xx.games action that the engine reads: those of every action
+    type the engine's titles take (their rounds register them), and the log's own."""
+    for info in title_infos():
+        declared_actions(info.name)
+    return frozenset({"type", "entity", "entity_type", "action_id", "message"} | {
+        item.name for cls in ACTION_TYPES.values() for item in fields(cls) if item.name != "raw"} - {"extra_revenue"})
+
+
+# The fields each kind of 18xx.games action must carry (the action format, not a rule); "a|b"
+# is either of two.
 NEEDED_FIELDS = {
-    "bid": ("company", "price"), "par": ("corporation", "share_price"), "buy_shares": ("shares",),
+    "bid": ("company|corporation", "price"), "par": ("corporation", "share_price"), "buy_shares": ("shares",),
     "sell_shares": ("shares",), "lay_tile": ("hex", "tile", "rotation"), "place_token": ("city",),
     "run_routes": ("routes",), "dividend": ("kind",), "buy_train": ("train", "price"),
     "discard_train": ("train",),
@@ -53,11 +64,13 @@ def parse_raw(text: str) -> dict[str, Any]:
     if "extra_revenue" in action:
         raise CommandError("extra_revenue is not taken: the engine works out every run's revenue itself; "
                            "send the action without it.")
-    unknown = sorted(k for k in action if k not in ACTION_FIELDS and k not in MODERATOR_FIELDS)
+    known = action_fields()
+    unknown = sorted(k for k in action if k not in known and k not in MODERATOR_FIELDS)
     if unknown:
         raise CommandError(f"Unknown field(s) {', '.join(repr(k[:40]) for k in unknown[:5])}; an action may have "
-                           f"{', '.join(sorted(ACTION_FIELDS))}.")
-    missing = [f'"{name}"' for name in NEEDED_FIELDS.get(kind, ()) if action.get(name) is None]
+                           f"{', '.join(sorted(known))}.")
+    missing = [" or ".join(f'"{one}"' for one in name.split("|")) for name in NEEDED_FIELDS.get(kind, ())
+               if all(action.get(one) is None for one in name.split("|"))]
     if missing:
         raise CommandError(f"A {kind} action needs {' and '.join(missing)}.")
     if kind == "message":

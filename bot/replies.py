@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.commands import private_decider, starting_player
 from engine.core.game import BaseGame
 from engine.describe import idle_step
+from engine.status import status_lines
 from storage import SeatRecord
 
 Move = dict[str, Any]
@@ -19,8 +21,8 @@ Mention = Callable[[SeatRecord], str]
 def phrase(state: BaseGame, move: Move) -> tuple[str, str]:
     """What a move does and the command word that makes it, from the title's command table;
     a step that words its move itself (`phrase` in the move) has the last word."""
-    kind, entity_type = move["type"], move.get("entity_type", "player")
-    spec = next((c for c in type(state).COMMANDS if c.action == kind and entity_type in c.entities), None)
+    kind = move["type"]
+    spec = next((c for c in type(state).COMMANDS if c.covers(move)), None)
     words, word = (spec.phrase, spec.word) if spec is not None else (kind.replace("_", " "), "action")
     return str(move.get("phrase") or words), word
 
@@ -30,10 +32,13 @@ def controller(state: BaseGame, move: Move) -> Any:
     kind = move.get("entity_type", "player")
     if kind == "corporation":
         president = state.corporations[str(move["entity"])].president()
-        return president.id if president else None
+        if president is None:  # a company still being started
+            starter = starting_player(state)
+            return starter.id if starter is not None else None
+        return president.id
     if kind == "company":
-        owner = state.companies[str(move["entity"])].owner
-        return getattr(owner, "id", None)
+        owner = private_decider(state, str(move["entity"]))
+        return owner.id if owner is not None else None
     return move["entity"]
 
 
@@ -48,7 +53,7 @@ def _details(state: BaseGame, move: Move) -> str:
     if move.get("phrase"):
         return ""  # the step's own words say it all
     if kind == "bid":
-        return ": " + ", ".join(f"{c.get('company') or c.get('corporation')} from ${c['min']}"
+        return ": " + ", ".join(f"{c.get('company') or c.get('corporation')} from ${c.get('min', c.get('min_price'))}"
                                 for c in choices) if choices else ""
     if kind == "dividend":
         revenue = move.get("revenue")
@@ -57,7 +62,8 @@ def _details(state: BaseGame, move: Move) -> str:
     if kind == "buy_train" and choices:
         first = choices[0]
         if first.get("from") == "depot":
-            return f" (next: {first['variant']}-train for ${first['price']})"
+            name = first.get("variant") or str(first["train"]).rsplit("-", 1)[0]
+            return f" (next: {name}-train for ${first['price']})"
     return ""
 
 
@@ -118,11 +124,24 @@ def final_scores(state: BaseGame, seats: list[SeatRecord]) -> str:
 
 
 def summary(state: BaseGame, seats: list[SeatRecord]) -> str:
-    """Round, phase, bank, and each player's cash: the status line under the turn text."""
+    """Round, phase, bank, and each player's cash: the status line under the turn text, then
+    what the engine says players must keep in view (loans, shorts, crises, ...)."""
     names = {str(s.player_id): s.display_name for s in seats}
     cash = ", ".join(f"{names.get(str(p.id), p.name)} ${p.cash}" for p in state.players)
-    bank = "broken" if state.bank.cash < 0 or (state.finished and state.bank.cash <= 0) else f"${state.bank.cash}"
-    return f"{round_title(state)} · phase {state.phase.name} · bank {bank}\nCash: {cash}"
+    if state.bank.unlimited:
+        bank = ""
+    else:
+        broken = state.bank.cash < 0 or (state.finished and state.bank.cash <= 0)
+        bank = " · bank broken" if broken else f" · bank ${state.bank.cash}"
+    lines = [f"{round_title(state)} · phase {state.phase.name}{bank}", f"Cash: {cash}"]
+    return "\n".join(lines + [line.text for line in status_lines(state)])
+
+
+def notes_for(state: BaseGame, moves: list[Move]) -> list[str]:
+    """The engine's status lines about whoever must act now (the operating company's loans, a
+    player's crisis), for the reply to a move."""
+    acting = {str(m["entity"]) for m in moves} | {str(controller(state, m)) for m in moves}
+    return [line.text for line in status_lines(state) if line.about & acting]
 
 
 def _corporation_of(action: dict[str, Any]) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.commands import TYPES, candidate_moves, tile_name
+from bot.commands import TYPES, candidate_moves, tile_name, title_spec
 from bot.errors import CommandError
 from bot.routes_text import format_routes
-from engine.core.commands import CommandSpec
+from engine.core.commands import ENTITY_FIELD, CommandSpec
 from engine.core.game import BaseGame
 from engine.describe import rotation_words
 
@@ -52,12 +52,19 @@ def suggest(state: BaseGame, moves: list[dict[str, Any]], player_id: Any, word: 
     if option == "private":
         return _keep([(f"{m['entity']} — {state.companies[m['entity']].name}", m["entity"])
                       for m in mine if m.get("entity_type") == "company"], typed)
+    spec = title_spec(state, word)
+    wanted = spec.option(option)
+    if wanted is not None and wanted.choice_field == ENTITY_FIELD:
+        return _keep([(_entity_label(state, m), m["entity"]) for m in mine], typed)
+    for other in spec.options:  # an entity already named narrows the rest
+        if other.choice_field == ENTITY_FIELD and filled.get(other.name) not in (None, ""):
+            mine = [m for m in mine if _same(filled[other.name], m["entity"])]
     choices = [c for m in mine for c in m.get("choices") or []]
     picker = _PICKERS.get((word, option))
     if picker is None:
         if word == "run" and option == "routes" and proposal is not None:
             return [(_label(f"The proposed runs (${total}): {format_routes(proposal['routes'])}"), USE_PROPOSAL)]
-        return _keep(_by_choice_field(TYPES[word], option, choices, filled), typed)
+        return _keep(_by_choice_field(spec, option, choices, filled), typed)
     return _keep(picker(state, choices, filled), typed)
 
 
@@ -77,21 +84,44 @@ def _by_choice_field(spec: CommandSpec, option: str, choices: list[dict[str, Any
     return [(str(value), value) for value in values if isinstance(value, str | int)]
 
 
+def _entity_label(state: BaseGame, move: dict[str, Any]) -> str:
+    entity = str(move["entity"])
+    named = state.corporations.get(entity) or state.companies.get(entity)
+    return f"{entity} — {named.name}" if named is not None else entity
+
+
 def _same(value: Any, other: Any) -> bool:
     return str(value or "").strip().casefold() == str(other).casefold()
 
 
+def _bid_target(choice: dict[str, Any]) -> str:
+    """What a bid is on: a private company, or a corporation where the title auctions them."""
+    return str(choice.get("company") or choice.get("corporation") or choice.get("minor"))
+
+
+def _bid_limits(choice: dict[str, Any]) -> tuple[int, int, int]:
+    return (int(choice.get("min", choice.get("min_price", 0))), int(choice.get("max", choice.get("max_price", 0))),
+            max(5, int(choice.get("step", 5))))
+
+
 def _bid_company(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
-    return [(f"{c['company']} — {state.companies[c['company']].name}, from ${c['min']}", c["company"])
-            for c in choices]
+    out = []
+    for c in choices:
+        target = _bid_target(c)
+        named = state.companies.get(target) or state.corporations.get(target)
+        name = f" — {named.name}" if named is not None else ""
+        out.append((f"{target}{name}, from ${_bid_limits(c)[0]}", target))
+    return out
 
 
 def _bid_price(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
-    picked = [c for c in choices if _same(filled.get("company"), c["company"])] or choices[:1]
+    picked = [c for c in choices if _same(filled.get("company"), _bid_target(c))] or choices[:1]
     if not picked:
         return []
-    low, high, step = picked[0]["min"], picked[0]["max"], max(5, picked[0]["step"])
-    return [(f"${price}", price) for price in range(low, high + 1, step)]
+    low, high, step = _bid_limits(picked[0])
+    # The lowest bid, then round steps (a bid may be any multiple of the step above it).
+    rounded = range(low + (-low) % step, high + 1, step)
+    return [(f"${price}", price) for price in dict.fromkeys([low, *rounded]) if price <= high]
 
 
 def _corporations(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
@@ -162,9 +192,12 @@ def _cities(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, An
     by_hex: dict[str, list[str]] = {}
     for c in choices:
         by_hex.setdefault(str(c.get("hex") or c["city"].split("-")[0]), []).append(c["city"])
+    marks = state.map_marks()
     out = []
     for coord, cities in by_hex.items():
-        name = state.board.hexes[coord].hexdef.name or ""
+        # What the map shows there besides track (a subsidy waiting for a home station, ...).
+        noted = [mark.label for mark in marks.get(coord, ()) if mark.label]
+        name = " — ".join(part for part in [state.board.hexes[coord].hexdef.name or "", *noted] if part)
         if len(cities) == 1:
             out.append((f"{coord} {name}".strip(), coord))
         else:
@@ -201,5 +234,6 @@ _PICKERS: dict[tuple[str, str], Any] = {
     ("sell", "corporation"): _corporations, ("sell", "percent"): _sell_percent,
     ("lay", "hex"): _hexes, ("lay", "tile"): _tiles, ("lay", "rotation"): _rotations,
     ("token", "city"): _cities, ("dividend", "kind"): _kinds, ("train", "train"): _trains,
+    ("short", "corporation"): _corporations, ("merge", "corporation"): _corporations, ("remove", "city"): _cities,
     ("issue", "count"): _counts, ("redeem", "count"): _counts, ("discard", "train"): _discards,
 }

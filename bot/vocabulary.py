@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import command_table
+from engine.catalog import title_infos
 from engine.core.commands import CommandSpec
 
 
@@ -59,7 +60,7 @@ MOVES["action"] = Spec("action", "Apply one raw 18xx.games action (power users a
 # Game lifecycle, information and administration: `/game <word>`.
 GAME: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("game new", "Create a game here", (
-        _o("title", str, "The game (18Texas)", True, True),
+        _o("title", str, "The game: " + ", ".join(info.label for info in title_infos()), True, True),
         _o("name", str, "A name for the game's thread"),
         _o("seed", int, "Random seed (default: random)"),
         _o("site_rules", bool, "Follow 18xx.games' reading of the rules"),

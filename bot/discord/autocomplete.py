@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.respond import actor_of
-from engine import TITLES
+from engine.catalog import title_infos
 
 Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[Any]]]]
 
@@ -30,7 +30,8 @@ def completer(word: str, option: str) -> Completer:
 
 
 async def titles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=t, value=t) for t in sorted(TITLES) if current.lower() in t.lower()]
+    return [app_commands.Choice(name=info.label, value=info.name) for info in title_infos()
+            if current.lower() in info.name.lower()]
 
 
 async def seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

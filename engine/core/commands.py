@@ -7,7 +7,12 @@ its entry here or in the title's own table.
 
 An option's `choice_field` names the field of the legal move's choices it picks (what
 autocomplete offers and what the value is matched against); an option without one is free
-(a price within limits, runs as text).
+(a price within limits, runs as text). The pseudo-field `entity` picks the move's acting entity
+(which of the caller's companies acts, when several could).
+
+Where one action type means different things a title gives each its own word, and `selects`
+says which choices belong to which word (18USA's `assign` gives a private to a new company or
+offers a company for sale).
 """
 
 from __future__ import annotations
@@ -34,9 +39,24 @@ class CommandSpec:
     phrase: str  # what the move does, as in "Alice — lay track (/lay)"
     entities: tuple[str, ...] = ("player", "corporation", "company")
     options: tuple[CommandOption, ...] = ()
+    # Field values a move's choice must have to be this word's (empty: every choice is).
+    selects: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str) -> CommandOption | None:
         return next((o for o in self.options if o.name == name), None)
+
+    def takes(self, choice: dict[str, object]) -> bool:
+        """Whether a legal move's choice belongs to this word."""
+        return all(choice.get(field) == value for field, value in self.selects)
+
+    def covers(self, move: dict[str, object]) -> bool:
+        """Whether this word makes (some choice of) a legal move."""
+        if move.get("type") != self.action or move.get("entity_type", "player") not in self.entities:
+            return False
+        choices = move.get("choices")
+        if not self.selects:
+            return True
+        return isinstance(choices, list) and any(self.takes(choice) for choice in choices)
 
 
 def _o(name: str, kind: type, description: str, required: bool = False,
@@ -44,6 +64,7 @@ def _o(name: str, kind: type, description: str, required: bool = False,
     return CommandOption(name, kind, description, required, field)
 
 
+ENTITY_FIELD = "entity"  # the choice_field that picks the acting entity of a move
 PRIVATE = _o("private", str, "Use this private company's power")
 
 # The shared actions of the 1829 family, by command word; a title lists the ones it uses.
@@ -103,8 +124,8 @@ def merge_tables(tables: list[tuple[CommandSpec, ...]]) -> dict[str, CommandSpec
     for table in tables:
         for spec in table:
             known = merged.get(spec.word)
-            if known is not None and (known.action, known.entities, known.options) != (
-                    spec.action, spec.entities, spec.options):
+            if known is not None and (known.action, known.entities, known.options, known.selects) != (
+                    spec.action, spec.entities, spec.options, spec.selects):
                 raise ValueError(f"command /{spec.word} is declared differently by two titles")
             merged.setdefault(spec.word, spec)
     return merged

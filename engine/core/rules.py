@@ -106,6 +106,11 @@ class TitleRules:
     def token_cost(self, corporation: Corporation) -> int:
         return 0
 
+    def status_notes(self) -> list[tuple[str, set[str]]]:
+        """A title's own lines for players to keep in view (engine/status.py adds the shared
+        ones), each with the ids of the entities it is about. None by default."""
+        return []
+
     def map_marks(self) -> dict[str, tuple[MapMark, ...]]:
         """Hex -> what the map picture shows there besides tiles and stations (none by default)."""
         return {}

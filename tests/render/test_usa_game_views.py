@@ -53,9 +53,10 @@ def test_map_from_the_game_is_its_board_with_the_map_rules_marks() -> None:
     from_game = map_view(state)
     marks = map_marks(umap, state.phase.name, private_owners(state.companies))
     board = usa_map_view(umap, state.phase.name)
-    # Until the game hands out its marks (TitleRules.map_marks), the game's map has the board's
-    # hexes without them; with them, the same hexes as the board view.
-    unmarked = [dataclasses.replace(h, markers=(), metropolis=False) for h in board.hexes]
-    assert [dataclasses.replace(h, markers=(), metropolis=False) for h in from_game.hexes] == unmarked
-    assert any(marks.values()) and sum(len(h.markers) for h in board.hexes) > 30
+    # The game hands out the map rules' marks (TitleRules.map_marks): the same hexes as the
+    # board view, subsidies, metropolises and resources included.
+    assert state.map_marks() == marks
+    assert from_game.hexes == usa_map_view(umap, state.phase.name,
+                                           private_owners=private_owners(state.companies)).hexes
+    assert any(marks.values()) and sum(len(h.markers) for h in from_game.hexes) > 30
     assert {h.coord for h in board.hexes if h.metropolis} == set(umap.metropolises)

@@ -20,6 +20,7 @@ from engine.core.services.depot import Depot
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa import revenue as usa_revenue
 from engine.titles.g18usa.auction import PrivateAuctionRound, SelectionAuctionStep
+from engine.titles.g18usa.commands import COMMANDS
 from engine.titles.g18usa.data import load_data
 from engine.titles.g18usa.setup import SETUP_OPTIONS, SEVENTEEN_TRAINS, setup_from_seed
 from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
@@ -38,6 +39,7 @@ class G18USA(Family1817Game):
     ROUNDS = RoundSequence(opening=("auction",),
                            cycle=("stock", OperatingSet(("operating", "merger", "acquisition"))))
     RULE_OPTIONS: ClassVar[dict[str, str]] = {**SETUP_OPTIONS, **MAP_OPTIONS, **GAME_OPTIONS, **FAMILY_OPTIONS}
+    COMMANDS = COMMANDS
 
     def title_data(self) -> dict[str, Any]:
         return load_data()
@@ -222,6 +224,17 @@ class G18USA(Family1817Game):
         return None
 
     # --- map hooks -------------------------------------------------------------------------------
+    def status_notes(self) -> list[tuple[str, set[str]]]:
+        from engine.titles.g18usa.status import status_notes
+
+        return status_notes(self)
+
+    def map_marks(self) -> dict[str, tuple[Any, ...]]:
+        """What the map shows besides tiles and stations (subsidies, resources, markers, ...)."""
+        from engine.titles.g18usa.map_facts import map_marks, private_owners
+
+        return map_marks(self.umap, self.phase.name, private_owners(self.companies))
+
     def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
         return self.board.upgrade_targets(state)
 

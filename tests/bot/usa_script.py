@@ -1,0 +1,128 @@
+"""Turn an 18USA log into the commands its players would type, with 18USA's words.
+
+Each action becomes the command its decider types (the president for a company, the owner for
+a private, the round's current player for a company still being started), as the bot's own
+rules for who decides say. A private engine replay tracks the position; run revenues are left
+out (the moderator works them out itself).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fixture_script import _city_hex, live_action
+
+from bot.commands import private_decider, starting_player
+from bot.routes_text import format_routes
+from engine import GameError, load_game, new_game
+from engine.core.game import BaseGame
+from engine.legal import is_offered
+from engine.log import document_options, effective_actions
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+USA_LOGS = [DATA / "fixtures" / "18USA" / "109372.json", *sorted((DATA / "generated" / "18USA").glob("*.json"))]
+
+
+def decider(state: BaseGame, action: dict[str, Any]) -> str:
+    kind, entity = action.get("entity_type", "player"), action["entity"]
+    if kind == "corporation":
+        president = state.corporations[entity].president() or starting_player(state)
+        assert president is not None
+        return president.name
+    if kind == "company":
+        owner = private_decider(state, entity)
+        assert owner is not None
+        return owner.name
+    return state.player(entity).name
+
+
+def typed_command(state: BaseGame, action: dict[str, Any]) -> str | None:
+    kind = action["type"]
+    company = action.get("entity_type") == "company"
+    corp = action.get("entity_type") == "corporation"
+    which = f" corporation:{action['entity']}" if corp else ""
+    if kind.startswith("program_") or kind == "message":
+        return None
+    simple = {"pass": "/pass", "take_loan": f"/loan{which}", "payoff_loan": f"/repay{which}",
+              "convert": f"/convert{which}", "bankrupt": "/bankrupt"}
+    if kind in simple:
+        return simple[kind]
+    if kind == "bid":
+        return f"/bid company:{action.get('company') or action.get('corporation')} price:{action['price']}"
+    if kind == "place_token":
+        private = f" private:{action['entity']}" if company else ""
+        return f"/token city:{_city_hex(state, action['city'])}{private}"
+    if kind == "assign" and company:
+        return f"/use private:{action['entity']} hex:{action['target']}"
+    if kind == "assign":
+        word = "contribute company" if action.get("target_type") == "company" else "offer corporation"
+        return f"/{word}:{action['target']}"
+    if kind == "choose":
+        return f"/attach choice:{action['choice']}" if corp else f"/size shares:{action['choice']}"
+    if kind == "lay_tile":
+        private = f" private:{action['entity']}" if company else ""
+        return (f"/lay hex:{action['hex']} tile:{action['tile'].rsplit('-', 1)[0]} "
+                f"rotation:{action['rotation']}{private}")
+    if kind == "run_routes":
+        return f"/run routes:{format_routes(action['routes']) or 'none'}"
+    if kind == "dividend":
+        return f"/dividend kind:{action['kind']}"
+    if kind == "buy_train":
+        owned = next((t for t in state.all_trains() if t.id == action["train"]), None)
+        if owned is None:
+            return f"/train train:{action['train'].rsplit('-', 1)[0]}"
+        return f"/train train:{action['train']} price:{action['price']}"
+    if kind == "buy_shares" and corp:
+        return f"/redeem count:{len(action['shares'])}"
+    if kind == "buy_shares":
+        share_id = action["shares"][0]
+        owner = state.corporations[share_id.rsplit("_", 1)[0]]
+        share = owner.share_by_id(share_id)
+        assert share is not None
+        return f"/buy corporation:{owner.id} from:{'treasury' if share.owner is owner else 'pool'}"
+    if kind == "sell_shares":
+        return f"/sell corporation:{action['shares'][0].rsplit('_', 1)[0]} percent:{action['percent']}"
+    if kind == "short":
+        return f"/short corporation:{action['corporation']}"
+    if kind == "merge":
+        return f"/merge corporation:{action['corporation']}"
+    if kind == "scrap_train":
+        return f"/scrap train:{action['train']}"
+    if kind == "remove_token":
+        return f"/remove city:{action['city']}"
+    if kind == "discard_train":
+        return f"/discard train:{action['train']}"
+    raise AssertionError(f"no 18USA command for {kind}")
+
+
+def accepted_prefix(path: Path, offered: bool = False) -> list[dict[str, Any]]:
+    """The log's effective actions up to the first one the engine refuses (with `offered`, or
+    the first its legal moves do not offer: commands are built from those)."""
+    document = json.loads(path.read_text())
+    game = load_game({**document, "actions": []})
+    game.state.importing = True
+    kept = []
+    for action in effective_actions(document["actions"]):
+        if offered and not is_offered(game.state, action):
+            break
+        try:
+            game.state.process(action)
+        except GameError:
+            break
+        kept.append(action)
+    return kept
+
+
+def script(path: Path, actions: list[dict[str, Any]]) -> list[str]:
+    """The command lines for `actions` (a prefix of the log at `path`), as its players type them."""
+    document = json.loads(path.read_text())
+    game = new_game("18USA", document["players"], int(document["settings"]["seed"]), document_options(document))
+    lines = []
+    for action in actions:
+        words = typed_command(game.state, action)
+        if words is not None:
+            lines.append(f"@{decider(game.state, action)} {words}")
+        game.process(live_action(action))
+    return lines
