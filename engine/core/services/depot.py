@@ -70,29 +70,24 @@ class TrainKind:
 
 @dataclass
 class Depot:
-    """New trains not yet sold, in order; an unlimited kind is made on demand when reached."""
+    """New trains not yet sold, in order. An unlimited kind keeps one train in its place in the
+    stack, made anew when it is taken, until the kind is retired (18USA exports its unlimited
+    2-trains after the first operating round); the kinds after it are reached only then."""
 
     kinds: tuple[TrainKind, ...]
     trains: list[Train] = field(default_factory=list)
     discarded: list[Train] = field(default_factory=list)
     sold_names: set[str] = field(default_factory=set)
     made: dict[str, int] = field(default_factory=dict)  # trains made so far of each kind
+    retired: set[str] = field(default_factory=set)  # unlimited kinds no longer made
 
     @classmethod
     def from_data(cls, raw_trains: list[dict[str, Any]], players: int) -> Depot:
         depot = cls(tuple(TrainKind.parse(raw, players) for raw in raw_trains))
         for kind in depot.kinds:
-            if kind.count is None:
-                break  # from the first unlimited kind on, one train waits at a time
-            for _ in range(kind.count):
+            for _ in range(1 if kind.count is None else kind.count):
                 depot.trains.append(depot._make(kind))
-        depot._refill()
         return depot
-
-    def _refill(self) -> None:
-        kind = next((kind for kind in self.kinds if kind.count is None), None)
-        if not self.trains and kind is not None:
-            self.trains.append(self._make(kind))
 
     def _make(self, kind: TrainKind) -> Train:
         index = self.made.get(kind.name, 0)
@@ -102,12 +97,27 @@ class Depot:
     def next_train(self) -> Train | None:
         return self.trains[0] if self.trains else None
 
+    def unlimited(self, name: str) -> bool:
+        kind = self.kind(name)
+        return kind is not None and kind.count is None and name not in self.retired
+
     def take(self, train: Train) -> None:
         if train in self.discarded:
             self.discarded.remove(train)
+            return
+        place = self.trains.index(train)
+        kind = self.kind(train.name)
+        if kind is not None and self.unlimited(train.name):
+            self.trains[place] = self._make(kind)
         else:
-            self.trains.remove(train)
-            self._refill()
+            del self.trains[place]
+
+    def retire(self, name: str) -> list[Train]:
+        """Stop making an unlimited kind and take its trains out of the stack; returns them."""
+        self.retired.add(name)
+        gone = [train for train in self.trains if train.name == name]
+        self.trains = [train for train in self.trains if train.name != name]
+        return gone
 
     def discard(self, train: Train, to_market: bool) -> None:
         """A train given back to the bank: into the open market, or out of the game."""

@@ -43,7 +43,7 @@ def depot_listing(game: G18USA) -> list[list[Any]]:
     """The bank's new trains as the site lists them: the stack with one card of the unlimited
     kind always at its end, then one Pullman card."""
     listing = game.depot.run_length()
-    unlimited = next((kind.name for kind in game.depot.kinds if kind.count is None), None)
+    unlimited = next((kind.name for kind in reversed(game.depot.kinds) if kind.count is None), None)
     if unlimited is not None and (not listing or listing[-1][0] != unlimited):
         listing.append([unlimited, 1])
     return [*listing, [PULLMAN, 1]]
@@ -104,6 +104,9 @@ def end_of_operating_round(game: G18USA) -> None:
     kinds = {1: "2", 2: "2+", 4: "3"}
     if done in kinds:
         name = kinds[done]
+        if game.depot.unlimited(name):  # rule 12.6: the unlimited 2-trains leave all at once
+            if game.depot.retire(name):
+                game.log.append(f"The bank's {name}-trains are discarded")
         while (upcoming := game.depot.next_train()) is not None and upcoming.name == name:
             export(game, upcoming)
         if done == 2 and game.phase_index < phase_index(game, "3"):

@@ -33,9 +33,9 @@ def test_depot_counts_by_player_number_and_makes_unlimited_trains_on_demand() ->
            {"name": "3", "distance": 3, "price": 200, "count_2_to_4_players": 1, "count_5_to_7_players": 2,
             "obsolete_on": "8"},
            {"name": "8", "distance": 8, "price": 1100, "count": "unlimited"}]
-    assert Depot.from_data(raw, 5).run_length() == [["2", 3], ["3", 2]]
+    assert Depot.from_data(raw, 5).run_length() == [["2", 3], ["3", 2], ["8", 1]]
     depot = Depot.from_data(raw, 3)
-    assert depot.run_length() == [["2", 2], ["3", 1]]  # an unlimited kind shows once reached
+    assert depot.run_length() == [["2", 2], ["3", 1], ["8", 1]]  # an unlimited kind shows one card
     for _ in range(3):
         train = depot.next_train()
         assert train is not None
@@ -136,3 +136,25 @@ def test_loans_count_what_each_company_holds_within_the_bank_total() -> None:
     with pytest.raises(GameError, match="no loan"):
         loans.repay("B")
     assert not Loans.from_constants({}).enabled
+
+
+def test_an_unlimited_kind_before_others_is_made_until_retired() -> None:
+    depot = Depot.from_data([{"name": "2", "distance": 2, "price": 100, "count": "unlimited"},
+                             {"name": "3", "distance": 3, "price": 200, "count": 1},
+                             {"name": "8", "distance": 8, "price": 1100, "count": "unlimited"}], 3)
+    for expected in ("2-0", "2-1", "2-2"):
+        train = depot.next_train()
+        assert train is not None and train.id == expected
+        depot.take(train)
+    assert depot.run_length() == [["2", 1], ["3", 1], ["8", 1]]
+    assert [t.id for t in depot.retire("2")] == ["2-3"] and not depot.unlimited("2")
+    three = depot.next_train()
+    assert three is not None and three.id == "3-0"
+    depot.take(three)
+    eights = []
+    for _ in range(2):
+        train = depot.next_train()
+        assert train is not None
+        eights.append(train.id)
+        depot.take(train)
+    assert eights == ["8-0", "8-1"] and depot.unlimited("8")
