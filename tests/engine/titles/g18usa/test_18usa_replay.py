@@ -16,7 +16,7 @@ from usa_tracecheck import first_divergence
 EXACT_PREFIX = {
     "109372": 554, "randplay_18USA_4p_s8400": 388, "randplay_18USA_4p_s8401": 246,
     "randplay_18USA_4p_s8403": 385, "randplay_18USA_4p_s8405": 556, "randplay_18USA_5p_s8502": 507,
-    "randplay_18USA_5p_s8503": 516, "randplay_18USA_5p_s8504": 248, "randplay_18USA_5p_s8505": 394,
+    "randplay_18USA_5p_s8503": 531, "randplay_18USA_5p_s8504": 248, "randplay_18USA_5p_s8505": 394,
     "randplay_18USA_6p_s8600": 317, "randplay_18USA_6p_s8602": 250, "randplay_18USA_6p_s8603": 556,
     "randplay_18USA_6p_s8604": 267,
 }
