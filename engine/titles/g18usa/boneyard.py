@@ -89,7 +89,7 @@ class BoneyardStep(Step):
         holder = self.acting_entity(game, rnd)
         if holder is None:
             return None
-        return f"{holder.id} must first choose whether to keep a rusting train with {BONEYARD} (Pennsy Boneyard)"
+        return f"{game.describe(holder)} must first choose whether to keep a rusting train with {BONEYARD} (Pennsy Boneyard)"
 
     def process_choose(self, game: BaseGame, rnd: Round, entity: Holder, action: Choose) -> None:
         usa = _usa(game)

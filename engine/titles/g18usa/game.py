@@ -15,9 +15,9 @@ from engine.core.family1817.market import LIQUIDATION, area
 from engine.core.graph import Node
 from engine.core.phases import Phase
 from engine.core.round import OperatingSet, RoundSequence, RoundSpec
-from engine.core.step import Step
 from engine.core.route_hooks import Attachment, EndLimit
 from engine.core.services.depot import Depot
+from engine.core.step import Step
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa import revenue as usa_revenue
 from engine.titles.g18usa.auction import PrivateAuctionRound, SelectionAuctionStep
