@@ -63,12 +63,18 @@ def apply_first_train(game: BaseGame, train: Train) -> None:
             game.phase_index = index
             game.log.append(f"Phase {phase.name} begins")
             game.on_phase_change(phase)
+    if effects.rusts and not game.defer_rusting(effects.rusts):
+        rust_trains(game, effects.rusts)
+    for event in train.events:
+        game.on_train_event(event)
+
+
+def rust_trains(game: BaseGame, names: tuple[str, ...], spared: frozenset[str] = frozenset()) -> None:
+    """Every company's trains of the named kinds rust, except the train ids `spared`."""
     for corp in game.corporations.values():
-        rusted = [t for t in corp.trains if t.name in effects.rusts]
+        rusted = [t for t in corp.trains if t.name in names and t.id not in spared]
         for old in rusted:
             corp.trains.remove(old)
             old.owner = None
         if rusted:
             game.log.append(f"{corp.id}'s {', '.join(t.name for t in rusted)}-train(s) rust")
-    for event in train.events:
-        game.on_train_event(event)

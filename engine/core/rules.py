@@ -197,6 +197,11 @@ class TitleRules:
         even after earlier sales of the same company dropped it."""
         return False
 
+    def defer_rusting(self, rusts: tuple[str, ...]) -> bool:
+        """Whether the rusting of these train kinds waits for a decision (a title's step then
+        rusts them with `phases.rust_trains`)."""
+        return False
+
     def crowded_order(self, crowded: list[Corporation]) -> list[Corporation]:
         """The order in which companies over the train limit discard (by share price)."""
         return sorted(crowded, key=lambda corp: self.market.operating_key(corp.id))

@@ -17,6 +17,7 @@ from engine.core.phases import Phase
 from engine.core.round import OperatingSet, RoundSequence, RoundSpec
 from engine.core.route_hooks import Attachment, EndLimit
 from engine.core.services.depot import Depot
+from engine.core.step import Step
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa import revenue as usa_revenue
 from engine.titles.g18usa.auction import PrivateAuctionRound, SelectionAuctionStep
@@ -81,6 +82,8 @@ class G18USA(Family1817Game):
         self.final_operating_rounds = 0
         self.home_hexes: dict[str, str] = {}
         self.obsolete_trains: set[str] = set()
+        # The train kinds whose rusting waits for P13's company to keep one (boneyard.py).
+        self.boneyard_rusts: tuple[str, ...] = ()
 
     def round_specs(self) -> dict[str, RoundSpec]:
         from engine.core.family1817.acquisition_round import AcquisitionRound, AcquisitionStep
@@ -207,6 +210,17 @@ class G18USA(Family1817Game):
     def counted_trains(self, corporation: Corporation) -> int:
         """Rule 6.3: Pullmans count toward the limit; obsolete trains do not."""
         return sum(1 for train in corporation.trains if not usa_phases.is_obsolete(self, train))
+
+    def defer_rusting(self, rusts: tuple[str, ...]) -> bool:
+        """P13 Pennsy Boneyard: the rusting waits for its company's choice."""
+        from engine.titles.g18usa.boneyard import defer_rusting
+
+        return defer_rusting(self, rusts)
+
+    def interrupt_steps(self) -> tuple[Step, ...]:
+        from engine.titles.g18usa.boneyard import BoneyardStep
+
+        return (BoneyardStep(), *super().interrupt_steps())
 
     def after_dividend(self, corporation: Corporation) -> None:
         """Obsolete trains leave once the company's earnings are paid (8), as on the site."""

@@ -51,10 +51,29 @@ class UsaOperatingRound(FamilyOperatingRound):
     lays: list[LayRecord] = field(default_factory=list)
     attachments: dict[str, str] = field(default_factory=dict)  # attachment -> train id, this run
 
+    # The round's end (exports, 12.10) has run; the round may still wait for P13's choice.
+    closing: bool = False
+
     def _next_corporation(self, game: BaseGame) -> None:
         self.lays = []
         self.attachments = {}
         super()._next_corporation(game)
+        if self.finished and not self.closing:
+            # An export may rust trains P13's company could save: the site holds the operating
+            # round until it has chosen, so the round's end runs here, before it is finished.
+            self.closing = True
+            game.end_of_operating_round()
+            self.finished = not _usa(game).boneyard_rusts
+
+    def advance(self, game: BaseGame) -> bool:
+        if self.closing and not self.finished and not _usa(game).boneyard_rusts:
+            self.finished = True
+            return True
+        return super().advance(game)
+
+    def finish(self, game: BaseGame) -> None:
+        if not self.closing:
+            super().finish(game)
 
 
 def _usa(game: BaseGame) -> G18USA:

@@ -195,6 +195,18 @@ def pullman_allowed(game: G18USA, corporation: Corporation) -> str | None:
     return None
 
 
+def funds_with_loans(game: G18USA, corporation: Corporation) -> int:
+    """Cash plus the loans the company could still take (9: loans may be taken at any time of
+    its turn); the site offers the Pullman before the run whenever these cover it."""
+    if loan_refusal(game, corporation) is not None:
+        return corporation.cash
+    room = game.max_loans(corporation) - game.loans.count(corporation.id)
+    left = game.loans.available()
+    if left is not None:
+        room = min(room, left)
+    return corporation.cash + max(room, 0) * game.loans.value
+
+
 def room_for_train(game: G18USA, corporation: Corporation) -> bool:
     return game.counted_trains(corporation) < game.train_limit(corporation)
 
@@ -272,7 +284,8 @@ class PullmanStep(OperatingStep):
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
-        if pullman_allowed(usa, corp) or not room_for_train(usa, corp) or corp.cash < PULLMAN_PRICE:
+        if pullman_allowed(usa, corp) or not room_for_train(usa, corp) \
+                or funds_with_loans(usa, corp) < PULLMAN_PRICE:
             return []
         if not [t for t in corp.trains if not usa_phases.is_pullman(t)]:
             return []
@@ -345,8 +358,7 @@ class UsaBuyTrainStep(OperatingStep):
 def buyable(game: G18USA, corp: Corporation) -> list[dict[str, Any]]:
     """What the company can buy now: the next new train, the open market's, other companies',
     a Pullman; with the money it could borrow counted in (loans may be taken first)."""
-    room = game.loans.value * max(0, game.max_loans(corp) - game.loans.count(corp.id))
-    budget = corp.cash + (room if loan_refusal(game, corp) is None else 0)
+    budget = funds_with_loans(game, corp)
     choices: list[dict[str, Any]] = []
     upcoming = game.depot.next_train()
     bank = [(upcoming, "depot")] if upcoming is not None else []

@@ -14,9 +14,9 @@ from usa_logs import LOGS
 from usa_tracecheck import first_divergence
 
 EXACT_PREFIX = {
-    "109372": 750, "randplay_18USA_4p_s8400": 487, "randplay_18USA_4p_s8401": 446,
+    "109372": 787, "randplay_18USA_4p_s8400": 487, "randplay_18USA_4p_s8401": 446,
     "randplay_18USA_4p_s8403": 424, "randplay_18USA_4p_s8405": 577, "randplay_18USA_5p_s8502": 681,
-    "randplay_18USA_5p_s8503": 516, "randplay_18USA_5p_s8504": 548, "randplay_18USA_5p_s8505": 624,
+    "randplay_18USA_5p_s8503": 720, "randplay_18USA_5p_s8504": 548, "randplay_18USA_5p_s8505": 624,
     "randplay_18USA_6p_s8600": 335, "randplay_18USA_6p_s8602": 316, "randplay_18USA_6p_s8603": 576,
     "randplay_18USA_6p_s8604": 317,
 }

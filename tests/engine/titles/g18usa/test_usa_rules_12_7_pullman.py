@@ -1,0 +1,55 @@
+"""18USA rule 12.7: "Pullman cars may be purchased from the bank for $200 prior to the run trains
+step"; rule 9: loans may be taken at any time of the company's turn. So the Pullman is offered
+before the run whenever the company's cash and the loans it could still take cover $200, as on
+the site (118 of the 120 phase-5+ turns in the logs where no track or station decision is left;
+the other two are a Denver orientation and one real-game pass).
+
+The position: a real game (s8503) where IC has laid its tile; the phase is moved on to 5 (Pullmans
+are sold) and IC's cash and trains set, so that only the money decides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from usa_logs import LOGS, read_log
+from usa_tracecheck import start
+
+from engine.legal import legal_moves
+
+LOG = next(path for path, _ in LOGS if path.stem.endswith("s8503"))
+IC_LAID = 512  # IC has laid G7; its next action passes the track step
+
+
+def position(cash: int) -> Any:
+    log = read_log(LOG)
+    game = start(log)
+    for action in log["actions"][:IC_LAID]:
+        game.apply(action)
+    game.phase_index = next(index for index, phase in enumerate(game.phases) if phase.name == "5")
+    ic = game.corporations["IC"]
+    game.bank.cash += ic.cash - cash
+    ic.cash = cash
+    del ic.trains[1:]  # room under phase 5's limit of 3
+    assert game.loans.count("IC") == 1 and game.max_loans(ic) == 2  # one more loan: $100
+    game.apply(log["actions"][IC_LAID])  # IC passes the rest of its track step
+    return game
+
+
+def offered(game: Any) -> bool:
+    return any(move["type"] == "buy_train" and move["entity"] == "IC" for move in legal_moves(game))
+
+
+def test_a_pullman_is_offered_when_loans_would_pay_for_it() -> None:
+    game = position(cash=100)
+    assert game.round.blocking_step(game).key == "pullman" and offered(game)
+    game.process({"type": "take_loan", "entity": "IC", "entity_type": "corporation"})
+    game.process({"type": "buy_train", "entity": "IC", "entity_type": "corporation", "train": "P-0",
+                  "price": 200})
+    assert [train.name for train in game.corporations["IC"].trains].count("P") == 1
+    assert game.corporations["IC"].cash == 0
+
+
+def test_no_pullman_step_when_cash_and_loans_fall_short() -> None:
+    game = position(cash=99)  # $99 and one loan: $199
+    assert game.round.blocking_step(game).key != "pullman" and not offered(game)
