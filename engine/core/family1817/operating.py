@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.core.actions import Dividend, Pass
+from engine.core.actions import Pass
 from engine.core.entities import Corporation, Holder, Player
 from engine.core.family1817.actions import PayoffLoan, ScrapTrain, TakeLoan
 from engine.core.family1817.loans import (
@@ -278,16 +278,5 @@ def distribute_with_shorts(game: Family1817Game, corporation: Corporation, paid:
 
 
 class FamilyDividendStep(DividendStep):
-    def skip(self, game: Any, rnd: Round) -> None:
-        pay_family_dividend(family(game), operating(rnd).corporation, 0, "withhold")
-        self.done(rnd)
-
-    def process_dividend(self, game: Any, rnd: Round, entity: Holder, action: Dividend) -> None:
-        corp = self.operator(rnd, entity)
-        revenue = self.turn(rnd).revenue
-        assert revenue is not None
-        kinds = game.dividend_kinds()
-        if action.kind not in kinds:
-            raise GameError(f"dividend kind must be one of {', '.join(kinds)}")
-        pay_family_dividend(family(game), corp, revenue, action.kind)
-        self.done(rnd)
+    def pay(self, game: Any, corp: Corporation, revenue: int, kind: str) -> None:
+        pay_family_dividend(family(game), corp, revenue, kind)

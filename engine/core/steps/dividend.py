@@ -60,8 +60,12 @@ class DividendStep(OperatingStep):
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         return ["dividend"] if self.turn(rnd).revenue else []
 
+    def pay(self, game: BaseGame, corp: Corporation, revenue: int, kind: str) -> None:
+        """Pay or withhold the earnings (a family of titles pays its own way)."""
+        pay_dividend(game, corp, revenue, kind)
+
     def skip(self, game: BaseGame, rnd: Round) -> None:
-        pay_dividend(game, operating(rnd).corporation, 0, "withhold")
+        self.pay(game, operating(rnd).corporation, 0, "withhold")
         self.done(rnd)
 
     def process_dividend(self, game: BaseGame, rnd: Round, entity: Holder, action: Dividend) -> None:
@@ -71,7 +75,7 @@ class DividendStep(OperatingStep):
         kinds = game.dividend_kinds()
         if action.kind not in kinds:
             raise GameError(f"dividend kind must be one of {', '.join(kinds)}")
-        pay_dividend(game, corp, revenue, action.kind)
+        self.pay(game, corp, revenue, action.kind)
         self.done(rnd)
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
