@@ -101,7 +101,8 @@ class Family1817Game(BaseGame):
 
     def retire(self, corporation: Corporation) -> None:
         """A company that left play (merged or sold) is made ready to be started again (7.2):
-        off the market, no money, trains, loans or stations, its certificates new."""
+        off the market, no money, trains, private companies, loans or stations, its certificates
+        new."""
         self.market.remove(corporation.id)
         # A merged company's stations may still wait for the survivor's removals (14.3).
         for coord, city_index, slot in [] if joining_target(self, corporation) else \
@@ -112,6 +113,11 @@ class Family1817Game(BaseGame):
         for train in corporation.trains:
             self.depot.discard(train, to_market=self.DISCARDS_TO_MARKET)
         corporation.trains = []
+        # Privates nobody took over (a liquidation without a buyer) leave the game with it.
+        for company in self.companies.values():
+            if company.owner is corporation and not company.closed:
+                company.closed = True
+                self.log.append(f"{company.id} closes with {corporation.id}")
         self.loans.forgive(corporation.id)
         self.tokens_owed.pop(corporation.id, None)
         corporation.ipoed = corporation.floated = False
