@@ -17,7 +17,7 @@ from engine.core.steps.operating import OperatingStep
 from engine.errors import GameError
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.actions import Choose
-from engine.titles.g18usa.operating import UsaOperatingRound, _round, _usa
+from engine.titles.g18usa.operating import UsaOperatingRound, _round, _usa, budget
 from engine.titles.g18usa.revenue import RunTrain, check_run_set, great_northern_bonus, run_value
 
 if TYPE_CHECKING:
@@ -272,7 +272,8 @@ class PullmanStep(OperatingStep):
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
-        if pullman_allowed(usa, corp) or not room_for_train(usa, corp) or corp.cash < PULLMAN_PRICE:
+        # The site offers the Pullman to a company that could pay for it with loans (109372 750).
+        if pullman_allowed(usa, corp) or not room_for_train(usa, corp) or budget(usa, corp) < PULLMAN_PRICE:
             return []
         if not [t for t in corp.trains if not usa_phases.is_pullman(t)]:
             return []

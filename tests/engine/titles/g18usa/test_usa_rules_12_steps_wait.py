@@ -1,0 +1,58 @@
+"""18USA operating steps the site keeps open although the company cannot act there with its cash:
+P9 (Boomtown) held keeps the track step open after the tile actions (a pass ends it), and the
+Pullman is offered (12.7) to a company that could pay for it with loans.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from usa_logs import LOGS, read_log
+from usa_tracecheck import start
+
+from engine.legal import legal_moves
+
+
+def position(log_name: str, actions: int) -> Any:
+    path = next(path for path, _ in LOGS if path.stem.endswith(log_name))
+    log = read_log(path)
+    game = start(log)
+    for action in log["actions"][:actions]:
+        game.apply(action)
+    return game
+
+
+def kinds(game: Any) -> set[str]:
+    return {move["type"] for move in legal_moves(game)}
+
+
+def test_the_track_step_waits_while_the_company_holds_p9() -> None:
+    game = position("s8602", 316)  # PRR (P2, P9) has used its two tile actions
+    prr = game.corporations["PRR"]
+    assert game.round.acting_entity(game) is prr and game.owns(prr, "P9")
+    assert "run_routes" not in kinds(game) and "pass" in kinds(game)
+    game.apply({"type": "pass", "entity": "PRR", "entity_type": "corporation"})
+    assert "run_routes" in kinds(game)
+
+
+def test_without_p9_the_company_goes_straight_on_to_its_run() -> None:
+    game = position("s8602", 315)
+    game.companies["P9"].closed = True
+    game.apply(read_log(next(p for p, _ in LOGS if p.stem.endswith("s8602")))["actions"][315])
+    assert "run_routes" in kinds(game)
+
+
+def test_the_pullman_is_offered_to_a_company_that_could_pay_with_loans() -> None:
+    game = position("109372", 750)  # NYC, $10 and one loan of five, in phase 5, has passed its track step
+    nyc = game.corporations["NYC"]
+    assert game.round.acting_entity(game) is nyc and nyc.cash < 200
+    buys = [m for m in legal_moves(game) if m["type"] == "buy_train"]
+    assert buys and all(choice["train"].startswith("P-") for choice in buys[0]["choices"])
+    assert "run_routes" not in kinds(game)
+
+
+def test_no_pullman_is_offered_when_loans_cannot_pay_for_it() -> None:
+    game = position("109372", 750)
+    nyc = game.corporations["NYC"]
+    game.loans.held[nyc.id] = game.max_loans(nyc)  # no loan left to take: $10 is all it has
+    assert "buy_train" not in kinds(game)
