@@ -180,3 +180,18 @@ def test_13_1_p17s_extra_lay_of_a_coal_tile_uses_the_companys_coal_token() -> No
     game.apply(log["actions"][548])
     held = {c.id for c in game.companies_of(game.corporations["DRG"])}
     assert "P1" not in held and {"P17", "P18"} <= held
+
+
+def test_13_a_privates_token_is_used_before_the_resource_subsidys_lay() -> None:
+    """MILW (S16 offering oil, P3 with one oil token) lays 8oil (s8504, action 653): P3's token
+    is used and P3 closes; the subsidy stays for a later lay."""
+    path = next(path for path, _ in LOGS if path.stem.endswith("s8504"))
+    log = read_log(path)
+    game = start(log)
+    for action in log["actions"][:653]:
+        game.apply(action)
+    milw = game.corporations["MILW"]
+    assert {"P3", "S16"} <= {c.id for c in game.companies_of(milw)}
+    game.apply(log["actions"][653])
+    held = {c.id for c in game.companies_of(milw)}
+    assert "P3" not in held and "S16" in held
