@@ -272,12 +272,14 @@ class PullmanStep(OperatingStep):
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
-        # The site offers the Pullman to a company that could pay for it with loans (109372 750).
-        if pullman_allowed(usa, corp) or not room_for_train(usa, corp) or budget(usa, corp) < PULLMAN_PRICE:
+        # The site keeps the step open (a pass ends it) whatever the company's money (109372 at
+        # 750 and 787, s8401 at 517); the Pullman itself is offered when cash and the loans the
+        # company could still take pay for it.
+        if pullman_allowed(usa, corp) or not room_for_train(usa, corp):
             return []
         if not [t for t in corp.trains if not usa_phases.is_pullman(t)]:
             return []
-        return ["buy_train", "pass"]
+        return ["buy_train", "pass"] if budget(usa, corp) >= PULLMAN_PRICE else ["pass"]
 
     def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
         corp = self.operator(rnd, entity)
@@ -291,11 +293,12 @@ class PullmanStep(OperatingStep):
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
         usa = _usa(game)
         corp = _round(rnd).corporation
-        if not self.own_actions(game, rnd):
-            return []
-        return [{"type": "buy_train", "entity": corp.id,
-                 "choices": [{"train": f"P-{usa.pullmans_made}", "price": PULLMAN_PRICE}]},
-                {"type": "pass", "entity": corp.id}]
+        kinds = self.own_actions(game, rnd)
+        moves: list[Move] = []
+        if "buy_train" in kinds:
+            moves.append({"type": "buy_train", "entity": corp.id,
+                          "choices": [{"train": f"P-{usa.pullmans_made}", "price": PULLMAN_PRICE}]})
+        return moves + [{"type": "pass", "entity": corp.id}] if kinds else []
 
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
         return isinstance(action, BuyTrain) and action.train.startswith("P-") and action.price == PULLMAN_PRICE

@@ -1,6 +1,7 @@
 """18USA operating steps the site keeps open although the company cannot act there with its cash:
 P9 (Boomtown) held keeps the track step open after the tile actions (a pass ends it), and the
-Pullman is offered (12.7) to a company that could pay for it with loans.
+Pullman step (12.7) waits for a pass from phase 5 whatever the company's money; the Pullman
+itself is offered to a company that could pay for it, with loans if need be.
 """
 
 from __future__ import annotations
@@ -51,8 +52,11 @@ def test_the_pullman_is_offered_to_a_company_that_could_pay_with_loans() -> None
     assert "run_routes" not in kinds(game)
 
 
-def test_no_pullman_is_offered_when_loans_cannot_pay_for_it() -> None:
+def test_without_money_for_it_no_pullman_is_offered_but_the_step_waits_for_a_pass() -> None:
     game = position("109372", 750)
     nyc = game.corporations["NYC"]
     game.loans.held[nyc.id] = game.max_loans(nyc)  # no loan left to take: $10 is all it has
     assert "buy_train" not in kinds(game)
+    assert "pass" in kinds(game) and "run_routes" not in kinds(game)
+    game.apply({"type": "pass", "entity": "NYC", "entity_type": "corporation"})
+    assert "run_routes" in kinds(game)
