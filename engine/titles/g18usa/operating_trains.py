@@ -273,11 +273,9 @@ class PullmanStep(OperatingStep):
         usa = _usa(game)
         corp = _round(rnd).corporation
         # The site keeps the step open (a pass ends it) whatever the company's money (109372 at
-        # 750 and 787, s8401 at 517); the Pullman itself is offered when cash and the loans the
+        # 750 and 787, s8401 at 517), with no train too (s8401 at 554); the Pullman itself is offered when cash and the loans the
         # company could still take pay for it.
         if pullman_allowed(usa, corp) or not room_for_train(usa, corp):
-            return []
-        if not [t for t in corp.trains if not usa_phases.is_pullman(t)]:
             return []
         return ["buy_train", "pass"] if budget(usa, corp) >= PULLMAN_PRICE else ["pass"]
 

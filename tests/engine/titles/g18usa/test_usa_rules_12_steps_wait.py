@@ -60,3 +60,13 @@ def test_without_money_for_it_no_pullman_is_offered_but_the_step_waits_for_a_pas
     assert "pass" in kinds(game) and "run_routes" not in kinds(game)
     game.apply({"type": "pass", "entity": "NYC", "entity_type": "corporation"})
     assert "run_routes" in kinds(game)
+
+
+def test_the_pullman_step_waits_for_a_company_without_trains() -> None:
+    game = position("s8401", 555)  # WP, no train, $190, phase 5, has passed its track step
+    wp = game.corporations["WP"]
+    assert game.round.acting_entity(game) is wp and not wp.trains
+    price = game.market.cell_of("WP").price
+    assert "pass" in kinds(game)
+    game.apply({"type": "pass", "entity": "WP", "entity_type": "corporation"})
+    assert game.market.cell_of("WP").price < price  # no run: the withheld 0 moves it left
