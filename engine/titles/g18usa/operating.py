@@ -102,7 +102,8 @@ def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
     """Whether something outside the company's tile actions is still open in its track step: the
     Boomtown subsidy (S8) on its yellow home city, the resource subsidy's lay (S16), P17's extra
     yellow tile in a Great Northern hex still empty, P9 while held (even with no yellow city
-    in reach: s8602 at 316), P6's red area. As on the site, the track step waits."""
+    in reach: s8602 at 316), P20 while the company has a station to place (s8401 at 561), P6's
+    red area. As on the site, the track step waits."""
     corporation = rnd.corporation
     if game.owns(corporation, RESOURCE_SUBSIDY):
         return True
@@ -115,6 +116,8 @@ def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
         if any(coord in game.board.hexes and not game.board.hexes[coord].tile_laid for coord in hexes):
             return True
     if game.owns(corporation, BOOMTOWN_PRIVATE):
+        return True
+    if game.owns(corporation, LAW_FIRM) and game.tokens_left(corporation) > 0:
         return True
     return red_area_power_open(game, corporation)
 

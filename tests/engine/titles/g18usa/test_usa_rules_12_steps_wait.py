@@ -70,3 +70,11 @@ def test_the_pullman_step_waits_for_a_company_without_trains() -> None:
     assert "pass" in kinds(game)
     game.apply({"type": "pass", "entity": "WP", "entity_type": "corporation"})
     assert game.market.cell_of("WP").price < price  # no run: the withheld 0 moves it left
+
+
+def test_the_track_step_waits_while_p20_could_place_a_station() -> None:
+    game = position("s8401", 561)  # TP (P20, one station unplaced) has used its two tile actions
+    tp = game.corporations["TP"]
+    assert game.owns(tp, "P20") and game.tokens_left(tp) == 1
+    game.apply({"type": "pass", "entity": "TP", "entity_type": "corporation"})  # ends the track step
+    assert any(m["type"] == "place_token" and m["entity"] == "TP" for m in legal_moves(game))
