@@ -84,16 +84,15 @@ class Family1817Game(BaseGame):
         self.buy_owed_tokens(corporation)
 
     def buy_owed_tokens(self, corporation: Corporation) -> None:
+        # The stations are bought together, once the company can pay for all of them (18USA
+        # s8403 at 656-659: a new 10-share company with $60 buys its three after a loan).
         owed = self.tokens_owed.get(corporation.id, 0)
-        while owed and corporation.cash >= self.TOKEN_PRICE:
-            self.transfer(corporation, self.bank, self.TOKEN_PRICE)
-            corporation.token_count += 1
-            owed -= 1
-            self.log.append(f"{corporation.id} buys a station for ${self.TOKEN_PRICE}")
-        if owed:
-            self.tokens_owed[corporation.id] = owed
-        else:
-            self.tokens_owed.pop(corporation.id, None)
+        if not owed or corporation.cash < owed * self.TOKEN_PRICE:
+            return
+        self.transfer(corporation, self.bank, owed * self.TOKEN_PRICE)
+        corporation.token_count += owed
+        self.log.append(f"{corporation.id} buys {owed} station(s) for ${owed * self.TOKEN_PRICE}")
+        self.tokens_owed.pop(corporation.id, None)
 
     def conversion_tokens(self, new_size: int) -> int:
         """Stations a company buys when it converts to `new_size` shares (14.1.1)."""

@@ -214,6 +214,19 @@ def test_11_6_a_company_that_still_owes_stations_is_liquidated_at_the_end_of_the
     assert unpaid == ["D goes into liquidation (it could not pay for its stations by the end of the stock round)"]
 
 
+def test_11_6_stations_owed_are_bought_together_once_all_can_be_paid() -> None:
+    game = new()
+    start(game, "a", "C", 60)
+    game.tokens_owed["C"] = 3
+    corp(game, "C").cash = 60  # one station's price, not three
+    tokens = corp(game, "C").token_count
+    game.buy_owed_tokens(corp(game, "C"))
+    assert corp(game, "C").cash == 60 and corp(game, "C").token_count == tokens and game.tokens_owed["C"] == 3
+    act(game, "pass", "b")
+    act(game, "take_loan", "C")  # $160: the three stations ($150) are bought at once
+    assert corp(game, "C").cash == 10 and corp(game, "C").token_count == tokens + 3 and not game.tokens_owed
+
+
 def test_11_6_a_share_bought_from_the_treasury_first_pays_for_stations_owed() -> None:
     game = new()
     start(game, "a", "C", 60)
