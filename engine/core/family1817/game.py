@@ -22,12 +22,15 @@ from engine.errors import GameError
 # these options give the site's reading (on for imported and replayed logs).
 SITE_LOANS_AFTER_INTEREST = "site_loans_after_interest"
 SITE_POST_CONVERSION = "site_post_conversion"
+SITE_SELL_AFTER_SHORT = "site_sell_after_short"
 FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
     SITE_POST_CONVERSION: "After a conversion the shares are dealt first, then loans, then the new stations "
                           "are bought, as on the site (rule 14.1.1: loans, stations, then the share "
                           "dealings); either way a company without the money goes into liquidation.",
+    SITE_SELL_AFTER_SHORT: "A player may sell shares after selling short in the same turn, as on the site "
+                           "(rule 11: sell, then sell short, then buy).",
 }
 
 
@@ -78,6 +81,10 @@ class Family1817Game(BaseGame):
     def loans_after_interest(self) -> bool:
         """Whether a company may take loans at its repay step, after paying interest (the site)."""
         return self.option(SITE_LOANS_AFTER_INTEREST)
+
+    def sells_after_short(self) -> bool:
+        """Whether a player may sell shares after selling short in the same turn (the site)."""
+        return self.option(SITE_SELL_AFTER_SHORT)
 
     def after_loan(self, corporation: Corporation) -> None:
         """A loan's money first buys the stations the company still owes (rule 11.6)."""
