@@ -267,9 +267,22 @@ class PullmanStep(OperatingStep):
     label = "buy a Pullman"
 
     def handlers(self) -> Mapping[str, Handler]:
-        return {"buy_train": self.process_buy, "pass": self.process_pass}
+        return {"buy_train": self.process_buy, "pass": self.process_pass, "choose": self.process_choose}
 
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        kinds = self._pullman_actions(game, rnd)
+        # An attachment for the run (P30's extender) chosen now ends the step, as on the site
+        # (109372 at 969: PRR lays, chooses, runs).
+        if kinds and "choose" in _route_step(rnd).own_actions(game, rnd):
+            kinds = [*kinds, "choose"]
+        return kinds
+
+    def process_choose(self, game: BaseGame, rnd: Round, entity: Holder, action: Choose) -> None:
+        self.operator(rnd, entity)
+        _route_step(rnd).process_choose(game, rnd, entity, action)
+        self.done(rnd)
+
+    def _pullman_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
         # The site keeps the step open (a pass ends it) whatever the company's money (109372 at
@@ -296,10 +309,20 @@ class PullmanStep(OperatingStep):
         if "buy_train" in kinds:
             moves.append({"type": "buy_train", "entity": corp.id,
                           "choices": [{"train": f"P-{usa.pullmans_made}", "price": PULLMAN_PRICE}]})
+        if "choose" in kinds:
+            moves += [move for move in _route_step(rnd).legal_moves(game, rnd) if move["type"] == "choose"]
         return moves + [{"type": "pass", "entity": corp.id}] if kinds else []
 
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, Choose):
+            return _route_step(game.round).matches(game, choice, action)
         return isinstance(action, BuyTrain) and action.train.startswith("P-") and action.price == PULLMAN_PRICE
+
+
+def _route_step(rnd: Round) -> UsaRouteStep:
+    step = rnd.step("route")
+    assert isinstance(step, UsaRouteStep)
+    return step
 
 
 class UsaBuyTrainStep(OperatingStep):
@@ -307,9 +330,22 @@ class UsaBuyTrainStep(OperatingStep):
     label = "buy trains"
 
     def handlers(self) -> Mapping[str, Handler]:
-        return {"buy_train": self.process_buy, "pass": self.process_pass}
+        return {"buy_train": self.process_buy, "pass": self.process_pass, "choose": self.process_choose}
 
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        kinds = self._pullman_actions(game, rnd)
+        # An attachment for the run (P30's extender) chosen now ends the step, as on the site
+        # (109372 at 969: PRR lays, chooses, runs).
+        if kinds and "choose" in _route_step(rnd).own_actions(game, rnd):
+            kinds = [*kinds, "choose"]
+        return kinds
+
+    def process_choose(self, game: BaseGame, rnd: Round, entity: Holder, action: Choose) -> None:
+        self.operator(rnd, entity)
+        _route_step(rnd).process_choose(game, rnd, entity, action)
+        self.done(rnd)
+
+    def _pullman_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
         if not room_for_train(usa, corp):

@@ -78,3 +78,14 @@ def test_the_track_step_waits_while_p20_could_place_a_station() -> None:
     assert game.owns(tp, "P20") and game.tokens_left(tp) == 1
     game.apply({"type": "pass", "entity": "TP", "entity_type": "corporation"})  # ends the track step
     assert any(m["type"] == "place_token" and m["entity"] == "TP" for m in legal_moves(game))
+
+
+def test_choosing_an_attachment_ends_the_pullman_step() -> None:
+    """109372 at 969: PRR ($0, no loan left; P30) lays, then puts P30's extender on its 4-train
+    while its Pullman step is open, and runs."""
+    game = position("109372", 969)
+    prr = game.corporations["PRR"]
+    assert game.round.acting_entity(game) is prr and game.owns(prr, "P30")
+    assert {"choose", "pass"} <= kinds(game)
+    game.apply({"type": "choose", "entity": "PRR", "entity_type": "corporation", "choice": "0-0"})
+    assert "run_routes" in kinds(game) and "pass" not in kinds(game)
