@@ -476,6 +476,11 @@ class BaseGame(TitleRules, RouteHooksMixin):
         self.round.process(self, self.entity(action), action)
         self.settle()
 
+    def _interrupt_pending(self) -> bool:
+        interrupts = {type(step) for step in self.interrupt_steps()}
+        return any(type(step) in interrupts and step.blocking and step.active(self, self.round)
+                   and step.waiting(self, self.round) for step in self.round.steps)
+
     def settle(self) -> None:
         """Advance past steps and rounds that need no decision."""
         for _ in range(10_000):
@@ -484,8 +489,14 @@ class BaseGame(TitleRules, RouteHooksMixin):
             if self.round.advance(self):
                 continue
             if self.round.finished:
-                self.round.finish(self)
+                if not self.round.wound_up:
+                    self.round.wound_up = True
+                    self.round.finish(self)
                 if self.finished:
+                    return
+                # What the round's end did may ask for a decision first (a discard after an
+                # export over the train limit): the round stays until it is made.
+                if self._interrupt_pending():
                     return
                 following = self.next_round()
                 if following is None or self.finished:

@@ -26,6 +26,7 @@ class Round:
     name: ClassVar[str] = "Round"
     steps: list[Step] = field(default_factory=list)
     finished: bool = False
+    wound_up: bool = False  # `finish` has run (its effects may still ask for a decision)
 
     # --- the round's own flow (subclasses) -------------------------------------------------
     def start(self, game: BaseGame) -> None:

@@ -155,6 +155,10 @@ class TitleRules:
     def train_limit(self, corporation: Corporation) -> int:
         return self.phase.train_limit
 
+    def counted_trains(self, corporation: Corporation) -> int:
+        """The company's trains that count toward its limit (a title may leave some out)."""
+        return len(corporation.trains)
+
     def must_buy_train(self, corporation: Corporation) -> bool:
         return (not corporation.trains and self.depot.next_train() is not None
                 and self.route_available(corporation))

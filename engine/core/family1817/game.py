@@ -22,12 +22,15 @@ from engine.errors import GameError
 # these options give the site's reading (on for imported and replayed logs).
 SITE_LOANS_AFTER_INTEREST = "site_loans_after_interest"
 SITE_POST_CONVERSION = "site_post_conversion"
+SITE_SELL_AFTER_SHORT = "site_sell_after_short"
 FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
     SITE_POST_CONVERSION: "After a conversion the shares are dealt first, then loans, then the new stations "
                           "are bought, as on the site (rule 14.1.1: loans, stations, then the share "
                           "dealings); either way a company without the money goes into liquidation.",
+    SITE_SELL_AFTER_SHORT: "A player may sell shares after selling short in the same turn, as on the site "
+                           "(rule 11: sell, then sell short, then buy).",
 }
 
 
@@ -79,21 +82,24 @@ class Family1817Game(BaseGame):
         """Whether a company may take loans at its repay step, after paying interest (the site)."""
         return self.option(SITE_LOANS_AFTER_INTEREST)
 
+    def sells_after_short(self) -> bool:
+        """Whether a player may sell shares after selling short in the same turn (the site)."""
+        return self.option(SITE_SELL_AFTER_SHORT)
+
     def after_loan(self, corporation: Corporation) -> None:
         """A loan's money first buys the stations the company still owes (rule 11.6)."""
         self.buy_owed_tokens(corporation)
 
     def buy_owed_tokens(self, corporation: Corporation) -> None:
+        # The stations are bought together, once the company can pay for all of them (18USA
+        # s8403 at 656-659: a new 10-share company with $60 buys its three after a loan).
         owed = self.tokens_owed.get(corporation.id, 0)
-        while owed and corporation.cash >= self.TOKEN_PRICE:
-            self.transfer(corporation, self.bank, self.TOKEN_PRICE)
-            corporation.token_count += 1
-            owed -= 1
-            self.log.append(f"{corporation.id} buys a station for ${self.TOKEN_PRICE}")
-        if owed:
-            self.tokens_owed[corporation.id] = owed
-        else:
-            self.tokens_owed.pop(corporation.id, None)
+        if not owed or corporation.cash < owed * self.TOKEN_PRICE:
+            return
+        self.transfer(corporation, self.bank, owed * self.TOKEN_PRICE)
+        corporation.token_count += owed
+        self.log.append(f"{corporation.id} buys {owed} station(s) for ${owed * self.TOKEN_PRICE}")
+        self.tokens_owed.pop(corporation.id, None)
 
     def conversion_tokens(self, new_size: int) -> int:
         """Stations a company buys when it converts to `new_size` shares (14.1.1)."""
@@ -101,7 +107,8 @@ class Family1817Game(BaseGame):
 
     def retire(self, corporation: Corporation) -> None:
         """A company that left play (merged or sold) is made ready to be started again (7.2):
-        off the market, no money, trains, loans or stations, its certificates new."""
+        off the market, no money, trains, private companies, loans or stations, its certificates
+        new."""
         self.market.remove(corporation.id)
         # A merged company's stations may still wait for the survivor's removals (14.3).
         for coord, city_index, slot in [] if joining_target(self, corporation) else \
@@ -112,6 +119,11 @@ class Family1817Game(BaseGame):
         for train in corporation.trains:
             self.depot.discard(train, to_market=self.DISCARDS_TO_MARKET)
         corporation.trains = []
+        # Privates nobody took over (a liquidation without a buyer) leave the game with it.
+        for company in self.companies.values():
+            if company.owner is corporation and not company.closed:
+                company.closed = True
+                self.log.append(f"{company.id} closes with {corporation.id}")
         self.loans.forgive(corporation.id)
         self.tokens_owed.pop(corporation.id, None)
         corporation.ipoed = corporation.floated = False

@@ -125,7 +125,7 @@ class FamilyStockStep(BuySellParShares):
 
     def process_sell(self, game: Any, rnd: Round, entity: Holder, action: SellShares) -> None:
         stock = _stock(rnd)
-        if stock.shorted:
+        if stock.shorted and not game.sells_after_short():
             raise GameError("shares are sold before selling short, not after (11)")
         if stock.acting_for is not None:
             raise GameError(f"{stock.current(game).name} is acting for {stock.acting_for} this turn")
@@ -234,7 +234,7 @@ class FamilyStockStep(BuySellParShares):
         moves: list[Move] = []
         if stock.acting_for is None:
             moves = [move for move in super().legal_moves(game, rnd) if move["type"] != "par"]
-            if stock.shorted:
+            if stock.shorted and not game.sells_after_short():
                 moves = [move for move in moves if move["type"] != "sell_shares"]
             shorts = self.short_choices(game, stock, player)
             if shorts:

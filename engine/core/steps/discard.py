@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def crowded(game: BaseGame) -> list[Corporation]:
-    over = [corp for corp in game.corporations.values() if len(corp.trains) > game.train_limit(corp)]
+    over = [corp for corp in game.corporations.values()
+            if corp.trains and game.counted_trains(corp) > game.train_limit(corp)]
     return game.crowded_order(over)
 
 
@@ -30,15 +31,16 @@ class DiscardTrainStep(Step):
 
     def active(self, game: BaseGame, rnd: Round) -> bool:
         # Asked before every move, so no list and no sort.
-        if type(game).train_limit is TitleRules.train_limit:  # one limit for every company
+        if type(game).train_limit is TitleRules.train_limit and \
+                type(game).counted_trains is TitleRules.counted_trains:  # one limit, every train counts
             most = game.phase.train_limit
             for corp in game.corporations.values():
                 if len(corp.trains) > most:
                     return True
             return False
-        limit = game.train_limit
+        limit, counted = game.train_limit, game.counted_trains
         for corp in game.corporations.values():
-            if corp.trains and len(corp.trains) > limit(corp):
+            if corp.trains and counted(corp) > limit(corp):
                 return True
         return False
 

@@ -21,6 +21,7 @@ EXTRA_TOKENS = {2: 0, 5: 1, 10: 3}
 BAILEY_YARD = "P23"
 CARNEGIE = "P10"
 BANKRUPT_RAILROAD = "P29"
+PYRAMID_SCHEME = "P14"  # counts toward the funding, then closes (s8603 at 858)
 # Subsidies the company keeps as a power to use later; the others act at once or mark the map.
 HELD_SUBSIDIES = ("boomtown", "free_station", "resource", "none")
 
@@ -160,7 +161,7 @@ def contribute(game: G18USA, ipo: Ipo, company: Company) -> None:
         company.closed = True
         if laid:
             game.log.append(f"{ipo.home} becomes a metropolis")
-    if company.id == BANKRUPT_RAILROAD:
+    if company.id in (BANKRUPT_RAILROAD, PYRAMID_SCHEME):
         company.closed = True
 
 

@@ -42,6 +42,7 @@ RESOURCE_SUBSIDY = "S16"
 FREE_STATION = "S9"
 DENVER_UNSET = "X04s"  # Denver before its orientation is chosen
 IMPORT_EXPORT_HUB = "P6"
+BOOMTOWN_PRIVATE = "P9"
 LAW_FIRM = "P20"
 
 
@@ -119,8 +120,9 @@ def denver_lay_open(game: G18USA, corporation: Corporation) -> bool:
 def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
     """Whether something outside the company's tile actions is still open in its track step: the
     Boomtown subsidy (S8) on its yellow home city, the resource subsidy's lay (S16), P17's extra
-    yellow tile in a Great Northern hex still empty, P6's red area. As on the site, the
-    track step waits."""
+    yellow tile in a Great Northern hex still empty, P9 while held (even with no yellow city
+    in reach: s8602 at 316), P20 while the company has a station to place (s8401 at 561), P6's
+    red area. As on the site, the track step waits."""
     corporation = rnd.corporation
     if game.owns(corporation, RESOURCE_SUBSIDY):
         return True
@@ -132,6 +134,10 @@ def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
         hexes = game.umap.map_data["great_northern"]["hexes"]
         if any(coord in game.board.hexes and not game.board.hexes[coord].tile_laid for coord in hexes):
             return True
+    if game.owns(corporation, BOOMTOWN_PRIVATE):
+        return True
+    if game.owns(corporation, LAW_FIRM) and game.tokens_left(corporation) > 0:
+        return True
     return red_area_power_open(game, corporation)
 
 

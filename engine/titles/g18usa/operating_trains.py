@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.actions import Action, BuyTrain, Pass, RunRoutes
 from engine.core.entities import Corporation, Holder, Train
-from engine.core.family1817.loans import loan_refusal
 from engine.core.round import Round
 from engine.core.routes import Run, rebuild_run
 from engine.core.step import Handler, Move
@@ -17,7 +16,7 @@ from engine.core.steps.operating import OperatingStep
 from engine.errors import GameError
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.actions import Choose
-from engine.titles.g18usa.operating import UsaOperatingRound, _round, _usa
+from engine.titles.g18usa.operating import UsaOperatingRound, _round, _usa, budget
 from engine.titles.g18usa.revenue import RunTrain, check_run_set, great_northern_bonus, run_value
 
 if TYPE_CHECKING:
@@ -195,18 +194,6 @@ def pullman_allowed(game: G18USA, corporation: Corporation) -> str | None:
     return None
 
 
-def funds_with_loans(game: G18USA, corporation: Corporation) -> int:
-    """Cash plus the loans the company could still take (9: loans may be taken at any time of
-    its turn); the site offers the Pullman before the run whenever these cover it."""
-    if loan_refusal(game, corporation) is not None:
-        return corporation.cash
-    room = game.max_loans(corporation) - game.loans.count(corporation.id)
-    left = game.loans.available()
-    if left is not None:
-        room = min(room, left)
-    return corporation.cash + max(room, 0) * game.loans.value
-
-
 def room_for_train(game: G18USA, corporation: Corporation) -> bool:
     return game.counted_trains(corporation) < game.train_limit(corporation)
 
@@ -279,17 +266,30 @@ class PullmanStep(OperatingStep):
     label = "buy a Pullman"
 
     def handlers(self) -> Mapping[str, Handler]:
-        return {"buy_train": self.process_buy, "pass": self.process_pass}
+        return {"buy_train": self.process_buy, "pass": self.process_pass, "choose": self.process_choose}
 
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        kinds = self._pullman_actions(game, rnd)
+        # An attachment for the run (P30's extender) chosen now ends the step, as on the site
+        # (109372 at 969: PRR lays, chooses, runs).
+        if kinds and "choose" in _route_step(rnd).own_actions(game, rnd):
+            kinds = [*kinds, "choose"]
+        return kinds
+
+    def process_choose(self, game: BaseGame, rnd: Round, entity: Holder, action: Choose) -> None:
+        self.operator(rnd, entity)
+        _route_step(rnd).process_choose(game, rnd, entity, action)
+        self.done(rnd)
+
+    def _pullman_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
-        if pullman_allowed(usa, corp) or not room_for_train(usa, corp) \
-                or funds_with_loans(usa, corp) < PULLMAN_PRICE:
+        # The site keeps the step open (a pass ends it) whatever the company's money (109372 at
+        # 750 and 787, s8401 at 517), with no train too (s8401 at 554); the Pullman itself is offered when cash and the loans the
+        # company could still take pay for it.
+        if pullman_allowed(usa, corp) or not room_for_train(usa, corp):
             return []
-        if not [t for t in corp.trains if not usa_phases.is_pullman(t)]:
-            return []
-        return ["buy_train", "pass"]
+        return ["buy_train", "pass"] if budget(usa, corp) >= PULLMAN_PRICE else ["pass"]
 
     def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
         corp = self.operator(rnd, entity)
@@ -303,14 +303,25 @@ class PullmanStep(OperatingStep):
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
         usa = _usa(game)
         corp = _round(rnd).corporation
-        if not self.own_actions(game, rnd):
-            return []
-        return [{"type": "buy_train", "entity": corp.id,
-                 "choices": [{"train": f"P-{usa.pullmans_made}", "price": PULLMAN_PRICE}]},
-                {"type": "pass", "entity": corp.id}]
+        kinds = self.own_actions(game, rnd)
+        moves: list[Move] = []
+        if "buy_train" in kinds:
+            moves.append({"type": "buy_train", "entity": corp.id,
+                          "choices": [{"train": f"P-{usa.pullmans_made}", "price": PULLMAN_PRICE}]})
+        if "choose" in kinds:
+            moves += [move for move in _route_step(rnd).legal_moves(game, rnd) if move["type"] == "choose"]
+        return moves + [{"type": "pass", "entity": corp.id}] if kinds else []
 
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, Choose):
+            return _route_step(game.round).matches(game, choice, action)
         return isinstance(action, BuyTrain) and action.train.startswith("P-") and action.price == PULLMAN_PRICE
+
+
+def _route_step(rnd: Round) -> UsaRouteStep:
+    step = rnd.step("route")
+    assert isinstance(step, UsaRouteStep)
+    return step
 
 
 class UsaBuyTrainStep(OperatingStep):
@@ -318,9 +329,22 @@ class UsaBuyTrainStep(OperatingStep):
     label = "buy trains"
 
     def handlers(self) -> Mapping[str, Handler]:
-        return {"buy_train": self.process_buy, "pass": self.process_pass}
+        return {"buy_train": self.process_buy, "pass": self.process_pass, "choose": self.process_choose}
 
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        kinds = self._pullman_actions(game, rnd)
+        # An attachment for the run (P30's extender) chosen now ends the step, as on the site
+        # (109372 at 969: PRR lays, chooses, runs).
+        if kinds and "choose" in _route_step(rnd).own_actions(game, rnd):
+            kinds = [*kinds, "choose"]
+        return kinds
+
+    def process_choose(self, game: BaseGame, rnd: Round, entity: Holder, action: Choose) -> None:
+        self.operator(rnd, entity)
+        _route_step(rnd).process_choose(game, rnd, entity, action)
+        self.done(rnd)
+
+    def _pullman_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
         if not room_for_train(usa, corp):
@@ -358,20 +382,20 @@ class UsaBuyTrainStep(OperatingStep):
 def buyable(game: G18USA, corp: Corporation) -> list[dict[str, Any]]:
     """What the company can buy now: the next new train, the open market's, other companies',
     a Pullman; with the money it could borrow counted in (loans may be taken first)."""
-    budget = funds_with_loans(game, corp)
+    money = budget(game, corp)
     choices: list[dict[str, Any]] = []
     upcoming = game.depot.next_train()
     bank = [(upcoming, "depot")] if upcoming is not None else []
     for train, source in bank + [(train, "market") for train in game.depot.discarded]:
         choices += [{"train": train.id, "price": price, "from": source}
-                    for price in bank_prices(game, corp, train) if budget >= price]
-    if pullman_allowed(game, corp) is None and budget >= PULLMAN_PRICE:
+                    for price in bank_prices(game, corp, train) if money >= price]
+    if pullman_allowed(game, corp) is None and money >= PULLMAN_PRICE:
         choices.append({"train": f"P-{game.pullmans_made}", "price": PULLMAN_PRICE, "from": "depot"})
-    if budget >= 1:
+    if money >= 1:
         for other in game.corporations.values():
             if other is corp or not other.trains:
                 continue
             for train in other.trains:
                 if not usa_phases.is_obsolete(game, train):
-                    choices.append({"train": train.id, "from": other.id, "min_price": 1, "max_price": budget})
+                    choices.append({"train": train.id, "from": other.id, "min_price": 1, "max_price": money})
     return choices

@@ -32,7 +32,8 @@ def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> 
         if company_town_token(game.umap, corporation.id, lay.coord):
             corporation.token_count += 1
     resources = game.umap.tile_resources(lay.tile)
-    if lay.nature == "resource" and resources:
+    # P17's extra yellow lay may carry a resource token too (s8504: it uses DRG's P1 coal).
+    if lay.nature in ("resource", "P17") and resources:
         use_resource(game, corporation, resources)
 
 

@@ -39,11 +39,12 @@ def resource_sources(umap: UsaMap, turn: TrackTurn) -> set[str]:
     if turn.resource_tokens:
         found = {resource for resource in found if turn.resource_tokens.get(resource, 1) > 0}
     if turn.owns("S16"):
-        found &= set(umap.setup.resource_subsidy_resources) | _private_resources(turn)
+        found &= set(umap.setup.resource_subsidy_resources) | private_resources(turn)
     return found
 
 
-def _private_resources(turn: TrackTurn) -> set[str]:
+def private_resources(turn: TrackTurn) -> set[str]:
+    """The resources the company's privates (not the resource subsidy) carry."""
     return {resource for resource, owners in RESOURCE_PRIVATES.items()
             if any(turn.owns(owner) for owner in owners if owner != "S16")}
 

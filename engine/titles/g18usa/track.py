@@ -18,6 +18,7 @@ from engine.core.tiles import TileDef
 from engine.errors import GameError
 from engine.titles.g18usa.resources import (
     check_resource_lay,
+    private_resources,
     resource_sources,
     terrain_waived_by_resource,
 )
@@ -172,8 +173,11 @@ def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, til
         return "denver", ["X04"], 0
     if umap.tile_resources(tile) and not state.tile_laid:
         names = _resource_candidates(umap, state, phase, p11=turn.owns(PETTIBONE))
-        if turn.owns("S16") and set(umap.tile_resources(tile)) <= set(umap.setup.resource_subsidy_resources):
-            # The resource subsidy's lay: free and outside the tile actions (11.6.1).
+        resources = set(umap.tile_resources(tile))
+        if turn.owns("S16") and resources <= set(umap.setup.resource_subsidy_resources) \
+                and not resources <= private_resources(turn):
+            # The resource subsidy's lay: free and outside the tile actions (11.6.1). A private's
+            # token of that resource is used first (s8504 at 653: MILW's P3, S16 kept).
             return "S16", names, 0
         return "resource", names, 0
     if umap.ore_value(state.tile):

@@ -79,6 +79,24 @@ def test_11_2_a_short_sale_pays_the_price_and_leaves_a_share_in_the_market() -> 
     refused(game, "buy_shares", "b", "sold C this round", shares=["C_10"])
 
 
+@pytest.mark.parametrize("site", [False, True])
+def test_11_a_sale_after_a_short_only_with_the_sites_reading(site: bool) -> None:
+    """Rule 11: sell, then sell short, then buy; the site lets a player sell after shorting."""
+    game = new(3, options=["site_sell_after_short"] if site else None)
+    start(game, "a", "C", 60)
+    start(game, "b", "D", 60)
+    act(game, "buy_shares", "c", shares=["D_1"])
+    pass_stock_round(game)
+    play_until_stock_round(game)
+    game.round.current_index = game.players.index(player(game, "c"))  # Cy holds D_1, no C
+    act(game, "short", "c", corporation="C")
+    if site:
+        act(game, "sell_shares", "c", shares=["D_1"])
+        assert corp(game, "D").share_by_id("D_1").owner is game.pool
+    else:
+        refused(game, "sell_shares", "c", "sold before selling short", shares=["D_1"])
+
+
 def test_11_2_who_may_not_sell_short() -> None:
     game = five_share_company_after_a_round()
     game.round.current_index = game.players.index(player(game, "a"))
@@ -212,6 +230,19 @@ def test_11_6_a_company_that_still_owes_stations_is_liquidated_at_the_end_of_the
     pass_stock_round(game)
     unpaid = [line for line in game.log if "could not pay for its stations" in line]
     assert unpaid == ["D goes into liquidation (it could not pay for its stations by the end of the stock round)"]
+
+
+def test_11_6_stations_owed_are_bought_together_once_all_can_be_paid() -> None:
+    game = new()
+    start(game, "a", "C", 60)
+    game.tokens_owed["C"] = 3
+    corp(game, "C").cash = 60  # one station's price, not three
+    tokens = corp(game, "C").token_count
+    game.buy_owed_tokens(corp(game, "C"))
+    assert corp(game, "C").cash == 60 and corp(game, "C").token_count == tokens and game.tokens_owed["C"] == 3
+    act(game, "pass", "b")
+    act(game, "take_loan", "C")  # $160: the three stations ($150) are bought at once
+    assert corp(game, "C").cash == 10 and corp(game, "C").token_count == tokens + 3 and not game.tokens_owed
 
 
 def test_11_6_a_share_bought_from_the_treasury_first_pays_for_stations_owed() -> None:

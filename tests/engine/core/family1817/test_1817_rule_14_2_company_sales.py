@@ -16,6 +16,7 @@ from family_helpers import (
     start,
 )
 
+from engine.core.entities import Company
 from engine.core.family1817.market import area, liquidate
 
 
@@ -335,3 +336,17 @@ def test_14_2_3_the_friendly_minimum_is_the_market_value_rounded_up_to_a_multipl
     assert legal_moves(game)[0]["choices"][0]["min_price"] == 280
     refused(game, "bid", "a", "from \\$280", corporation="C", price=275)
     act(game, "bid", "a", corporation="C", price=280)
+
+
+def test_14_2_1_privates_of_a_liquidation_nobody_buys_close_with_it() -> None:
+    """A company started again later holds no private of its earlier life (18USA s8403 at 424)."""
+    game = companies()
+    a = corp(game, "A")
+    private = Company(id="M1", name="Mine", value=30, owner=a)
+    game.companies[private.id] = private
+    liquidate(game, a, "test")
+    to_acquisition_round(game)
+    act(game, "pass", "b")
+    act(game, "pass", "c")
+    assert not a.ipoed
+    assert private.closed

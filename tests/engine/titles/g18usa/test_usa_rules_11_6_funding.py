@@ -54,3 +54,15 @@ def test_the_resource_subsidy_closes_once_its_resource_tile_is_laid() -> None:
     game.apply({"type": "lay_tile", "entity": "MKT", "entity_type": "corporation", "hex": "I23",
                 "tile": "8oil-0", "rotation": 3})
     assert not game.owns(mkt, "S16")
+
+
+def test_p14_contributed_to_a_new_company_closes() -> None:
+    """P14 (Pyramid Scheme) has no power: it counts toward the funding, then closes (s8603: P2
+    contributes P8 and P14 to WP at 857-858)."""
+    path = next(path for path, _ in LOGS if path.stem.endswith("s8603"))
+    log = read_log(path)
+    game = start(log)
+    for action in log["actions"][:859]:
+        game.apply(action)
+    assert game.companies["P14"].closed
+    assert [c.id for c in game.companies_of(game.corporations["WP"])] == ["P8"]
