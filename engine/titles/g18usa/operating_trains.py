@@ -259,19 +259,15 @@ def buy_train(game: G18USA, corporation: Corporation, action: BuyTrain) -> None:
     game.log.append(f"{corporation.id} buys a {train.name}-train from {seller.id} for ${price}")
 
 
-class PullmanStep(OperatingStep):
-    """Rule 12.7: a Pullman may be bought before the trains run."""
+class EndedByAnAttachment(OperatingStep):
+    """A step that choosing an attachment for the run (P30's extender) also ends, as on the site
+    (109372 at 969: PRR lays, chooses, runs)."""
 
-    key = "pullman"
-    label = "buy a Pullman"
-
-    def handlers(self) -> Mapping[str, Handler]:
-        return {"buy_train": self.process_buy, "pass": self.process_pass, "choose": self.process_choose}
+    def step_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+        raise NotImplementedError
 
     def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
-        kinds = self._pullman_actions(game, rnd)
-        # An attachment for the run (P30's extender) chosen now ends the step, as on the site
-        # (109372 at 969: PRR lays, chooses, runs).
+        kinds = self.step_actions(game, rnd)
         if kinds and "choose" in _route_step(rnd).own_actions(game, rnd):
             kinds = [*kinds, "choose"]
         return kinds
@@ -281,7 +277,17 @@ class PullmanStep(OperatingStep):
         _route_step(rnd).process_choose(game, rnd, entity, action)
         self.done(rnd)
 
-    def _pullman_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+
+class PullmanStep(EndedByAnAttachment):
+    """Rule 12.7: a Pullman may be bought before the trains run."""
+
+    key = "pullman"
+    label = "buy a Pullman"
+
+    def handlers(self) -> Mapping[str, Handler]:
+        return {"buy_train": self.process_buy, "pass": self.process_pass, "choose": self.process_choose}
+
+    def step_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
         # The site keeps the step open (a pass ends it) whatever the company's money (109372 at
@@ -324,27 +330,14 @@ def _route_step(rnd: Round) -> UsaRouteStep:
     return step
 
 
-class UsaBuyTrainStep(OperatingStep):
+class UsaBuyTrainStep(EndedByAnAttachment):
     key = "buy_train"
     label = "buy trains"
 
     def handlers(self) -> Mapping[str, Handler]:
         return {"buy_train": self.process_buy, "pass": self.process_pass, "choose": self.process_choose}
 
-    def own_actions(self, game: BaseGame, rnd: Round) -> list[str]:
-        kinds = self._pullman_actions(game, rnd)
-        # An attachment for the run (P30's extender) chosen now ends the step, as on the site
-        # (109372 at 969: PRR lays, chooses, runs).
-        if kinds and "choose" in _route_step(rnd).own_actions(game, rnd):
-            kinds = [*kinds, "choose"]
-        return kinds
-
-    def process_choose(self, game: BaseGame, rnd: Round, entity: Holder, action: Choose) -> None:
-        self.operator(rnd, entity)
-        _route_step(rnd).process_choose(game, rnd, entity, action)
-        self.done(rnd)
-
-    def _pullman_actions(self, game: BaseGame, rnd: Round) -> list[str]:
+    def step_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
         if not room_for_train(usa, corp):

@@ -2,7 +2,8 @@
 step"; rule 9: loans may be taken at any time of the company's turn. So the Pullman is offered
 before the run whenever the company's cash and the loans it could still take cover $200, as on
 the site (118 of the 120 phase-5+ turns in the logs where no track or station decision is left;
-the other two are a Denver orientation and one real-game pass).
+the other two are a Denver orientation and one real-game pass). The step itself waits for a
+pass whatever the money (rule 12.7's chance to buy comes before every run).
 
 The position: a real game (s8503) where IC has laid its tile; the phase is moved on to 5 (Pullmans
 are sold) and IC's cash and trains set, so that only the money decides.
@@ -50,6 +51,9 @@ def test_a_pullman_is_offered_when_loans_would_pay_for_it() -> None:
     assert game.corporations["IC"].cash == 0
 
 
-def test_no_pullman_step_when_cash_and_loans_fall_short() -> None:
+def test_no_pullman_offered_when_cash_and_loans_fall_short_but_the_step_waits_for_a_pass() -> None:
+    # The site keeps the step open whatever the money (docs/18usa-findings/usa-next2.md, 5).
     game = position(cash=99)  # $99 and one loan: $199
-    assert game.round.blocking_step(game).key != "pullman" and not offered(game)
+    assert game.round.blocking_step(game).key == "pullman" and not offered(game)
+    game.process({"type": "pass", "entity": "IC", "entity_type": "corporation"})
+    assert game.round.blocking_step(game).key != "pullman"
