@@ -99,7 +99,9 @@ async def test_an_18usa_log_imports_as_far_as_the_engine_plays_and_exports_as_im
         prefix = {**document, "actions": document["actions"][:len(played)]}
         imported = await moderator.import_game(TABLE, json.dumps(prefix))
         assert imported.ok and imported.game_id is not None, imported.text
-        assert f"Imported 18USA as game #{imported.game_id} ({len(played)} actions, active)" in imported.text
+        # A log the engine plays to its end (s8603) imports as a finished game.
+        status = "finished" if len(played) == len(document["actions"]) else "active"
+        assert f"Imported 18USA as game #{imported.game_id} ({len(played)} actions, {status})" in imported.text
         exported = (await moderator.export(imported.game_id)).document
         assert exported is not None
         assert exported["actions"] == prefix["actions"]
