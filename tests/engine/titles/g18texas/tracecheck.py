@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from trace_diff import differences
+
 from engine import GameError, new_game
 from engine.core.game import BaseGame
 from engine.log import SITE_RULES
@@ -74,21 +76,6 @@ def expected(line: dict[str, Any]) -> dict[str, Any]:
         "depot": line["depot"],
         "finished": line["finished"],
     }
-
-
-def differences(ours: Any, theirs: Any, path: str = "") -> list[str]:
-    if isinstance(ours, dict) and isinstance(theirs, dict):
-        found = []
-        for key in sorted(set(ours) | set(theirs), key=str):
-            found += differences(ours.get(key), theirs.get(key), f"{path}.{key}")
-        return found
-    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs) and \
-            all(isinstance(x, dict) for x in ours):
-        found = []
-        for index, (a, b) in enumerate(zip(ours, theirs, strict=True)):
-            found += differences(a, b, f"{path}[{index}]")
-        return found
-    return [] if ours == theirs else [f"{path}: ours {ours!r}, reference {theirs!r}"]
 
 
 def first_divergence(log: dict[str, Any], trace: list[dict[str, Any]]) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from trace_diff import differences
 from usa_logs import read_log, trace_lines
 
 from engine import GameError, new_game
@@ -90,21 +91,6 @@ def expected(line: dict[str, Any]) -> dict[str, Any]:
         "interest_rate": line["interest_rate"],
         "finished": line["finished"],
     }
-
-
-def differences(ours: Any, theirs: Any, path: str = "") -> list[str]:
-    if isinstance(ours, dict) and isinstance(theirs, dict):
-        found = []
-        for key in sorted(set(ours) | set(theirs), key=str):
-            found += differences(ours.get(key), theirs.get(key), f"{path}.{key}")
-        return found
-    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs) and \
-            all(isinstance(x, dict) for x in ours):
-        found = []
-        for index, (a, b) in enumerate(zip(ours, theirs, strict=True)):
-            found += differences(a, b, f"{path}[{index}]")
-        return found
-    return [] if ours == theirs else [f"{path}: ours {ours!r}, reference {theirs!r}"]
 
 
 def start(log: dict[str, Any]) -> BaseGame:
