@@ -5,25 +5,10 @@ ends it); once P6 is used (it closes) the company goes straight on to its run.
 
 from __future__ import annotations
 
-from typing import Any
-
-from usa_logs import LOGS, read_log
-from usa_tracecheck import start
+from usa_tracecheck import move_kinds as kinds
+from usa_tracecheck import position_in as position
 
 from engine.legal import legal_moves
-
-
-def position(log_name: str, actions: int) -> Any:
-    path = next(path for path, _ in LOGS if path.stem.endswith(log_name))
-    log = read_log(path)
-    game = start(log)
-    for action in log["actions"][:actions]:
-        game.apply(action)
-    return game
-
-
-def kinds(game: Any) -> set[str]:
-    return {move["type"] for move in legal_moves(game)}
 
 
 def test_the_track_step_waits_while_p6_could_revalue_a_reachable_red_area() -> None:

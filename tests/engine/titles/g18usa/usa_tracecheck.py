@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from trace_diff import differences
-from usa_logs import read_log, trace_lines
+from usa_logs import LOGS, read_log, trace_lines
 
 from engine import GameError, new_game
 from engine.core.game import BaseGame
+from engine.legal import legal_moves
 from engine.log import SITE_RULES, document_options
 
 CORP_FIELDS = ("cash", "price", "market", "ipo_pct", "market_pct", "loans", "trains", "tokens",
@@ -125,3 +126,18 @@ def first_divergence(log_path: Path, trace_path: Path) -> tuple[int, str] | None
             return line["i"], (f"action {line['i']} (id {action.get('id')}, {action['type']} by "
                                f"{action.get('entity')}): " + "; ".join(diff[:8]))
     return None
+
+
+def position_in(log_name: str, actions: int) -> BaseGame:
+    """The game of the log whose name ends with `log_name`, after its first `actions` actions."""
+    path = next(path for path, _ in LOGS if path.stem.endswith(log_name))
+    log = read_log(path)
+    game = start(log)
+    for action in log["actions"][:actions]:
+        game.apply(action)
+    return game
+
+
+def move_kinds(game: BaseGame) -> set[str]:
+    """The action types the legal moves offer now."""
+    return {move["type"] for move in legal_moves(game)}
