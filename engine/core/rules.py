@@ -159,6 +159,10 @@ class TitleRules:
         """The company's trains that count toward its limit (a title may leave some out)."""
         return len(corporation.trains)
 
+    def must_discard(self, corporation: Corporation) -> bool:
+        """Whether the company holds more trains than it may and must discard one."""
+        return self.counted_trains(corporation) > self.train_limit(corporation)
+
     def must_buy_train(self, corporation: Corporation) -> bool:
         return (not corporation.trains and self.depot.next_train() is not None
                 and self.route_available(corporation))

@@ -67,18 +67,22 @@ class AcquisitionRound(Round):
     sale: Sale | None = None
     stage: str = LIQUIDATION
     exhausted: bool = False  # no company is left to offer
+    # Reverse operating order as the round began: as on the site, a price a sale moves does not
+    # change when the companies after it are offered.
+    order: list[str] = field(default_factory=list)
 
     def start(self, game: Any) -> None:
         game.log.append(self.title(game))
+        self.order = [corp.id for corp in reversed(game.operating_order_all())]
         self.refill(game)
 
     def title(self, game: Any) -> str:
         return f"{self.name} {game.turn}.{game.round_num}"
 
     def refill(self, game: Any) -> None:
-        """The companies of the current stage, in reverse operating order, as the stage begins."""
+        """The companies of the current stage, in reverse operating order as the round began."""
         while not self.queue and self.stage:
-            order = list(reversed(game.operating_order_all()))
+            order = [game.corporations[corp_id] for corp_id in self.order]
             if self.stage == LIQUIDATION:
                 self.queue = [(LIQUIDATION, c.id) for c in order if area(game, c) == LIQUIDATION
                               and c.id not in family(game).entered_liquidation]
@@ -390,7 +394,7 @@ class AcquisitionStep(Step):
                 game.transfer(game.bank, target, value)
         loans_before = game.loans.count(buyer.id)
         take_over_assets(family(game), buyer, target, with_treasury=sale.kind != LIQUIDATION)
-        join_stations(family(game), buyer, target, drop_doubles=False)
+        join_stations(family(game), buyer, target, merger=False)
         sale.acquired_loans = game.loans.count(buyer.id) - loans_before
         while buyer.cash < price and loan_refusal(family(game), buyer) is None:
             take_loan(family(game), buyer)

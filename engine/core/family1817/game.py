@@ -23,6 +23,7 @@ from engine.errors import GameError
 SITE_LOANS_AFTER_INTEREST = "site_loans_after_interest"
 SITE_POST_CONVERSION = "site_post_conversion"
 SITE_SELL_AFTER_SHORT = "site_sell_after_short"
+SITE_SALE_STATIONS = "site_sale_stations"
 FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
@@ -31,6 +32,10 @@ FAMILY_OPTIONS: dict[str, str] = {
                           "dealings); either way a company without the money goes into liquidation.",
     SITE_SELL_AFTER_SHORT: "A player may sell shares after selling short in the same turn, as on the site "
                            "(rule 11: sell, then sell short, then buy).",
+    SITE_SALE_STATIONS: "When a company is sold, the buyer's own station leaves a city it shares with the "
+                        "company it buys and the buyer is asked which station to remove in a hex where the "
+                        "two hold different cities, as on the site (rule 14.3: the bought company's station "
+                        "in a hex where the buyer has one goes back to the charter unasked).",
 }
 
 
@@ -85,6 +90,10 @@ class Family1817Game(BaseGame):
     def sells_after_short(self) -> bool:
         """Whether a player may sell shares after selling short in the same turn (the site)."""
         return self.option(SITE_SELL_AFTER_SHORT)
+
+    def site_sale_stations(self) -> bool:
+        """Whether a company sale settles shared hexes as the site does (14.3)."""
+        return self.option(SITE_SALE_STATIONS)
 
     def after_loan(self, corporation: Corporation) -> None:
         """A loan's money first buys the stations the company still owes (rule 11.6)."""

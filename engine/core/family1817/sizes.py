@@ -100,7 +100,7 @@ def merge(game: Family1817Game, survivor: Corporation, other: Corporation) -> No
     price_cell = price_at_most(game, merged_price(game, survivor, other))
     old_presidents = (survivor.president(), other.president())
     take_over_assets(game, survivor, other, with_treasury=True)
-    join_stations(game, survivor, other, drop_doubles=True)
+    join_stations(game, survivor, other, merger=True)
     game.market.remove(survivor.id)
     game.market.place(survivor.id, price_cell)
     if size == 2:
@@ -198,17 +198,24 @@ def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporati
         game.loans.move(target.id, buyer.id)
 
 
-def join_stations(game: Family1817Game, buyer: Corporation, target: Corporation, drop_doubles: bool) -> None:
-    """Rule 14.3 as the site does it. The target's stations join the buyer's: in a merger
-    (`drop_doubles`) a station in a hex where the buyer has one goes back to the charter at once;
-    with no station left to remove the rest become the buyer's at once, otherwise they stay the
-    target's while the buyer removes stations from the two companies' together (a company sale
-    asks even for a doubled hex), and the rest become the buyer's after that."""
-    if drop_doubles:
+def join_stations(game: Family1817Game, buyer: Corporation, target: Corporation, merger: bool) -> None:
+    """Rule 14.3: the target's stations join the buyer's. Where both have a station in one hex,
+    one goes back to the charter unasked: the target's (the printed rule; the site in a merger),
+    or, in a company sale as the site plays it, the buyer's own in a city they share, while in a
+    hex where they hold different cities the buyer is asked which to remove. With no station left
+    to remove the target's become the buyer's at once; otherwise they stay the target's while the
+    buyer removes stations from the two companies' together, and become the buyer's after that."""
+    if merger or not game.site_sale_stations():
         own = {coord for coord, _, _ in placed_stations(game, buyer)}
         for coord, city_index, slot in reversed(placed_stations(game, target)):
             if coord in own:
                 game.board.remove_token(coord, city_index, slot)
+    else:
+        shared = {(coord, city_index) for coord, city_index, _ in placed_stations(game, target)}
+        for coord, city_index, slot in reversed(placed_stations(game, buyer)):
+            if (coord, city_index) in shared:
+                game.board.remove_token(coord, city_index, slot)
+                game.log.append(f"{buyer.id}'s station at {coord} goes back to its charter")
     # The target's stations become the buyer's, those on its charter too (as on the site);
     # beyond the most, the charter's spares are discarded.
     buyer.token_count = min(game.MAX_TOKENS, buyer.token_count + target.token_count)

@@ -24,11 +24,20 @@ def crowded_stations(game: Any) -> list[Corporation]:
 
 def removable(game: Any, corporation: Corporation) -> list[tuple[str, int, int]]:
     """(hex, city, slot) of the stations the company may remove now: those in a hex where it has
-    two, or any of them when it simply has too many (a company it is taking over counts with it)."""
+    two, or any of them when it simply has too many (a company it is taking over counts with it).
+    As the site plays a company sale, any other station in a city where one of the two has one
+    may be taken off too (it goes back to its owner's charter and counts for nothing)."""
     placed = joined_stations(game, corporation)
     coords = [coord for coord, _, _ in placed]
     doubled = {coord for coord in coords if coords.count(coord) > 1}
-    return [(coord, city_index, slot) for coord, city_index, slot in placed if not doubled or coord in doubled]
+    own = [(coord, city_index, slot) for coord, city_index, slot in placed if not doubled or coord in doubled]
+    if not (game.site_sale_stations() and corporation.id in game.joining_stations):
+        return own
+    cities = sorted({(coord, city_index) for coord, city_index, _ in placed})
+    others = [(coord, city_index, slot) for coord, city_index in cities
+              for slot, token in enumerate(game.board.hexes[coord].tokens[city_index])
+              if token is not None and (coord, city_index, slot) not in placed]
+    return own + others
 
 
 class TokenReductionStep(Step):
@@ -62,8 +71,8 @@ class TokenReductionStep(Step):
         if not allowed:
             raise GameError(f"{entity.id} may remove one of its stations at "
                             f"{', '.join(sorted({c for c, _, _ in removable(game, entity)}))}")
-        game.board.remove_token(coord, city_index, allowed[0][2])
-        game.log.append(f"{entity.id} removes a station at {coord}")
+        removed = game.board.remove_token(coord, city_index, allowed[0][2])
+        game.log.append(f"{entity.id} removes {removed}'s station at {coord}")
         if not stations_to_remove(game, entity):
             finish_joining(game, entity)
 

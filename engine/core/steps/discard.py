@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def crowded(game: BaseGame) -> list[Corporation]:
     over = [corp for corp in game.corporations.values()
-            if corp.trains and game.counted_trains(corp) > game.train_limit(corp)]
+            if corp.trains and game.must_discard(corp)]
     return game.crowded_order(over)
 
 
@@ -32,15 +32,16 @@ class DiscardTrainStep(Step):
     def active(self, game: BaseGame, rnd: Round) -> bool:
         # Asked before every move, so no list and no sort.
         if type(game).train_limit is TitleRules.train_limit and \
-                type(game).counted_trains is TitleRules.counted_trains:  # one limit, every train counts
+                type(game).counted_trains is TitleRules.counted_trains and \
+                type(game).must_discard is TitleRules.must_discard:  # one limit, every train counts
             most = game.phase.train_limit
             for corp in game.corporations.values():
                 if len(corp.trains) > most:
                     return True
             return False
-        limit, counted = game.train_limit, game.counted_trains
+        must_discard = game.must_discard
         for corp in game.corporations.values():
-            if corp.trains and counted(corp) > limit(corp):
+            if corp.trains and must_discard(corp):
                 return True
         return False
 

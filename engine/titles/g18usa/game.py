@@ -211,6 +211,12 @@ class G18USA(Family1817Game):
         """Rule 6.3: Pullmans count toward the limit; obsolete trains do not."""
         return sum(1 for train in corporation.trains if not usa_phases.is_obsolete(self, train))
 
+    def must_discard(self, corporation: Corporation) -> bool:
+        """Rule 12.7: a company owns one Pullman at most; one that gets a second (buying another
+        company) discards trains, any of them, until it is within both limits (as on the site)."""
+        pullmans = sum(1 for train in corporation.trains if usa_phases.is_pullman(train))
+        return pullmans > 1 or super().must_discard(corporation)
+
     def defer_rusting(self, rusts: tuple[str, ...]) -> bool:
         """P13 Pennsy Boneyard: the rusting waits for its company's choice."""
         from engine.titles.g18usa.boneyard import defer_rusting
