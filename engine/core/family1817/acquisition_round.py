@@ -243,7 +243,14 @@ class AcquisitionStep(Step):
 
     def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
         sale = _round(rnd).sale
-        if sale is None or entity is not self.acting_entity(game, rnd):
+        if sale is None:
+            return []
+        if entity is not self.acting_entity(game, rnd):
+            # The site takes any player's pass for the president's when a friendly sale is
+            # offered (109372 1284); a replayed log keeps it.
+            if (game.importing and sale.kind == FRIENDLY and not sale.offered and isinstance(entity, Player)
+                    and not sale.settling):
+                return ["pass"]
             return []
         if sale.settling:
             assert isinstance(entity, Corporation)
@@ -316,6 +323,8 @@ class AcquisitionStep(Step):
         sale.high_bid, sale.high_bidder = price, entity.key
         game.log.append(f"{entity.name} bids ${price} for {sale.target}")
         self.next_bidder(sale)
+        if sale.bidders == [entity.key]:  # everyone else is out: the auction ends with this bid
+            self.auto_buyer(game, acquisition)
 
     def next_bidder(self, sale: Sale) -> None:
         """The next player still in; the highest bidder is not asked to outbid themselves."""

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from engine.core.entities import Corporation, Player, Share
 from engine.core.family1817 import market as areas
 from engine.core.family1817.cash_crisis import FamilyCashCrisisStep, go_bankrupt
+from engine.core.family1817.shorts import shorts_of
 from engine.core.family1817.sizes import joining_target, placed_stations
 from engine.core.family1817.tokens import TokenReductionStep
 from engine.core.game import BaseGame
@@ -24,6 +25,7 @@ SITE_LOANS_AFTER_INTEREST = "site_loans_after_interest"
 SITE_POST_CONVERSION = "site_post_conversion"
 SITE_SELL_AFTER_SHORT = "site_sell_after_short"
 SITE_SALE_STATIONS = "site_sale_stations"
+SITE_CLOSE_SHORT_AT_LIMIT = "site_close_short_at_limit"
 FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
@@ -36,6 +38,9 @@ FAMILY_OPTIONS: dict[str, str] = {
                         "company it buys and the buyer is asked which station to remove in a hex where the "
                         "two hold different cities, as on the site (rule 14.3: the bought company's station "
                         "in a hex where the buyer has one goes back to the charter unasked).",
+    SITE_CLOSE_SHORT_AT_LIMIT: "A player at the certificate limit may buy a share that closes one of their short "
+                               "shares, as on the site (rule 11.4: a player must hold fewer certificates than the "
+                               "limit to buy one).",
 }
 
 
@@ -166,6 +171,13 @@ class Family1817Game(BaseGame):
 
     def pool_limit_percent(self) -> int:
         return 10_000  # the open market has no limit (shorts add certificates to it)
+
+    def buy_within_certificate_limit(self, player: Player, share: Share) -> bool:
+        """On the site a share that closes a short adds no certificate, so it may be bought at
+        the limit (11.4 as printed: only below the limit)."""
+        if self.option(SITE_CLOSE_SHORT_AT_LIMIT) and shorts_of(share.corporation, player):
+            return True
+        return super().buy_within_certificate_limit(player, share)
 
     def counts_toward_limit(self, share: Share) -> bool:
         return share.percent > 0  # short certificates do not count (11.2)

@@ -177,9 +177,11 @@ class RepayStep(OperatingStep):
             kinds.append("payoff_loan")
         if game.loans_after_interest() and loan_refusal(game, corp) is None:
             kinds.append("take_loan")
+        if not kinds:  # a train to scrap alone does not hold the turn open (109372 1350, as on the site)
+            return []
         if game.scrappable_trains(corp):
             kinds.append("scrap_train")
-        return kinds + ["pass"] if kinds else []
+        return kinds + ["pass"]
 
     def refusal(self, game: Any, rnd: Round, entity: Holder, action: Any) -> str | None:
         corp = operating(rnd).corporation

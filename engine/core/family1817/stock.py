@@ -42,6 +42,7 @@ class FamilyStockRound(StockRound):
     started: set[str] = field(default_factory=set)  # companies formed this round
     acting_for: str | None = None  # the company the active player acts for this turn
     shorted: bool = False
+    company_bought: bool = False  # the company acted for has bought its shares this turn
 
     def start(self, game: Any) -> None:
         game.loans.release_rate()
@@ -55,6 +56,7 @@ class FamilyStockRound(StockRound):
             self.turn_state.sold = True
         self.acting_for = None
         self.shorted = False
+        self.company_bought = False
         super().end_turn(game)
 
     def acted_for_company(self, game: Any, corporation: Corporation) -> None:
@@ -183,6 +185,7 @@ class FamilyStockStep(BuySellParShares):
     def process_take_loan(self, game: Any, rnd: Round, entity: Holder, action: TakeLoan) -> None:
         stock = _stock(rnd)
         corporation = self._company(game, stock, entity)
+        self._not_after_buying(stock, corporation)
         take_loan(family(game), corporation)
         stock.acted_for_company(game, corporation)
 
@@ -196,6 +199,7 @@ class FamilyStockStep(BuySellParShares):
         """The company buys its own shares from the open market, paying the bank; the turn ends."""
         stock = _stock(rnd)
         self._company(game, stock, corporation)
+        self._not_after_buying(stock, corporation)
         shares = []
         for share_id in action.shares:
             share = corporation.share_by_id(share_id)
@@ -212,7 +216,16 @@ class FamilyStockStep(BuySellParShares):
             game.ledger.move(share, corporation)
         game.log.append(f"{corporation.id} buys {len(shares)} of its shares from the open market for ${price}")
         stock.acted_for_company(game, corporation)
-        stock.end_turn(game)
+        # As on the site the turn goes on only while the company may still scrap a train; it
+        # takes no loan and buys no more after buying (109372 1155, 902).
+        stock.company_bought = True
+        if not scrap_moves(family(game), corporation):
+            stock.end_turn(game)
+
+    @staticmethod
+    def _not_after_buying(stock: FamilyStockRound, corporation: Corporation) -> None:
+        if stock.company_bought:
+            raise GameError(f"{corporation.id} has bought its shares this turn; it may only scrap a train now")
 
     def _company(self, game: Any, stock: FamilyStockRound, entity: Holder) -> Corporation:
         if not isinstance(entity, Corporation) or not self.may_act_for(game, stock, entity):
@@ -254,6 +267,8 @@ class FamilyStockStep(BuySellParShares):
                 if short_refusal(family(game), player, corp) is None]
 
     def company_moves(self, game: Any, corporation: Corporation) -> list[Move]:
+        if _stock(game.round).company_bought:
+            return scrap_moves(family(game), corporation)
         moves = loan_moves(family(game), corporation) + scrap_moves(family(game), corporation)
         in_market = [s for s in game.ledger.holding_order(corporation, game.pool)
                      if s.percent > 0 and not s.president]

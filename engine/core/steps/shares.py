@@ -120,7 +120,7 @@ class BuySellParShares(Step):
             raise GameError(f"{share.id} is neither in the company treasury nor in the bank pool")
         if share.president:
             raise GameError("the president's certificate is bought with par")
-        if game.certificate_count(player) >= game.cert_limit:
+        if not game.buy_within_certificate_limit(player, share):
             raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
         after = corporation.percent_owned_by(player) + share.percent
         if after > game.max_player_percent():
