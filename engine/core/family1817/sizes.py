@@ -141,7 +141,7 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
     for share, owner in zip(added, receivers, strict=False):
         game.ledger.move(share, survivor if owner is other else owner)
     # The other company's short pairs become the survivor's, each certificate with its holder.
-    next_index = max(game.FIRST_SHORT_INDEX, 1 + max(share_index(s) for s in survivor.shares))
+    next_index = game.ledger.pair_index(survivor)
     for share in sorted(other.shares, key=share_index):
         if share_index(share) < game.FIRST_SHORT_INDEX:
             continue

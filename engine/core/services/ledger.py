@@ -52,8 +52,7 @@ class ShareLedger:
         negative one. Returns the market's certificate."""
         if not self.negative_holdings:
             raise GameError("shares cannot be sold short in this game")
-        index = max(self.first_short_index,
-                    1 + max(int(share.id.rsplit("_", 1)[1]) for share in corporation.shares))
+        index = self.pair_index(corporation)
         unit = corporation.share_percent
         sold = Share(f"{corporation.id}_{index}", corporation, unit, False, corporation)
         owed = Share(f"{corporation.id}_{index + 1}", corporation, -unit, False, corporation)
@@ -61,6 +60,14 @@ class ShareLedger:
         self.move(sold, market)
         self.move(owed, seller)
         return sold
+
+    def pair_index(self, corporation: Corporation) -> int:
+        """The index of a new pair's ordinary certificate (its short one takes the next): after
+        the company's certificates, pairs counted from `first_short_index` as on the site (a
+        merger's pairs after an ordinary share numbered as a short's start one further on)."""
+        index = max(self.first_short_index,
+                    1 + max(int(share.id.rsplit("_", 1)[1]) for share in corporation.shares))
+        return index + (index - self.first_short_index) % 2
 
     def close_short(self, corporation: Corporation, holder: Holder, share: Share) -> None:
         """A short seller gives back `share` (bought by them) against one negative certificate."""
