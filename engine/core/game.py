@@ -249,6 +249,10 @@ class BaseGame(TitleRules, RouteHooksMixin):
                         if company.owner is player and not company.closed)
         return shares + companies
 
+    def buy_within_certificate_limit(self, player: Player, share: Share) -> bool:
+        """Whether the player may buy `share` as far as the certificate limit goes."""
+        return self.certificate_count(player) < self.cert_limit
+
     def counts_toward_limit(self, share: Share) -> bool:
         return True
 

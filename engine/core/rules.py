@@ -159,10 +159,6 @@ class TitleRules:
         """The company's trains that count toward its limit (a title may leave some out)."""
         return len(corporation.trains)
 
-    def buy_within_certificate_limit(self, player: Player, share: Share) -> bool:
-        """Whether the player may buy `share` as far as the certificate limit goes."""
-        return self.certificate_count(player) < self.cert_limit
-
     def must_discard(self, corporation: Corporation) -> bool:
         """Whether the company holds more trains than it may and must discard one."""
         return self.counted_trains(corporation) > self.train_limit(corporation)

@@ -1,6 +1,6 @@
 """A small synthetic 1817-family title for the family modules' tests (not a test module).
 
-Two cities joined by printed track, a one-row market with a liquidation space and three
+Two cities joined by printed track (and a hex of two cities off the track), a one-row market with a liquidation space and three
 acquisition spaces, companies of 2, 5 and 10 shares started with `par` at a fixed size, trains
 of 2 and 3, 20 loans of $100. Its rules are made up where the family leaves them to a title.
 """
@@ -44,6 +44,15 @@ def _city_hex(coord: str, x: int, edge: int, neighbour: str, revenue: int) -> di
             "neighbors": {str(edge): neighbour}, "connectable_neighbors": {str(edge): neighbour}}
 
 
+def _twin_city_hex(coord: str, x: int) -> dict[str, Any]:
+    """A hex of two separate cities, one slot each, off the track (for rule 14.3's tests)."""
+    return {"coord": coord, "x": x, "y": 0, "color": "gray", "location_name": coord,
+            "engine_tile_id": f"{coord}-0",
+            "cities": [{"index": 0, "part_index": 0, "revenue": 30, "slots": 1},
+                       {"index": 1, "part_index": 1, "revenue": 30, "slots": 1}],
+            "paths": [], "accepts_tiles": False, "neighbors": {}, "connectable_neighbors": {}}
+
+
 PRICES = [0, 0, 0, 0, 40, 45, 50, 55, 60, 65, 70, 75, 80, 90, 100, 110, 120, 130, 140, 150]
 
 
@@ -60,7 +69,7 @@ def _market() -> dict[str, Any]:
 
 
 DATA: dict[str, Any] = {
-    "map": {"hexes": [_city_hex("A1", 0, 2, "B2", 50), _city_hex("B2", 1, 5, "A1", 50)]},
+    "map": {"hexes": [_city_hex("A1", 0, 2, "B2", 50), _city_hex("B2", 1, 5, "A1", 50), _twin_city_hex("C3", 2)]},
     "tiles": {"tiles": []},
     "market": _market(),
     "entities": {

@@ -1,4 +1,4 @@
-"""Rules 14.2 and 14.3: liquidations, acquisitions and friendly sales, and acquired stations."""
+"""Rule 14.2: liquidations, acquisitions and friendly sales (acquired stations: 14.3's tests)."""
 
 from __future__ import annotations
 
@@ -144,30 +144,6 @@ def test_14_2_companies_in_liquidation_or_acquisition_may_not_buy() -> None:
     assert all(m["entity"] != "a" for m in legal_moves(game) if m["type"] == "bid")
 
 
-def test_14_3_two_stations_in_one_hex_one_is_removed() -> None:
-    game = companies()
-    game.market.move("A", "left", 20)  # A (home A1) into acquisition
-    to_acquisition_round(game)
-    act(game, "pass", "b")
-    act(game, "bid", "c", corporation="A", price=10)  # C is also based in A1
-    assert [m["type"] for m in legal_moves(game)] == ["remove_token"]
-    # Until the buyer has removed one, A's station is still A's (as on the site)
-    assert game.board.token_hexes("A") == [("A1", 0)] and game.board.token_hexes("C") == [("A1", 0)]
-    refused(game, "remove_token", "C", "may remove one of its stations at A1", city="B2-0-0", slot=0)
-    act(game, "remove_token", "C", city="A1-0-0", slot=0)
-    assert game.board.token_hexes("C") == [("A1", 0)] and game.board.token_hexes("A") == []
-
-
-def test_14_3_without_a_station_to_remove_the_target_stations_become_the_buyer_at_once() -> None:
-    game = companies()
-    game.market.move("A", "left", 20)  # A (home A1) into acquisition; B is based in B2
-    corp(game, "A").cash = 0
-    to_acquisition_round(game)
-    act(game, "bid", "b", corporation="A", price=10)
-    act(game, "pass", "c")
-    assert sorted(game.board.token_hexes("B")) == [("A1", 0), ("B2", 0)] and game.board.token_hexes("A") == []
-
-
 def test_14_2_2_the_buyer_takes_loans_first_then_repays_acquired_loans() -> None:
     game = companies()
     c = corp(game, "C")
@@ -176,8 +152,7 @@ def test_14_2_2_the_buyer_takes_loans_first_then_repays_acquired_loans() -> None
     corp(game, "A").cash = 250
     to_acquisition_round(game)
     act(game, "pass", "b")
-    act(game, "bid", "c", corporation="A", price=10)
-    act(game, "remove_token", "C", city="A1-0-0", slot=0)
+    act(game, "bid", "c", corporation="A", price=10)  # A's station in A1, where C has one, goes back
     c_col = col(game, "C")
     # C (5 shares, 2 loans now) may take more loans: that comes first, until it passes
     assert sorted(m["type"] for m in legal_moves(game)) == ["pass", "take_loan"]
