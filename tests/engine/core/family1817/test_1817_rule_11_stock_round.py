@@ -18,6 +18,7 @@ from family_helpers import (
     start,
 )
 
+from engine.core.family1817.game import SITE_CLOSE_SHORT_AT_LIMIT
 from engine.core.family1817.market import area, end_of_stock_round_moves, liquidate
 from engine.core.family1817.shorts import short_count
 
@@ -141,6 +142,31 @@ def test_11_3_buying_a_share_closes_a_short() -> None:
     assert bob.cash == cash - price(game, "C")
     assert corp(game, "C").percent_owned_by(bob) == 0 and short_count(corp(game, "C")) == 0
     assert sum(s.percent for s in corp(game, "C").shares) == 100
+
+
+@pytest.mark.parametrize("site", [False, True])
+def test_11_4_at_the_certificate_limit_a_share_closing_a_short_only_with_the_sites_reading(site: bool) -> None:
+    game = new(options=[SITE_CLOSE_SHORT_AT_LIMIT] if site else None)
+    start(game, "a", "C", 60)
+    act(game, "buy_shares", "b", shares=["C_1"])
+    pass_stock_round(game)
+    play_until_stock_round(game)
+    bob = player(game, "b")
+    game.round.current_index = game.players.index(bob)
+    act(game, "sell_shares", "b", shares=["C_1"])
+    act(game, "short", "b", corporation="C")
+    pass_stock_round(game)
+    play_until_stock_round(game)
+    start(game, "a", "D", 60)
+    act(game, "buy_shares", "b", shares=["D_1"])
+    game.cert_limit = game.certificate_count(bob)  # Bob is at the limit with his share of D
+    act(game, "pass", "a")
+    market_share = next(s.id for s in game.ledger.holding_order(corp(game, "C"), game.pool))
+    if site:  # the share and the short leave play together: no certificate is added
+        act(game, "buy_shares", "b", shares=[market_share])
+        assert short_count(corp(game, "C")) == 0 and game.certificate_count(bob) == game.cert_limit
+    else:
+        refused(game, "buy_shares", "b", "certificate limit", shares=[market_share])
 
 
 def test_11_3_no_buying_in_liquidation() -> None:

@@ -325,3 +325,26 @@ def test_14_2_1_privates_of_a_liquidation_nobody_buys_close_with_it() -> None:
     act(game, "pass", "c")
     assert not a.ipoed
     assert private.closed
+
+
+def test_14_2_3_a_bid_made_when_everyone_else_is_out_wins_at_once() -> None:
+    """The president bids last for their own company, everyone else having passed: the auction
+    is over with that bid and the bidder's one company able to pay buys (18USA 109372 1109)."""
+    game = new(3)
+    start(game, "a", "A", 70)
+    start(game, "b", "B", 60)
+    act(game, "pass", "c")
+    start(game, "a", "C", 80)  # Ann presides over A and C
+    pass_stock_round(game)
+    play_until_stock_round(game, stop="Merger and Conversion Round")
+    corp(game, "C").cash = 1000
+    to_acquisition_round(game)
+    while legal_moves(game)[0]["choices"][0]["target"] != "A":
+        act(game, "pass", legal_moves(game)[0]["entity"])
+    act(game, "assign", "a", target="A", target_type="corporation")
+    a_trains = list(corp(game, "A").trains)
+    act(game, "pass", "b")  # Cy has no company: Ann is the last bidder
+    floor = legal_moves(game)[0]["choices"][0]["min_price"]
+    act(game, "bid", "a", corporation="A", price=floor)
+    assert game.round.sale is None or game.round.sale.buyer == "C"
+    assert all(train in corp(game, "C").trains for train in a_trains) and not corp(game, "A").trains
