@@ -6,7 +6,16 @@ may be taken off while the buyer removes stations)."""
 
 from __future__ import annotations
 
-from family_helpers import act, corp, legal_moves, new, pass_stock_round, play_until_stock_round, refused, start
+from family_helpers import (
+    act,
+    corp,
+    legal_moves,
+    new,
+    pass_stock_round,
+    play_until_stock_round,
+    refused,
+    start,
+)
 
 from engine.core.family1817.game import SITE_SALE_STATIONS
 from engine.core.track import place_token
