@@ -2,13 +2,83 @@
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Self, SupportsIndex
 
 from engine.core.tiles import StopDef, TileDef, parse_tile
 
 # Fills a station slot for nobody: the city never counts as full for routes (18USA Company Town).
 NEUTRAL_TOKEN = "(neutral)"
+
+
+# Station slots changed anywhere, counted. A board's station index (`Board.token_hexes`) is
+# good while this count stays where it was when the index was built; counting every change of
+# every board is cruder than one board's but needs no link from a slot list to its board, so
+# copies and pickles of a board need no care.
+_slot_edits = 0
+
+
+def _slots_edited() -> None:
+    global _slot_edits
+    _slot_edits += 1
+
+
+class Slots(list[str | None]):
+    """One city's station slots: a list that counts its own changes, so that an index of the
+    stations is never read stale, however a slot was written (the engine and tests write
+    `tokens[city][slot]` directly)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        _slots_edited()
+        super().__setitem__(index, value)
+
+    def __delitem__(self, index: SupportsIndex | slice) -> None:
+        _slots_edited()
+        super().__delitem__(index)
+
+    def __iadd__(self, values: Iterable[str | None]) -> Self:  # type: ignore[override,misc]
+        _slots_edited()
+        return super().__iadd__(values)
+
+    def __imul__(self, times: SupportsIndex) -> Self:
+        _slots_edited()
+        return super().__imul__(times)
+
+    def append(self, value: str | None) -> None:
+        _slots_edited()
+        super().append(value)
+
+    def extend(self, values: Iterable[str | None]) -> None:
+        _slots_edited()
+        super().extend(values)
+
+    def insert(self, index: SupportsIndex, value: str | None) -> None:
+        _slots_edited()
+        super().insert(index, value)
+
+    def pop(self, index: SupportsIndex = -1) -> str | None:
+        _slots_edited()
+        return super().pop(index)
+
+    def remove(self, value: str | None) -> None:
+        _slots_edited()
+        super().remove(value)
+
+    def clear(self) -> None:
+        _slots_edited()
+        super().clear()
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        _slots_edited()
+        super().sort(*args, **kwargs)
+
+    def reverse(self) -> None:
+        _slots_edited()
+        super().reverse()
 
 
 def opposite(edge: int) -> int:
@@ -61,6 +131,13 @@ class HexState:
     tokens: list[list[str | None]] = field(default_factory=list)
     tile_laid: bool = False
     markers: list[Marker] = field(default_factory=list)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Whatever lists are given, the hex keeps `Slots`, which count their changes.
+        if name == "tokens":
+            _slots_edited()
+            value = [slots if isinstance(slots, Slots) else Slots(slots) for slots in value]
+        object.__setattr__(self, name, value)
 
     @property
     def coord(self) -> str:
@@ -224,10 +301,31 @@ class Board:
     # --- tokens --------------------------------------------------------------------------
     def token_hexes(self, corporation: str) -> list[tuple[str, int]]:
         """(hex, city index) of every station of the company, in map order."""
-        # Asked very often (stations to remove, reach), so hexes without a station are passed
-        # over with one test each.
-        return [(coord, city_index) for coord, state in self.hexes.items() if state.tokens
-                for city_index, slots in enumerate(state.tokens) if corporation in slots]
+        return list(dict.fromkeys((coord, city) for coord, city, _ in self.station_slots(corporation)))
+
+    def station_slots(self, corporation: str) -> list[tuple[str, int, int]]:
+        """(hex, city index, slot) of every station of the company, in map order."""
+        return list(self.stations().get(corporation, ()))
+
+    def stations(self) -> dict[str, tuple[tuple[str, int, int], ...]]:
+        """Every company's stations: company id -> (hex, city index, slot) in map order. Shared:
+        read it, never change it."""
+        # Asked thousands of times in a replay (the 1817 family's stations to remove after every
+        # action, reach, routes) and changed rarely, so kept, and built in one pass over the map
+        # after any slot anywhere changed.
+        index = _STATION_INDEX.get(self)
+        if index is not None and index[0] == _slot_edits:
+            return index[1]
+        edits = _slot_edits
+        found: dict[str, list[tuple[str, int, int]]] = {}
+        for coord, state in self.hexes.items():
+            for city_index, slots in enumerate(state.tokens):
+                for slot, token in enumerate(slots):
+                    if token is not None:
+                        found.setdefault(token, []).append((coord, city_index, slot))
+        stations = {token: tuple(places) for token, places in found.items()}
+        _STATION_INDEX[self] = (edits, stations)
+        return stations
 
     def city_is_blocked_for(self, coord: str, city_index: int, corporation: str) -> bool:
         """A city full of other companies' tokens cannot be passed through (a neutral token
@@ -266,6 +364,11 @@ class Board:
         stops = tuple(replace(stop, revenue=revenue) if (stop.kind, stop.index) == (kind, index) else stop
                       for stop in state.tile.stops)
         state.tile = replace(state.tile, stops=stops)
+
+
+# Kept beside the boards, not in them: copies and pickles of a board carry no index.
+_STATION_INDEX: weakref.WeakKeyDictionary[Board, tuple[int, dict[str, tuple[tuple[str, int, int], ...]]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def split_tile_id(tile_id: str) -> tuple[str, int]:

@@ -72,6 +72,9 @@ class TileDef:
     _turned_exits: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
     # The track shape of each rotation asked for so far (see `shape`).
     _shapes: dict[int, TrackShape] = field(init=False, repr=False, compare=False, default_factory=dict)
+    # The paths of each rotation asked for so far: every walk over the map asks for them per hex.
+    _turned_paths: dict[int, tuple[Path, ...]] = field(init=False, repr=False, compare=False,
+                                                        default_factory=dict)
 
     def __post_init__(self) -> None:
         turned = tuple(frozenset((edge + rotation) % 6 for edge in self._exits) for rotation in range(6))
@@ -101,7 +104,11 @@ class TileDef:
         return None
 
     def rotated_paths(self, rotation: int) -> list[Path]:
-        return [(rotate(a, rotation), rotate(b, rotation)) for a, b in self.paths]
+        found = self._turned_paths.get(rotation)
+        if found is None:
+            found = self._turned_paths[rotation] = tuple(
+                (rotate(a, rotation), rotate(b, rotation)) for a, b in self.paths)
+        return list(found)
 
     def shape(self, rotation: int) -> TrackShape:
         """The track in this rotation as an upgrade must keep it (worked out once per rotation)."""

@@ -241,9 +241,7 @@ def joining_target(game: Family1817Game, corporation: Corporation) -> bool:
 
 def placed_stations(game: Family1817Game, corporation: Corporation) -> list[tuple[str, int, int]]:
     """(hex, city, slot) of each of the company's stations on the map."""
-    return [(coord, city_index, slot)
-            for coord, city_index in game.board.token_hexes(corporation.id)
-            for slot, token in enumerate(game.board.hexes[coord].tokens[city_index]) if token == corporation.id]
+    return game.board.station_slots(corporation.id)
 
 
 def joined_stations(game: Family1817Game, corporation: Corporation) -> list[tuple[str, int, int]]:
