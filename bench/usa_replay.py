@@ -18,6 +18,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,13 +27,16 @@ sys.path.insert(0, str(ROOT))
 FIXTURE = ROOT / "tests" / "data" / "fixtures" / "18USA" / "109372.json"
 
 
-def timed(command: list[str], runs: int) -> tuple[float, float, float]:
-    """Median and best wall-clock seconds, and the median CPU seconds of the child."""
+def timed(command: list[str], runs: int, env: dict[str, str]) -> tuple[float, float, float]:
+    """Median and best wall-clock seconds, and the median CPU seconds of the child (after one
+    run that is not counted, which writes the bytecode caches)."""
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=ROOT, env=env)
     seconds, cpu = [], []
     for _ in range(runs):
         before = os.times()
         start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=ROOT)
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=ROOT,
+                       env=env)
         seconds.append(time.perf_counter() - start)
         after = os.times()
         cpu.append(after.children_user + after.children_system - before.children_user - before.children_system)
@@ -75,6 +79,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one in-process replay")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="compile every module at every start (as with PYTHONDONTWRITEBYTECODE=1 and no "
+                             "bytecode written yet); by default the processes read Python's bytecode caches, "
+                             "as an installed Stationmaster does")
     parser.add_argument("log", nargs="?", default=str(FIXTURE))
     args = parser.parse_args()
     path = Path(args.log)
@@ -85,9 +93,15 @@ def main() -> None:
         "import engine.log": [sys.executable, "-c", "import engine.log"],
         f"stationmaster replay {path.stem}": replay + ["replay", str(path)],
     }
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if args.no_bytecode:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="stationmaster-nobytecode-")
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+          f"bytecode caches {'not read' if args.no_bytecode else 'read'}")
     for name, command in rows.items():
-        median, best, cpu = timed(command, args.runs)
+        median, best, cpu = timed(command, args.runs, env)
         print(f"{name}: wall median {median:.3f} s, best {best:.3f} s; CPU median {cpu:.3f} s ({args.runs} runs)")
     in_process(path, max(3, args.runs // 3), args.profile)
 

@@ -41,7 +41,9 @@ def _stations(board: Board, corporation: str) -> list[Node]:
     return [(coord, "city", city) for coord, city in board.token_hexes(corporation)]
 
 
-def _walk(board: Board, corporation: str, starts: list[Node]) -> Reach:
+def _walk(board: Board, corporation: str, starts: list[Node], enough_nodes: int | None = None) -> Reach:
+    """The reach from `starts`; with `enough_nodes`, possibly only part of it, once it holds
+    that many stops."""
     reach = Reach()
     visited: set[tuple[str, int, int]] = set()
     stack: list[tuple[str, tuple[str, int]]] = []
@@ -67,6 +69,8 @@ def _walk(board: Board, corporation: str, starts: list[Node]) -> Reach:
             visited.add(key)
             reach.paths.add((coord, path_index))
             _follow(board, corporation, reach, stack, coord, far)
+            if enough_nodes is not None and len(reach.nodes) >= enough_nodes:
+                return reach
     return reach
 
 
@@ -98,7 +102,8 @@ def can_run_a_route(board: Board, corporation: str) -> bool:
         start: Node = (coord, "city", city)
         if start in seen:
             continue
-        nodes = _walk(board, corporation, [start]).nodes
+        # A second stop answers the question: the walk stops there.
+        nodes = _walk(board, corporation, [start], enough_nodes=2).nodes
         if len(nodes) >= 2:
             return True
         seen |= nodes

@@ -8,7 +8,7 @@ stations to the survivor and exchanges its certificates for the survivor's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.core.entities import Corporation, Holder, Player, Share
 from engine.core.family1817.market import price_at_most
@@ -246,13 +246,40 @@ def placed_stations(game: Family1817Game, corporation: Corporation) -> list[tupl
 
 def joined_stations(game: Family1817Game, corporation: Corporation) -> list[tuple[str, int, int]]:
     """The company's stations and, while it takes over another company's, that company's too."""
-    placed = placed_stations(game, corporation)
+    return list(_joined(game, corporation))
+
+
+def _joined(game: Family1817Game, corporation: Corporation) -> tuple[tuple[str, int, int], ...]:
+    # Read straight from the board's index: asked for every company after every action.
+    stations = game.board.stations()
+    placed = stations.get(corporation.id, ())
     joining = game.joining_stations.get(corporation.id)
-    return placed + placed_stations(game, game.corporations[joining]) if joining else placed
+    return placed + stations.get(joining, ()) if joining else placed
+
+
+# The last answer of `crowded_candidates`: the board index it was read from (held, so that the
+# identity test cannot meet a new index at an old one's address), the most, the companies.
+_LAST_CROWDED: list[Any] = [None, 0, frozenset()]
+
+
+def crowded_candidates(game: Family1817Game) -> frozenset[str]:
+    """The companies that may have stations to remove: those with two stations in a hex or more
+    than the most on the map, and those taking over another's stations. Asked after every
+    action, and the map's stations change rarely: worked out once per board index."""
+    stations = game.board.stations()
+    most = game.MAX_TOKENS
+    if _LAST_CROWDED[0] is not stations or _LAST_CROWDED[1] != most:
+        found = frozenset(company for company, places in stations.items()
+                          if len(places) > most or len(places) != len({coord for coord, _, _ in places}))
+        _LAST_CROWDED[:] = [stations, most, found]
+    crowded: frozenset[str] = _LAST_CROWDED[2]
+    return crowded | set(game.joining_stations) if game.joining_stations else crowded
 
 
 def stations_to_remove(game: Family1817Game, corporation: Corporation) -> int:
     """How many stations the company must take off the map: two in one hex, or more than the most."""
-    placed = joined_stations(game, corporation)
+    placed = _joined(game, corporation)
+    if not placed:
+        return 0
     doubled = len(placed) - len({coord for coord, _, _ in placed})
     return max(doubled, len(placed) - game.MAX_TOKENS)

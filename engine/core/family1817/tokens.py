@@ -11,7 +11,12 @@ from typing import Any
 from engine.core.actions import Action
 from engine.core.entities import Corporation, Holder
 from engine.core.family1817.actions import RemoveToken
-from engine.core.family1817.sizes import finish_joining, joined_stations, stations_to_remove
+from engine.core.family1817.sizes import (
+    crowded_candidates,
+    finish_joining,
+    joined_stations,
+    stations_to_remove,
+)
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
 from engine.core.track import city_id, find_city
@@ -19,7 +24,9 @@ from engine.errors import GameError
 
 
 def crowded_stations(game: Any) -> list[Corporation]:
-    return [corp for corp in game.corporations.values() if corp.ipoed and stations_to_remove(game, corp) > 0]
+    candidates = crowded_candidates(game)
+    return [corp for corp in game.corporations.values()
+            if corp.id in candidates and corp.ipoed and stations_to_remove(game, corp) > 0]
 
 
 def removable(game: Any, corporation: Corporation) -> list[tuple[str, int, int]]:
@@ -48,7 +55,7 @@ class TokenReductionStep(Step):
         return {"remove_token": self.process_remove}
 
     def active(self, game: Any, rnd: Round) -> bool:
-        return any(corp.ipoed and stations_to_remove(game, corp) > 0 for corp in game.corporations.values())
+        return bool(crowded_stations(game))
 
     def acting_entity(self, game: Any, rnd: Round) -> Holder | None:
         waiting = crowded_stations(game)
