@@ -247,8 +247,11 @@ class BuySellParShares(Step):
         pars: list[Move] = []
         if game.certificate_count(player) >= game.cert_limit:
             return pars
+        cells = game.market.par_cells()
         for corporation in game.corporations.values():
-            for cell in game.market.par_cells():
+            if corporation.ipoed:  # refused by check_par at every price: passed over at once
+                continue
+            for cell in cells:
                 try:
                     game.check_par(player, corporation, cell)
                 except GameError:
