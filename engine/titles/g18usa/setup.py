@@ -131,6 +131,11 @@ class UsaSetup:
     bank_of_new_york: BankOfNewYork
     trains: tuple[TrainCard, ...]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> UsaSetup:
+        # Made of tuples and never changed: copies of a game share it (as its map does), so a
+        # game and its map keep reading one setup after a refused move restored a copy.
+        return self
+
     @property
     def p10_metropolises(self) -> tuple[MetropolisTile, ...]:
         """The candidates left on P10 Carnegie Steel; none when P10 is not in play (rule 2.4)."""

@@ -293,14 +293,19 @@ class ContributeStep(Step):
         progress(usa, _stock(rnd))
 
     def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
+        ipo = _ipo(rnd)
+        if ipo.leader.cash < 0:
+            raise GameError(f"{ipo.leader.name} still owes ${-ipo.leader.cash} more than their cash for "
+                            f"{ipo.corporation.id}: contribute private companies first (11.6)")
         end_ipo(_usa(game), _stock(rnd))
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
         ipo = _ipo(rnd)
         choices = [{"target": company.id, "target_type": "company"}
                    for company in ipos.contributable(_usa(game), ipo)]
-        return [{"type": "assign", "entity": ipo.leader.id, "choices": choices},
-                {"type": "pass", "entity": ipo.leader.id}]
+        # The winner's bid counted their privates: while it is more than their cash, they give them.
+        passing = [{"type": "pass", "entity": ipo.leader.id}] if ipo.leader.cash >= 0 else []
+        return [{"type": "assign", "entity": ipo.leader.id, "choices": choices}, *passing]
 
 
 def stock_round_spec() -> RoundSpec:

@@ -1,0 +1,42 @@
+"""More 18USA property games than the test suite plays (run by hand, not a test): seeded random
+legal games with 4-7 players, each checked after every action (tests' `usa_random_play.py`).
+
+    python bench/usa_properties.py [--games 40] [--first-seed 5] [--cap 1200]
+
+Prints each game's ending or first broken property, and how long the games took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18usa")]
+
+from usa_random_play import play_random_game  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--first-seed", type=int, default=5)
+    parser.add_argument("--cap", type=int, default=1200)
+    args = parser.parse_args()
+    endings: collections.Counter[str] = collections.Counter()
+    start = time.perf_counter()
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        count = 4 + seed % 4
+        began = time.perf_counter()
+        played = play_random_game(count, seed, args.cap)
+        endings[played.ending] += 1
+        print(f"{count}p seed {seed}: {played.ending} at {played.where()} ({time.perf_counter() - began:.1f} s)"
+              + (f"\n    {played.failure}" if played.failure else ""), flush=True)
+    print(f"{args.games} games in {time.perf_counter() - start:.0f} s: {dict(endings)}")
+
+
+if __name__ == "__main__":
+    main()

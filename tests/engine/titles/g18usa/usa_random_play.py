@@ -1,0 +1,301 @@
+"""Random legal play for 18USA (the property tests and `bench/usa_properties.py`).
+
+A game is played only with moves the legal-moves query offers, each made concrete with random
+choices and amounts; after every action the invariants below are checked, and now and then an
+action that cannot be legal is tried, which must be refused and change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from game_pictures import canonical
+
+from engine import GameError, new_game
+from engine.core.entities import Player
+from engine.core.family1817.market import LIQUIDATION, area
+from engine.core.family1817.tokens import crowded_stations
+from engine.core.game import BaseGame
+from engine.core.router import best_runs
+from engine.core.steps.discard import crowded
+from engine.legal import legal_moves
+from engine.log import Game
+from engine.titles.g18usa.usa_map import _SHARED_BY_COPIES
+
+# How often each kind of move is picked: starting and buying companies and laying track often,
+# the 1817 family's financial moves now and then, passing seldom enough that rounds get played.
+WEIGHTS = {"bid": 3.0, "buy_shares": 4.0, "sell_shares": 0.5, "short": 0.3, "pass": 1.0, "lay_tile": 4.0,
+           "place_token": 3.0, "buy_train": 4.0, "take_loan": 0.7, "payoff_loan": 1.0, "convert": 0.5,
+           "merge": 0.5, "scrap_train": 0.2, "bankrupt": 0.05}
+
+
+SET_ASIDE = " (set aside)"
+# The steps during which a player or a company may be below $0: a new company's winner owes the
+# price until their privates are contributed and the company is funded (11.6, as on the site),
+# and a debtor in a cash crisis (15).
+DEBT_STEPS = frozenset({"ipo_size", "home_token", "contribute", "cash_crisis"})
+
+
+def players(count: int) -> list[dict[str, Any]]:
+    # Numeric ids, as Discord's users: never the same as a private company's id.
+    return [{"id": 1000 + n, "name": f"Player {n}"} for n in range(1, count + 1)]
+
+
+def total_money(state: BaseGame) -> int:
+    """Every dollar in the game: the bank's cash counts what it paid and received (it is unlimited
+    in 18USA and goes below zero)."""
+    return (state.bank.cash + state.pool.cash + sum(p.cash for p in state.players)
+            + sum(c.cash for c in state.corporations.values()) + sum(c.cash for c in state.companies.values()))
+
+
+def choose_move(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    weights = [WEIGHTS.get(move["type"], 1.0) for move in moves]
+    return rng.choices(moves, weights=weights)[0]
+
+
+def paid_from_cash(state: BaseGame, move: dict[str, Any]) -> dict[str, Any] | None:
+    """A train purchase narrowed to what the company can pay from its own cash, or None. The
+    offered purchases count the loans the company could take first (`buyable`), which a player
+    takes by their own move before buying."""
+    cash = state.corporation(str(move["entity"])).cash
+    choices = [c for c in move["choices"] if c.get("price", c.get("min_price", 0)) <= cash]
+    return move | {"choices": [c | {"max_price": min(c["max_price"], cash)} if "max_price" in c else c
+                               for c in choices]} if choices else None
+
+
+def pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A move as a sensible random player picks it: a train bought with money at hand, a loan
+    taken first when the company has too little."""
+    if len(moves) > 1 and rng.random() < 0.95:
+        # Going bankrupt while something else is possible ends most games in the first rounds.
+        moves = [m for m in moves if m["type"] != "bankrupt"] or moves
+    move = choose_move(moves, rng)
+    if move["type"] != "buy_train":
+        return move
+    affordable = paid_from_cash(state, move)
+    if affordable is not None:
+        return affordable
+    loan = next((m for m in moves if m["type"] == "take_loan"), None)
+    return loan or move
+
+
+def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """One action for a legal move, with a random choice and a random free amount."""
+    kind = move["type"]
+    base = {"type": kind, "entity": move["entity"], "entity_type": move["entity_type"]}
+    if "tokener" in move:
+        base["tokener"] = move["tokener"]
+    if kind == "run_routes":
+        return best_runs(state, str(move["entity"]), time_budget=1.0).to_action(str(move["entity"])) | {
+            "entity_type": "corporation"}
+    choices = move.get("choices")
+    if not choices:
+        return base
+    choice = dict(rng.choice(choices))
+    if kind == "bid":
+        low, high = choice.get("min", choice.get("min_price")), choice.get("max", choice.get("max_price"))
+        step = choice.get("step", 5)
+        extra = min((high - low) // step, int(rng.expovariate(0.5)))
+        price = low + extra * step
+        fields = {key: value for key, value in choice.items()
+                  if key not in ("min", "max", "min_price", "max_price", "step")}
+        return base | fields | {"price": price}
+    if kind in ("buy_shares", "sell_shares"):
+        shares = choice["shares"] if "shares" in choice else [choice["share"]]
+        return base | {"shares": list(shares), "percent": choice["percent"]}
+    if kind == "lay_tile":
+        tile = rng.choice(choice["tiles"])
+        return base | {"hex": choice["hex"], "tile": tile["tile"], "rotation": rng.choice(tile["rotations"])}
+    if kind == "place_token":
+        return base | {"city": choice["city"], "slot": choice.get("slot", 0)}
+    if kind == "buy_train":
+        low, high = choice.get("min_price"), choice.get("max_price")
+        price = choice["price"] if "price" in choice else rng.randint(int(low), int(high))
+        return base | {key: value for key, value in choice.items()
+                       if key in ("train", "variant")} | {"price": price}
+    if kind == "remove_token":
+        return base | {"city": choice["city"], "slot": choice["slot"]}
+    # The other moves' choices name the action's own fields (corporation, kind, train, choice,
+    # target and target_type); a price shown beside them is information only.
+    return base | {key: value for key, value in choice.items() if key not in ("price", "hex", "revenue")}
+
+
+def broken_invariants(state: BaseGame, money: int) -> list[str]:
+    """What no action may break, each as a sentence (empty when all hold)."""
+    broken: list[str] = []
+    if total_money(state) != money:
+        broken.append(f"money is not conserved: ${total_money(state) - money:+} in total "
+                      f"(bank ${state.bank.cash}, players {[p.cash for p in state.players]})")
+    waiting = state.round.blocking_step(state)
+    for holder in [*state.players, *state.corporations.values(), *state.companies.values(), state.pool]:
+        if holder.cash < 0 and (waiting is None or waiting.key not in DEBT_STEPS):
+            broken.append(f"{state.describe(holder)} has ${holder.cash}")
+    for corp in state.corporations.values():
+        ids = [share.id for share in corp.shares]
+        if len(ids) != len(set(ids)):
+            broken.append(f"{corp.id} has two certificates with one id: {sorted(ids)}")
+        if sum(share.percent for share in corp.shares) != 100:
+            broken.append(f"{corp.id}'s certificates make {sum(s.percent for s in corp.shares)}%, not 100% "
+                          f"(short certificates count below zero)")
+        for share in corp.shares:
+            if share.owner is corp or share.owner is state.pool:
+                continue
+            if not isinstance(share.owner, Player):
+                broken.append(f"{share.id} is held by {state.describe(share.owner)}")
+            elif share.percent < 0 and not corp.ipoed:
+                broken.append(f"{state.describe(share.owner)} is short {corp.id}, which is not in play")
+        # A bankrupt president's companies go on without one into liquidation (15, 14.2.1).
+        if corp.ipoed and not isinstance(corp.president_share().owner, Player) and \
+                area(state, corp) != LIQUIDATION and corp.id not in state.former_presidents:  # type: ignore[attr-defined]
+            broken.append(f"{corp.id} is in play without a president")
+        for train in corp.trains:
+            if train.owner is not corp:
+                broken.append(f"{corp.id}'s train {train.id} names {state.describe(train.owner)} as owner")
+    loans = state.loans
+    for holder, count in loans.held.items():
+        # A liquidated company's loans wait under "<id> (set aside)" while it is sold (14.2).
+        set_aside = holder.endswith(SET_ASIDE)
+        corp = state.corporations.get(holder.removesuffix(SET_ASIDE))
+        if corp is None or (not corp.ipoed and not set_aside):
+            broken.append(f"{holder} holds {count} loans and is not a company in play")
+        elif set_aside:
+            continue
+        elif count > state.max_loans(corp):  # type: ignore[attr-defined]
+            broken.append(f"{holder} holds {count} loans, more than its {state.max_loans(corp)}")  # type: ignore[attr-defined]
+    if loans.total is not None and loans.outstanding() > loans.total:
+        broken.append(f"{loans.outstanding()} loans taken of the {loans.total} there are")
+    trains = [t.id for c in state.corporations.values() for t in c.trains]
+    if len(trains) != len(set(trains)):
+        broken.append("a train has two owners")
+    if set(trains) & {t.id for t in state.depot.trains}:
+        broken.append(f"trains both owned and in the depot: {sorted(set(trains) & {t.id for t in state.depot.trains})}")
+    if not state.finished and not crowded(state):
+        for corp in state.corporations.values():
+            if state.counted_trains(corp) > state.train_limit(corp):
+                broken.append(f"{corp.id} is over its train limit with no discard pending")
+    if not crowded_stations(state):
+        for corp in state.corporations.values():
+            placed = state.board.token_hexes(corp.id)
+            if len({coord for coord, _ in placed}) != len(placed):
+                broken.append(f"{corp.id} has two stations in one hex with no removal pending")
+    for player in state.players:
+        for corp in state.corporations.values():
+            # A 2-share company's president's certificate is the whole company.
+            if state.company_size(corp) > 2 and corp.percent_owned_by(player) > 60:  # type: ignore[attr-defined]
+                broken.append(f"{player.name} holds {corp.percent_owned_by(player)}% of {corp.id}, over 60% (11.4)")
+        if not player.bankrupt and state.certificate_count(player) > state.cert_limit:
+            broken.append(f"{player.name} holds {state.certificate_count(player)} certificates, "
+                          f"over the limit of {state.cert_limit}")
+    return broken
+
+
+def refusal_probes(state: BaseGame, rng: random.Random) -> list[dict[str, Any]]:
+    """Actions that cannot be legal now: a player who is not acting, a company that is not in
+    play or not operating, things that do not exist."""
+    acting = {p.key for p in state.acting_players()}
+    idle = [p for p in state.players if p.key not in acting]
+    outside = [c.id for c in state.corporations.values() if not c.ipoed]
+    probes: list[dict[str, Any]] = [
+        {"type": "buy_shares", "entity": state.players[0].id, "entity_type": "player", "shares": ["XX_9"],
+         "percent": 10},
+        {"type": "lay_tile", "entity": rng.choice(list(state.corporations)), "entity_type": "corporation",
+         "hex": "Z99", "tile": "9-0", "rotation": 0},
+        {"type": "dividend", "entity": rng.choice(list(state.corporations)), "entity_type": "corporation",
+         "kind": "everything"},
+    ]
+    if outside:
+        company = rng.choice(outside)
+        probes += [{"type": "take_loan", "entity": company, "entity_type": "corporation"},
+                   {"type": "convert", "entity": company, "entity_type": "corporation"}]
+    if idle:
+        player = rng.choice(idle)
+        probes += [{"type": "pass", "entity": player.id, "entity_type": "player"},
+                   {"type": "short", "entity": player.id, "entity_type": "player",
+                    "corporation": rng.choice(list(state.corporations))}]
+    return probes
+
+
+@dataclass
+class Played:
+    game: Game
+    actions: int = 0
+    failure: str | None = None  # the first broken property, with where it broke
+    kinds: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ending(self) -> str:
+        if self.failure:
+            return "broken"
+        return str(self.game.state.end_reason) if self.game.finished else "cap"
+
+    def where(self) -> str:
+        state = self.game.state
+        return f"action {self.actions}, {state.round_title()}, phase {state.phase.name}"
+
+
+def new_random_game(count: int, seed: int) -> Game:
+    return new_game("18USA", players(count), seed, [])
+
+
+def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03) -> Played:
+    """Play until the game ends, `cap` actions, or the first broken property (recorded, with
+    the action, in `failure`: the caller reports it)."""
+    rng = random.Random(seed)
+    game = new_random_game(count, seed)
+    played = Played(game)
+    money = total_money(game.state)
+    for step in range(cap):
+        played.actions = step
+        if game.finished:
+            return played
+        moves = legal_moves(game.state)
+        if not moves:
+            played.failure = f"nobody can move at {played.where()}"
+            return played
+        action = concrete(game.state, pick(game.state, moves, rng), rng)
+        played.kinds[action["type"]] = played.kinds.get(action["type"], 0) + 1
+        try:
+            game.process(action)
+        except GameError as error:
+            what = ("the route optimizer's runs (engine/core/router.py best_runs) refused"
+                    if action["type"] == "run_routes" else "offered move refused")
+            played.failure = f"{what} at {played.where()}: {action}: {error}"
+            return played
+        broken = broken_invariants(game.state, money)
+        if broken:
+            played.failure = f"after {action} at {played.where()}: " + "; ".join(broken)
+            return played
+        if rng.random() < probe_rate:
+            failure = probe_refusal(game, rng)
+            if failure:
+                played.failure = f"at {played.where()}: {failure}"
+                return played
+    played.actions = cap
+    return played
+
+
+def snapshot(game: Game) -> Any:
+    """A deep picture of the position and the log. The map's read-only data, which copies of a
+    game share (and a refused move's restored copy shares differently), is left out."""
+    state = {key: value for key, value in game.state.__dict__.items() if key != "data"}
+    umap = state.pop("umap")
+    state["umap"] = {key: value for key, value in vars(umap).items() if key not in _SHARED_BY_COPIES}
+    return canonical((state, game.raw_actions))
+
+
+def probe_refusal(game: Game, rng: random.Random) -> str | None:
+    """Try an action that cannot be legal: it must be refused with a GameError (not an internal
+    error) and change nothing."""
+    probe = rng.choice(refusal_probes(game.state, rng))
+    before = snapshot(game)
+    try:
+        game.process(probe)
+    except GameError as error:
+        if "internal error" in str(error):
+            return f"{probe} raised {error}"
+        if snapshot(game) != before:
+            return f"the refused {probe} changed the game"
+        return None
+    return f"{probe} was accepted"
