@@ -71,6 +71,7 @@ def _stock(rnd: Round) -> FamilyStockRound:
 
 class FamilyStockStep(BuySellParShares):
     PLAYER_ACTIONS: ClassVar[list[str]] = ["sell_shares", "short", "buy_shares", "pass"]
+    offers_par = False  # a title's own step starts companies (18USA: the auction of 11.6)
 
     def handlers(self) -> Mapping[str, Handler]:
         return {"sell_shares": self.process_sell, "buy_shares": self.process_buy_any,

@@ -60,6 +60,9 @@ def share_source(game: BaseGame, shares: tuple[str, ...]) -> str | None:
 class BuySellParShares(Step):
     key = "stock"
     label = "buy and sell shares"
+    # Whether the legal moves offer par moves (a family that starts companies otherwise does not
+    # have them worked out after every action).
+    offers_par = True
 
     def handlers(self) -> Mapping[str, Handler]:
         return {"sell_shares": self.process_sell, "buy_shares": self.process_buy,
@@ -220,7 +223,7 @@ class BuySellParShares(Step):
             buys = self.buy_choices(game, stock, player)
             if buys:
                 moves.append({"type": "buy_shares", "entity": player.id, "choices": buys})
-            pars = self.par_choices(game, player)
+            pars = self.par_choices(game, player) if self.offers_par else []
             if pars:
                 moves.append({"type": "par", "entity": player.id, "choices": pars})
         moves.append({"type": "pass", "entity": player.id})
