@@ -32,6 +32,12 @@ class Slots(list[str | None]):
 
     __slots__ = ()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Slots:
+        # Company ids and None only: a new list is a deep copy (and quicker than the generic
+        # copy of a list subclass, in the safety copy before every move).
+        clone = memo[id(self)] = Slots(self)
+        return clone
+
     def __setitem__(self, index: Any, value: Any) -> None:
         _slots_edited()
         super().__setitem__(index, value)
