@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Self, SupportsIndex
+from typing import Any, Self, SupportsIndex, TypeVar
 
 from engine.core.tiles import StopDef, TileDef, parse_tile
+
+T = TypeVar("T")
 
 # Fills a station slot for nobody: the city never counts as full for routes (18USA Company Town).
 NEUTRAL_TOKEN = "(neutral)"
 
 
-# Station slots changed anywhere, counted. A board's station index (`Board.token_hexes`) is
-# good while this count stays where it was when the index was built; counting every change of
-# every board is cruder than one board's but needs no link from a slot list to its board, so
-# copies and pickles of a board need no care.
-_slot_edits = 0
+# Changes of station slots and of hexes' tiles and rotations anywhere, counted. What a board
+# keeps (its station index, `Board.kept`) is good while this count stays where it was when it
+# was worked out; counting every change of every board is cruder than one board's but needs no
+# link from a slot list or a hex to its board, so copies and pickles of a board need no care.
+_map_edits = 0
 
 
-def _slots_edited() -> None:
-    global _slot_edits
-    _slot_edits += 1
+def _map_edited() -> None:
+    global _map_edits
+    _map_edits += 1
 
 
 class Slots(list[str | None]):
@@ -39,51 +41,51 @@ class Slots(list[str | None]):
         return clone
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        _slots_edited()
+        _map_edited()
         super().__setitem__(index, value)
 
     def __delitem__(self, index: SupportsIndex | slice) -> None:
-        _slots_edited()
+        _map_edited()
         super().__delitem__(index)
 
     def __iadd__(self, values: Iterable[str | None]) -> Self:  # type: ignore[override,misc]
-        _slots_edited()
+        _map_edited()
         return super().__iadd__(values)
 
     def __imul__(self, times: SupportsIndex) -> Self:
-        _slots_edited()
+        _map_edited()
         return super().__imul__(times)
 
     def append(self, value: str | None) -> None:
-        _slots_edited()
+        _map_edited()
         super().append(value)
 
     def extend(self, values: Iterable[str | None]) -> None:
-        _slots_edited()
+        _map_edited()
         super().extend(values)
 
     def insert(self, index: SupportsIndex, value: str | None) -> None:
-        _slots_edited()
+        _map_edited()
         super().insert(index, value)
 
     def pop(self, index: SupportsIndex = -1) -> str | None:
-        _slots_edited()
+        _map_edited()
         return super().pop(index)
 
     def remove(self, value: str | None) -> None:
-        _slots_edited()
+        _map_edited()
         super().remove(value)
 
     def clear(self) -> None:
-        _slots_edited()
+        _map_edited()
         super().clear()
 
     def sort(self, *args: Any, **kwargs: Any) -> None:
-        _slots_edited()
+        _map_edited()
         super().sort(*args, **kwargs)
 
     def reverse(self) -> None:
-        _slots_edited()
+        _map_edited()
         super().reverse()
 
 
@@ -139,9 +141,10 @@ class HexState:
     markers: list[Marker] = field(default_factory=list)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        # Whatever lists are given, the hex keeps `Slots`, which count their changes.
+        # A new tile, rotation or set of slots is a change of the map (see `Board.kept`);
+        # whatever lists are given, the hex keeps `Slots`, which count their own changes.
+        _map_edited()
         if name == "tokens":
-            _slots_edited()
             value = [slots if isinstance(slots, Slots) else Slots(slots) for slots in value]
         object.__setattr__(self, name, value)
 
@@ -313,6 +316,21 @@ class Board:
         """(hex, city index, slot) of every station of the company, in map order."""
         return list(self.stations().get(corporation, ()))
 
+    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """`compute()`'s answer, kept until a tile, a rotation or a station slot of any board
+        changes: for questions about the track and the stations alone (what a company's track
+        connects), never about markers or values. Shared: read it, never change it."""
+        memo = _KEPT.get(self)
+        if memo is None or memo[0] != _map_edits:
+            memo = _KEPT[self] = (_map_edits, {})
+        if key in memo[1]:
+            found: T = memo[1][key]
+            return found
+        edits = _map_edits
+        value = memo[1][key] = compute()
+        assert edits == _map_edits, "a kept answer may not change the map"
+        return value
+
     def stations(self) -> dict[str, tuple[tuple[str, int, int], ...]]:
         """Every company's stations: company id -> (hex, city index, slot) in map order. Shared:
         read it, never change it."""
@@ -320,9 +338,9 @@ class Board:
         # action, reach, routes) and changed rarely, so kept, and built in one pass over the map
         # after any slot anywhere changed.
         index = _STATION_INDEX.get(self)
-        if index is not None and index[0] == _slot_edits:
+        if index is not None and index[0] == _map_edits:
             return index[1]
-        edits = _slot_edits
+        edits = _map_edits
         found: dict[str, list[tuple[str, int, int]]] = {}
         for coord, state in self.hexes.items():
             for city_index, slots in enumerate(state.tokens):
@@ -372,7 +390,8 @@ class Board:
         state.tile = replace(state.tile, stops=stops)
 
 
-# Kept beside the boards, not in them: copies and pickles of a board carry no index.
+# Kept beside the boards, not in them: copies and pickles of a board carry none.
+_KEPT: weakref.WeakKeyDictionary[Board, tuple[int, dict[Hashable, Any]]] = weakref.WeakKeyDictionary()
 _STATION_INDEX: weakref.WeakKeyDictionary[Board, tuple[int, dict[str, tuple[tuple[str, int, int], ...]]]] = \
     weakref.WeakKeyDictionary()
 

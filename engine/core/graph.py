@@ -97,6 +97,11 @@ def _follow(board: Board, corporation: str, reach: Reach,
 def can_run_a_route(board: Board, corporation: str) -> bool:
     """True when a train would have two stops to run between in one network, one of them a
     station of the company: stops in networks that do not meet make no route (12.4)."""
+    # Asked at every step of an operating turn: kept while the track and stations stay as they are.
+    return board.kept(("can run a route", corporation), lambda: _can_run_a_route(board, corporation))
+
+
+def _can_run_a_route(board: Board, corporation: str) -> bool:
     seen: set[Node] = set()
     for coord, city in board.token_hexes(corporation):
         start: Node = (coord, "city", city)

@@ -83,3 +83,24 @@ def test_copies_and_pickles_keep_their_own_index() -> None:
     assert revived.token_hexes("PRR") == []
     for each in (b, clone, revived):
         assert_index_current(each)
+
+
+def test_kept_answers_last_until_a_tile_a_rotation_or_a_slot_changes() -> None:
+    b = board()
+    calls: list[int] = []
+
+    def answer() -> int:
+        calls.append(1)
+        return len(calls)
+
+    assert b.kept("question", answer) == 1
+    assert b.kept("question", answer) == 1
+    b.place_tile("E21", b.tiles["9"], "9-0", 1)
+    assert b.kept("question", answer) == 2
+    b.hexes["E21"].rotation = 2  # turned straight on the hex
+    assert b.kept("question", answer) == 3
+    b.hexes["E23"].tokens[0][0] = "PRR"
+    assert b.kept("question", answer) == 4
+    clone = copy.deepcopy(b)
+    assert clone.kept("question", answer) == 5  # a copy keeps its own answers
+    assert b.kept("question", answer) == 4
