@@ -214,8 +214,12 @@ class G18USA(Family1817Game):
     def must_discard(self, corporation: Corporation) -> bool:
         """Rule 12.7: a company owns one Pullman at most; one that gets a second (buying another
         company) discards trains, any of them, until it is within both limits (as on the site)."""
-        pullmans = sum(1 for train in corporation.trains if usa_phases.is_pullman(train))
-        return pullmans > 1 or super().must_discard(corporation)
+        # Asked for every company before every move: counted trains are some of its trains, so a
+        # company with no more trains than the limit is over it only by a second Pullman.
+        trains = corporation.trains
+        if len(trains) > self.train_limit(corporation) and super().must_discard(corporation):
+            return True
+        return len(trains) > 1 and sum(1 for train in trains if usa_phases.is_pullman(train)) > 1
 
     def defer_rusting(self, rusts: tuple[str, ...]) -> bool:
         """P13 Pennsy Boneyard: the rusting waits for its company's choice."""
