@@ -234,7 +234,11 @@ def buy_train(game: G18USA, corporation: Corporation, action: BuyTrain) -> None:
                             + " or ".join(f"${amount}" for amount in prices))
         cost = price
         if corporation.cash < cost:
-            raise GameError(f"{corporation.id} has ${corporation.cash}; the {train.name}-train costs ${cost}")
+            short = cost - corporation.cash
+            hint = (f"; take loans first (${game.loans.value} each)"
+                    if budget(game, corporation) >= cost else "")
+            raise GameError(f"{corporation.id} has ${corporation.cash}; the {train.name}-train "
+                            f"costs ${cost}, ${short} more{hint}")
         game.transfer(corporation, game.bank, cost)
         game.depot.take(train)
         corporation.trains.append(train)
@@ -358,8 +362,11 @@ class UsaBuyTrainStep(EndedByAnAttachment):
         corp = _round(rnd).corporation
         if not self.own_actions(game, rnd):
             return []
-        return [{"type": "buy_train", "entity": corp.id, "choices": buyable(usa, corp)},
-                {"type": "pass", "entity": corp.id}]
+        # Offered are the purchases the treasury pays now; one that needs loans is offered once
+        # they are taken (the step stays open while loans could pay, as on the site).
+        choices = buyable(usa, corp, corp.cash)
+        moves: list[Move] = [{"type": "buy_train", "entity": corp.id, "choices": choices}] if choices else []
+        return moves + [{"type": "pass", "entity": corp.id}]
 
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
         if isinstance(action, BuyTrain):
@@ -372,10 +379,12 @@ class UsaBuyTrainStep(EndedByAnAttachment):
         return super().matches(game, choice, action)
 
 
-def buyable(game: G18USA, corp: Corporation) -> list[dict[str, Any]]:
-    """What the company can buy now: the next new train, the open market's, other companies',
-    a Pullman; with the money it could borrow counted in (loans may be taken first)."""
-    money = budget(game, corp)
+def buyable(game: G18USA, corp: Corporation, money: int | None = None) -> list[dict[str, Any]]:
+    """What the company can buy with `money`: the next new train, the open market's, other
+    companies', a Pullman. By default the money it could borrow is counted in (loans may be
+    taken first), which is what keeps the step open."""
+    if money is None:
+        money = budget(game, corp)
     choices: list[dict[str, Any]] = []
     upcoming = game.depot.next_train()
     bank = [(upcoming, "depot")] if upcoming is not None else []
