@@ -17,6 +17,7 @@ from family_helpers import (
 )
 
 from engine.core.entities import Company
+from engine.core.family1817.game import SITE_SALE_LOANS_OVER_LIMIT
 from engine.core.family1817.market import area, liquidate
 
 
@@ -233,6 +234,28 @@ def test_9_a_buyer_needs_room_for_the_loans_it_would_take_over() -> None:
     moves = legal_moves(game)
     assert moves[0]["entity"] == "c" and moves[0]["type"] == "bid"
     refused(game, "bid", "b", "it is Cy.s turn", corporation="A", price=10)
+
+
+def test_9_site_a_buyer_over_its_loan_limit_repays_the_excess_at_once() -> None:
+    """`site_sale_loans_over_limit`: B (2 shares, one loan) may buy A with A's two loans; its
+    bids count the $100 to repay the third loan against it, which it repays as the sale settles
+    (no price move); the other acquired loan it cannot repay moves its price two steps back."""
+    game = companies()
+    game.options.add(SITE_SALE_LOANS_OVER_LIMIT)
+    a, b = corp(game, "A"), corp(game, "B")
+    game.market.move("A", "left", 20)
+    game.loans.held["A"] = 2
+    game.loans.held["B"] = 1
+    a.cash, b.cash = 30, 150
+    to_acquisition_round(game)
+    b_col = col(game, "B")
+    bid = next(m for m in legal_moves(game) if m["type"] == "bid")
+    assert bid["entity"] == "b" and bid["choices"][0]["max_price"] == 150 + 30 - 100
+    refused(game, "bid", "b", "from \\$10 to \\$80", corporation="A", price=90)
+    act(game, "bid", "b", corporation="A", price=60)
+    act(game, "pass", "c")
+    assert game.loans.count("B") == 2 and corp(game, "B").cash == 150 + 30 - 60 - 100
+    assert col(game, "B") == b_col - 2 and not corp(game, "A").ipoed
 
 
 def test_14_2_3_a_company_nobody_could_buy_is_not_offered_for_a_friendly_sale() -> None:
