@@ -371,3 +371,19 @@ def test_14_2_3_a_bid_made_when_everyone_else_is_out_wins_at_once() -> None:
     act(game, "bid", "a", corporation="A", price=floor)
     assert game.round.sale is None or game.round.sale.buyer == "C"
     assert all(train in corp(game, "C").trains for train in a_trains) and not corp(game, "A").trains
+def test_14_2_sales_follow_the_reverse_operating_order_of_the_rounds_start() -> None:
+    """B buys A and keeps A's loan: its price falls two steps, below C's. The friendly sales
+    still offer C first, then B, as the operating order stood when the round began."""
+    game = companies()
+    a, b, c = corp(game, "A"), corp(game, "B"), corp(game, "C")
+    game.market.move("A", "left", 20)
+    game.loans.held["A"] = 1
+    a.cash, b.cash, c.cash = 0, 50, 1000
+    game.market.move("B", "right", 12 - col(game, "B"))
+    game.market.move("C", "right", 11 - col(game, "C"))
+    to_acquisition_round(game)
+    act(game, "bid", "b", corporation="A", price=10)
+    act(game, "pass", "c")
+    act(game, "pass", "B")  # no loan; B cannot repay A's ($40): two steps back, below C
+    assert col(game, "B") == 10 < col(game, "C") == 11
+    assert friendly_offers(game) == ["C", "B"]
