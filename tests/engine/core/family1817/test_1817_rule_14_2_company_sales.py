@@ -387,3 +387,19 @@ def test_14_2_sales_follow_the_reverse_operating_order_of_the_rounds_start() -> 
     act(game, "pass", "B")  # no loan; B cannot repay A's ($40): two steps back, below C
     assert col(game, "B") == 10 < col(game, "C") == 11
     assert friendly_offers(game) == ["C", "B"]
+
+
+def test_14_2_the_last_bidder_left_buys_at_once_with_their_one_company() -> None:
+    """Ann presides A (in liquidation) and B. Cy passes; Ann, last in the order, bids: nobody
+    is left to outbid her and B is the one company she may buy with, so B buys A at once, as on
+    the site (s8600 at 555), without asking her to name it."""
+    game = companies()
+    a, b = corp(game, "A"), corp(game, "B")
+    game.ledger.move(b.president_share(), player(game, "a"))
+    trains = len(a.trains) + len(b.trains)
+    liquidate(game, a, "test")
+    to_acquisition_round(game)
+    act(game, "pass", "c")  # Bob, with no company now, is passed over
+    act(game, "bid", "a", corporation="A", price=10)
+    assert "merge" not in {m["type"] for m in legal_moves(game)}
+    assert len(corp(game, "B").trains) == trains and "B buys A for $10" in game.log
