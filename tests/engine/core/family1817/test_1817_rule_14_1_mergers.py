@@ -274,3 +274,27 @@ def test_14_1_3_a_player_a_purchase_makes_president_then_deals_as_the_president(
     assert moves[0]["entity"] == follower and {m["type"] for m in moves} == {"buy_shares", "pass"}
     act(game, "pass", follower)
     assert legal_moves(game)[0]["entity"] == first  # then the company's loans
+
+
+def test_14_1_3_the_other_players_may_sell_shares_of_any_company() -> None:
+    """14.1.3: "sell any number of shares to the open market" — Bob, asked after C's
+    conversion, sells his share of D (as on the site: s8400 at 644)."""
+    game = new(3)
+    start(game, "a", "C", 70)
+    act(game, "pass", "b")
+    start(game, "c", "D", 60)
+    act(game, "pass", "a")
+    act(game, "buy_shares", "b", shares=["D_1"])
+    pass_stock_round(game)
+    to_merger_round(game)
+    act(game, "convert", "C")
+    corp(game, "C").cash = 1000
+    act(game, "pass", "C")  # no loans; the two stations are bought
+    act(game, "pass", "a")  # the president buys nothing
+    moves = legal_moves(game)
+    assert moves[0]["entity"] == "b"
+    sells = next(m for m in moves if m["type"] == "sell_shares")["choices"]
+    assert {c["corporation"] for c in sells} == {"D"}
+    act(game, "sell_shares", "b", shares=["D_1"], percent=20)
+    assert corp(game, "D").share_by_id("D_1").owner is game.pool
+    assert legal_moves(game)[0]["entity"] == "c"
