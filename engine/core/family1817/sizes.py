@@ -80,6 +80,16 @@ def merger_refusal(game: Family1817Game, survivor: Corporation, other: Corporati
             if first.cash < price:
                 return (f"{first.name} must buy a share of the merged company for ${price} "
                         f"and has ${first.cash} (14.1.2)")
+    else:
+        # The exchanged shorts close against the president's ordinary shares (6.2); shorts
+        # beyond them would leave the president holding shares and shorts at once.
+        president = survivor.president()
+        if president is not None:
+            shorts = sum(1 for s in other.shares_of(president) if s.percent < 0)
+            ordinary = sum(1 for s in survivor.shares_of(president) if s.percent > 0 and not s.president)
+            if shorts > ordinary:
+                return (f"{president.name} holds {shorts} short shares of {other.id} and would preside "
+                        f"{survivor.id} holding shorts of it (6.2): the merger is not allowed")
     return None
 
 
@@ -134,16 +144,23 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
                       initiator: Player | None) -> None:
     added = resize(game, survivor, new_size)
     unit = survivor.share_percent
-    # Each of the other company's shares (the president's counts two) becomes one of the survivor's.
+    # The other company's short pairs (each short and an ordinary share balancing it) become the
+    # survivor's as they are; its other shares (the president's counts two) become one of the
+    # survivor's each. Once shorts were closed, an ordinary share numbered as a short's may be
+    # one of those others: the balancing ones are counted from the highest number down.
+    ordered = sorted(other.shares, key=share_index)
+    shorts = [s for s in ordered if s.percent < 0]
+    positive = [s for s in ordered if s.percent > 0]
+    balancing = positive[len(positive) - len(shorts):] if shorts else []
     receivers: list[Holder] = []
-    for share in sorted(base_shares(game, other), key=share_index):
-        receivers += [share.owner] * other.units(share.percent)
+    for share in positive:
+        if share not in balancing:
+            receivers += [share.owner] * other.units(share.percent)
     for share, owner in zip(added, receivers, strict=False):
         game.ledger.move(share, survivor if owner is other else owner)
-    # The other company's short pairs become the survivor's, each certificate with its holder.
     next_index = game.ledger.pair_index(survivor)
-    for share in sorted(other.shares, key=share_index):
-        if share_index(share) < game.FIRST_SHORT_INDEX:
+    for share in ordered:
+        if share not in shorts and share not in balancing:
             continue
         copy = Share(f"{survivor.id}_{next_index}", survivor, -unit if share.percent < 0 else unit, False,
                      survivor)
