@@ -264,9 +264,7 @@ class AcquisitionStep(Step):
             return ["assign", "pass"]
         assert isinstance(entity, Player)
         if sale.high_bidder is not None and len(sale.bidders) == 1:
-            # One company able to pay buys without a choice, also when the winner was the last
-            # bidder left (s8600 at 555); `skip` then names it.
-            return ["merge"] if len(buyers_of(game, entity, sale, sale.high_bid)) > 1 else []
+            return ["merge"]
         return ["bid", "pass"] if self.bid_range(game, sale, entity) else []
 
     def bid_range(self, game: Any, sale: Sale, player: Player) -> tuple[int, int] | None:
