@@ -118,6 +118,11 @@ class Family1817Game(BaseGame):
         when they can only pass (the site)."""
         return self.option(SITE_LIQUIDATION_PRESIDENT_ASKED)
 
+    def tokens_off_the_map(self, corporation: Corporation) -> int:
+        """Tokens of the company's that are not stations but count toward the most it may hold
+        in a merger or acquisition (14.3): a title's markers. None in the family."""
+        return 0
+
     def after_loan(self, corporation: Corporation) -> None:
         """A loan's money first buys the stations the company still owes (rule 11.6)."""
         self.buy_owed_tokens(corporation)

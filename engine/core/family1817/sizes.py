@@ -274,4 +274,4 @@ def stations_to_remove(game: Family1817Game, corporation: Corporation) -> int:
     """How many stations the company must take off the map: two in one hex, or more than the most."""
     placed = joined_stations(game, corporation)
     doubled = len(placed) - len({coord for coord, _, _ in placed})
-    return max(doubled, len(placed) - game.MAX_TOKENS)
+    return max(doubled, len(placed) + game.tokens_off_the_map(corporation) - game.MAX_TOKENS)
