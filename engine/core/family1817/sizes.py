@@ -53,7 +53,7 @@ def resize(game: Family1817Game, corporation: Corporation, size: int) -> list[Sh
 
 def token_shortfall(game: Family1817Game, corporation: Corporation, wanted: int) -> int:
     """Stations a conversion adds, as many of `wanted` as keep the company within the most."""
-    return max(0, min(wanted, game.MAX_TOKENS - corporation.token_count))
+    return max(0, min(wanted, game.MAX_TOKENS - game.tokens_off_the_map(corporation) - corporation.token_count))
 
 
 def convert(game: Family1817Game, corporation: Corporation) -> int:
@@ -235,7 +235,7 @@ def join_stations(game: Family1817Game, buyer: Corporation, target: Corporation,
                 game.log.append(f"{buyer.id}'s station at {coord} goes back to its charter")
     # The target's stations become the buyer's, those on its charter too (as on the site);
     # beyond the most, the charter's spares are discarded.
-    buyer.token_count = min(game.MAX_TOKENS, buyer.token_count + target.token_count)
+    buyer.token_count = min(game.MAX_TOKENS - game.tokens_off_the_map(buyer), buyer.token_count + target.token_count)
     target.token_count = 0
     game.joining_stations[buyer.id] = target.id
     if not stations_to_remove(game, buyer):

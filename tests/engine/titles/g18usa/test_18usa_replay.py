@@ -18,7 +18,7 @@ EXACT_PREFIX: dict[str, int | None] = {
     "109372": None, "randplay_18USA_4p_s8400": None, "randplay_18USA_4p_s8401": 787,
     "randplay_18USA_4p_s8403": None, "randplay_18USA_4p_s8405": None, "randplay_18USA_5p_s8502": None,
     "randplay_18USA_5p_s8503": None, "randplay_18USA_5p_s8504": 673, "randplay_18USA_5p_s8505": None,
-    "randplay_18USA_6p_s8600": 574, "randplay_18USA_6p_s8602": None, "randplay_18USA_6p_s8603": None,
+    "randplay_18USA_6p_s8600": None, "randplay_18USA_6p_s8602": None, "randplay_18USA_6p_s8603": None,
     "randplay_18USA_6p_s8604": 586,
 }
 

@@ -27,3 +27,12 @@ def test_p8_marker_counts_toward_the_most_stations_in_a_sale() -> None:
 def test_without_p8_a_company_has_no_token_off_the_map() -> None:
     game = position_in("s8600", BEFORE_THE_BID)
     assert game.tokens_off_the_map(game.corporations["C&O"]) == 0
+
+
+def test_with_the_marker_the_company_holds_no_ninth_token() -> None:
+    """After removing E3, NYC has 7 stations and the marker: no station is left on its charter
+    (so P20 no longer holds its track step open, as on the site at 574)."""
+    game = position_in("s8600", BEFORE_THE_BID + 2)  # the bid, then NYC's removal of E3
+    nyc = game.corporations["NYC"]
+    assert len(game.board.token_hexes("NYC")) == 7 and ("G11", 0) in game.board.token_hexes("NYC")
+    assert nyc.token_count == 7 and game.tokens_left(nyc) == 0
