@@ -211,6 +211,13 @@ class BaseGame(TitleRules, RouteHooksMixin):
         index = self.players.index(player)
         return self.players[(index + offset) % len(self.players)]
 
+    def next_player_in(self, player: Player) -> Player:
+        """`player`, or the first player to their left still in the game (not bankrupt)."""
+        for candidate in self.players_from(player):
+            if not candidate.bankrupt:
+                return candidate
+        return player
+
     def players_from(self, player: Player) -> list[Player]:
         index = self.players.index(player)
         return self.players[index:] + self.players[:index]

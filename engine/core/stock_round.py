@@ -31,6 +31,9 @@ class StockRound(Round):
     last_to_act: Player | None = None
 
     def start(self, game: BaseGame) -> None:
+        # A bankrupt player has left the game: the priority deal passes on to their left (the
+        # site's 18USA logs, s8400 at 487 and s8502 at 886).
+        game.priority_index = game.players.index(game.next_player_in(game.priority_player))
         self.current_index = game.priority_index
         game.log.append(f"Stock Round {game.turn}")
 
@@ -53,12 +56,11 @@ class StockRound(Round):
         if self.consecutive_passes >= len(active):
             self.finished = True
             return
-        for _ in range(len(game.players)):
-            self.current_index = (self.current_index + 1) % len(game.players)
-            if not game.players[self.current_index].bankrupt:
-                break
+        following = game.player_left_of(game.players[self.current_index])
+        self.current_index = game.players.index(game.next_player_in(following))
 
     def finish(self, game: BaseGame) -> None:
         if self.last_to_act is not None:
-            game.priority_index = game.players.index(game.player_left_of(self.last_to_act))
+            left = game.next_player_in(game.player_left_of(self.last_to_act))
+            game.priority_index = game.players.index(left)
         game.end_of_stock_round()

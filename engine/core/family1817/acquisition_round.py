@@ -196,8 +196,9 @@ def buying_power(game: Any, buyer: Corporation, sale: Sale) -> int:
 
 def may_hold_loans_of(game: Any, buyer: Corporation, sale: Sale) -> bool:
     """Rule 9: a company never holds more loans than it may; in an acquisition or a friendly sale
-    the target's loans come with it, so a buyer without room for them cannot buy."""
-    if sale.kind == LIQUIDATION:
+    the target's loans come with it, so a buyer without room for them cannot buy. On the site it
+    may (s8604 at 318, s8405 at 577): it repays the excess at once (`repay_loans_over_limit`)."""
+    if sale.kind == LIQUIDATION or family(game).buys_over_loan_limit():
         return True
     held = game.loans.count(buyer.id) + game.loans.count(sale.target)
     return bool(held <= family(game).max_loans(buyer))
@@ -409,8 +410,21 @@ class AcquisitionStep(Step):
             take_loan(family(game), buyer)
         game.transfer(buyer, game.bank, price)
         game.log.append(f"{buyer.id} buys {target.id} for ${price}")
+        self.repay_loans_over_limit(game, buyer, sale)
         sale.buyer = buyer.id
         sale.settling = True
+
+    def repay_loans_over_limit(self, game: Any, buyer: Corporation, sale: Sale) -> None:
+        """The site's buyer repays the acquired loans that took it over its limit, at once and
+        from its treasury (its bid counted that money against it); they count as repaid acquired
+        loans, which do not move its price (s8604 at 318: MILW's 3 loans become 2)."""
+        excess = game.loans.count(buyer.id) - family(game).max_loans(buyer)
+        while excess > 0 and sale.acquired_loans and buyer.cash >= game.loans.value:
+            game.transfer(buyer, game.bank, game.loans.value)
+            game.loans.repay(buyer.id)
+            sale.acquired_loans -= 1
+            excess -= 1
+            game.log.append(f"{buyer.id} repays an acquired loan over its limit")
 
     def finish_sale(self, game: Any, acquisition: AcquisitionRound) -> None:
         sale = acquisition.sale

@@ -26,6 +26,8 @@ SITE_POST_CONVERSION = "site_post_conversion"
 SITE_SELL_AFTER_SHORT = "site_sell_after_short"
 SITE_SALE_STATIONS = "site_sale_stations"
 SITE_CLOSE_SHORT_AT_LIMIT = "site_close_short_at_limit"
+SITE_SALE_LOANS_OVER_LIMIT = "site_sale_loans_over_limit"
+SITE_LIQUIDATION_PRESIDENT_ASKED = "site_liquidation_president_asked"
 FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
@@ -41,6 +43,13 @@ FAMILY_OPTIONS: dict[str, str] = {
     SITE_CLOSE_SHORT_AT_LIMIT: "A player at the certificate limit may buy a share that closes one of their short "
                                "shares, as on the site (rule 11.4: a player must hold fewer certificates than the "
                                "limit to buy one).",
+    SITE_SALE_LOANS_OVER_LIMIT: "A company may buy a company in acquisition or a friendly sale whose loans take "
+                                "it over its loan limit, as on the site: it repays the loans over the limit "
+                                "at once from its treasury, and its bids count that money against it (rule 9: "
+                                "a company never holds more loans than its share size, so it may not bid).",
+    SITE_LIQUIDATION_PRESIDENT_ASKED: "In a stock round the president of a company in liquidation is asked to "
+                                      "act even with nothing to do but pass, as on the site (a player who "
+                                      "can do nothing is passed over).",
 }
 
 
@@ -99,6 +108,20 @@ class Family1817Game(BaseGame):
     def site_sale_stations(self) -> bool:
         """Whether a company sale settles shared hexes as the site does (14.3)."""
         return self.option(SITE_SALE_STATIONS)
+    def buys_over_loan_limit(self) -> bool:
+        """Whether a company may buy another whose loans take it over its limit, repaying the
+        excess at once (the site)."""
+        return self.option(SITE_SALE_LOANS_OVER_LIMIT)
+
+    def asks_liquidation_presidents(self) -> bool:
+        """Whether a stock round asks the president of a company in liquidation to act even
+        when they can only pass (the site)."""
+        return self.option(SITE_LIQUIDATION_PRESIDENT_ASKED)
+
+    def tokens_off_the_map(self, corporation: Corporation) -> int:
+        """Tokens of the company's that are not stations but count toward the most it may hold
+        in a merger or acquisition (14.3): a title's markers. None in the family."""
+        return 0
 
     def after_loan(self, corporation: Corporation) -> None:
         """A loan's money first buys the stations the company still owes (rule 11.6)."""

@@ -226,7 +226,8 @@ class ConversionStep(Step):
 
 class PostConversionStep(Step):
     """Rule 14.1.3: the president buys any number of shares from the treasury, one at a time;
-    then each other player in turn buys one or sells any number; no short sales."""
+    then each other player in turn buys one or sells any number (of any company); no short
+    sales."""
 
     key = "post_conversion"
     label = "buy or sell shares of the new company"
@@ -267,10 +268,17 @@ class PostConversionStep(Step):
                  "price": price}]
 
     def sells(self, game: Any, rnd: Round, player: Player) -> list[Move]:
+        """14.1.3 lets the other players "sell any number of shares to the open market": of any
+        company, under the usual rules (11.1), as on the site (s8400 at 644: MKT after PRR's
+        merger). A player is asked only when they could buy or sell the new company's shares
+        (as on the site: 109372 at 717, s8400 at 467)."""
         corporation = self.corporation(game, rnd)
         if _merger(rnd).president_dealing or not in_normal_area(game, corporation):
             return []
-        return [choice for choice in sale_choices(game, player) if choice["corporation"] == corporation.id]
+        choices = sale_choices(game, player)
+        if self.buys(game, rnd, player) or any(c["corporation"] == corporation.id for c in choices):
+            return choices
+        return []
 
     def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
         if entity is not self.acting_entity(game, rnd) or not isinstance(entity, Player):
@@ -329,8 +337,9 @@ class PostConversionStep(Step):
     def process_sell(self, game: Any, rnd: Round, entity: Holder, action: SellShares) -> None:
         assert isinstance(entity, Player)
         corporation = corporation_of_shares(game, action.shares)
-        if corporation.id != _merger(rnd).pending or _merger(rnd).president_dealing:
-            raise GameError(f"only shares of {_merger(rnd).pending} are dealt now")
+        if not self.sells(game, rnd, entity):
+            raise GameError(f"{entity.name} may not sell now: the president of {_merger(rnd).pending} "
+                            "buys from its treasury first (14.1.3)")
         plan = plan_sale(game, entity, corporation, action.shares, action.percent)
         execute_sale(game, entity, plan, action.shares)
         self.next_dealer(game, rnd)

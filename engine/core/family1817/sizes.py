@@ -53,7 +53,7 @@ def resize(game: Family1817Game, corporation: Corporation, size: int) -> list[Sh
 
 def token_shortfall(game: Family1817Game, corporation: Corporation, wanted: int) -> int:
     """Stations a conversion adds, as many of `wanted` as keep the company within the most."""
-    return max(0, min(wanted, game.MAX_TOKENS - corporation.token_count))
+    return max(0, min(wanted, game.MAX_TOKENS - game.tokens_off_the_map(corporation) - corporation.token_count))
 
 
 def convert(game: Family1817Game, corporation: Corporation) -> int:
@@ -80,6 +80,16 @@ def merger_refusal(game: Family1817Game, survivor: Corporation, other: Corporati
             if first.cash < price:
                 return (f"{first.name} must buy a share of the merged company for ${price} "
                         f"and has ${first.cash} (14.1.2)")
+    else:
+        # The exchanged shorts close against the president's ordinary shares (6.2); shorts
+        # beyond them would leave the president holding shares and shorts at once.
+        president = survivor.president()
+        if president is not None:
+            shorts = sum(1 for s in other.shares_of(president) if s.percent < 0)
+            ordinary = sum(1 for s in survivor.shares_of(president) if s.percent > 0 and not s.president)
+            if shorts > ordinary:
+                return (f"{president.name} holds {shorts} short shares of {other.id} and would preside "
+                        f"{survivor.id} holding shorts of it (6.2): the merger is not allowed")
     return None
 
 
@@ -134,16 +144,23 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
                       initiator: Player | None) -> None:
     added = resize(game, survivor, new_size)
     unit = survivor.share_percent
-    # Each of the other company's shares (the president's counts two) becomes one of the survivor's.
+    # The other company's short pairs (each short and an ordinary share balancing it) become the
+    # survivor's as they are; its other shares (the president's counts two) become one of the
+    # survivor's each. Once shorts were closed, an ordinary share numbered as a short's may be
+    # one of those others: the balancing ones are counted from the highest number down.
+    ordered = sorted(other.shares, key=share_index)
+    shorts = [s for s in ordered if s.percent < 0]
+    positive = [s for s in ordered if s.percent > 0]
+    balancing = positive[len(positive) - len(shorts):] if shorts else []
     receivers: list[Holder] = []
-    for share in sorted(base_shares(game, other), key=share_index):
-        receivers += [share.owner] * other.units(share.percent)
+    for share in positive:
+        if share not in balancing:
+            receivers += [share.owner] * other.units(share.percent)
     for share, owner in zip(added, receivers, strict=False):
         game.ledger.move(share, survivor if owner is other else owner)
-    # The other company's short pairs become the survivor's, each certificate with its holder.
     next_index = game.ledger.pair_index(survivor)
-    for share in sorted(other.shares, key=share_index):
-        if share_index(share) < game.FIRST_SHORT_INDEX:
+    for share in ordered:
+        if share not in shorts and share not in balancing:
             continue
         copy = Share(f"{survivor.id}_{next_index}", survivor, -unit if share.percent < 0 else unit, False,
                      survivor)
@@ -218,7 +235,7 @@ def join_stations(game: Family1817Game, buyer: Corporation, target: Corporation,
                 game.log.append(f"{buyer.id}'s station at {coord} goes back to its charter")
     # The target's stations become the buyer's, those on its charter too (as on the site);
     # beyond the most, the charter's spares are discarded.
-    buyer.token_count = min(game.MAX_TOKENS, buyer.token_count + target.token_count)
+    buyer.token_count = min(game.MAX_TOKENS - game.tokens_off_the_map(buyer), buyer.token_count + target.token_count)
     target.token_count = 0
     game.joining_stations[buyer.id] = target.id
     if not stations_to_remove(game, buyer):
@@ -282,4 +299,4 @@ def stations_to_remove(game: Family1817Game, corporation: Corporation) -> int:
     if not placed:
         return 0
     doubled = len(placed) - len({coord for coord, _, _ in placed})
-    return max(doubled, len(placed) - game.MAX_TOKENS)
+    return max(doubled, len(placed) + game.tokens_off_the_map(corporation) - game.MAX_TOKENS)

@@ -21,7 +21,7 @@ from engine.core.actions import Action, BuyShares, Pass, SellShares
 from engine.core.entities import Corporation, Holder, Player, Share
 from engine.core.family1817.actions import ScrapTrain, Short, TakeLoan
 from engine.core.family1817.loans import take_loan
-from engine.core.family1817.market import area
+from engine.core.family1817.market import LIQUIDATION, area
 from engine.core.family1817.operating import family, loan_moves, scrap_moves, scrap_train
 from engine.core.family1817.shorts import (
     bank_closes_market_shorts,
@@ -115,6 +115,9 @@ class FamilyStockStep(BuySellParShares):
         stock = _stock(rnd)
         if stock.turn_state.sold or stock.turn_state.bought or stock.shorted or stock.acting_for:
             return True
+        if family(game).asks_liquidation_presidents() and any(
+                area(game, corp) == LIQUIDATION for corp in self.companies_of(game, stock.current(game))):
+            return True  # the site asks them, though they may only pass (s8600 at 335)
         return any(move["type"] != "pass" for move in self.legal_moves(game, rnd))
 
     # --- the player's own actions -----------------------------------------------------------

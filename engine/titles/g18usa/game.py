@@ -24,6 +24,7 @@ from engine.titles.g18usa.auction import PrivateAuctionRound, SelectionAuctionSt
 from engine.titles.g18usa.commands import COMMANDS
 from engine.titles.g18usa.data import load_data
 from engine.titles.g18usa.setup import SETUP_OPTIONS, SEVENTEEN_TRAINS, setup_from_seed
+from engine.titles.g18usa.stations import FREIGHT
 from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
 
 GAME_OPTIONS = {
@@ -33,6 +34,7 @@ WESTERN_LAND_GRANT = "P15"
 BAILEY_YARD = "P23"
 SHORTS_END_PHASE = "8"
 PULLMAN_SCRAP_VALUE = 50
+EXPRESS_FREIGHT = "P8"  # its red-area marker counts as one of the owner's tokens (14.3)
 
 
 class G18USA(Family1817Game):
@@ -167,6 +169,12 @@ class G18USA(Family1817Game):
         return self.company_size(corporation) == 10
 
     # --- facts -----------------------------------------------------------------------------------
+    def tokens_off_the_map(self, corporation: Corporation) -> int:
+        """P8's marker in a red area is one of its owner's tokens: with 7 stations and the
+        marker, a company buying one more station must remove one (s8600 at 555)."""
+        placed = any(state.markers_of(FREIGHT) for state in self.board.hexes.values())
+        return 1 if placed and self.owns(corporation, EXPRESS_FREIGHT) else 0
+
     def owns(self, corporation: Corporation, company_id: str) -> bool:
         company = self.companies.get(company_id)
         return company is not None and company.owner is corporation and not company.closed

@@ -8,6 +8,7 @@ from family_helpers import (
     act,
     col,
     corp,
+    legal_moves,
     moves_of,
     new,
     pass_stock_round,
@@ -18,7 +19,7 @@ from family_helpers import (
     start,
 )
 
-from engine.core.family1817.game import SITE_CLOSE_SHORT_AT_LIMIT
+from engine.core.family1817.game import SITE_CLOSE_SHORT_AT_LIMIT, SITE_LIQUIDATION_PRESIDENT_ASKED
 from engine.core.family1817.market import area, end_of_stock_round_moves, liquidate
 from engine.core.family1817.shorts import short_count
 
@@ -291,3 +292,22 @@ def test_11_6_a_title_may_spare_a_company_owing_stations_from_liquidation(
     corp(game, "C").cash = 0
     pass_stock_round(game)
     assert not [line for line in game.log if "could not pay for its stations" in line]
+
+
+@pytest.mark.parametrize("site", [False, True])
+def test_11_the_president_of_a_company_in_liquidation_is_asked_only_on_the_site(site: bool) -> None:
+    """Ann, without money, presides C in liquidation: she can do nothing. The printed rules pass
+    her over (Bob's pass ends the round); `site_liquidation_president_asked` asks her."""
+    game = five_share_company_after_a_round()
+    if site:
+        game.options.add(SITE_LIQUIDATION_PRESIDENT_ASKED)
+    liquidate(game, corp(game, "C"), "test")
+    ann, bob = player(game, "a"), player(game, "b")
+    ann.cash = bob.cash = 0
+    game.round.current_index = game.players.index(bob)
+    act(game, "pass", "b")
+    if site:
+        assert game.round.name == "Stock Round" and game.round.current(game) is ann
+        assert [m["type"] for m in legal_moves(game)] == ["pass"]
+        act(game, "pass", "a")
+    assert game.round.name != "Stock Round"

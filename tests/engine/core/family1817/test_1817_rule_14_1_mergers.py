@@ -274,3 +274,81 @@ def test_14_1_3_a_player_a_purchase_makes_president_then_deals_as_the_president(
     assert moves[0]["entity"] == follower and {m["type"] for m in moves} == {"buy_shares", "pass"}
     act(game, "pass", follower)
     assert legal_moves(game)[0]["entity"] == first  # then the company's loans
+
+
+def test_14_1_3_the_other_players_may_sell_shares_of_any_company() -> None:
+    """14.1.3: "sell any number of shares to the open market" — Bob, asked after C's
+    conversion, sells his share of D (as on the site: s8400 at 644)."""
+    game = new(3)
+    start(game, "a", "C", 70)
+    act(game, "pass", "b")
+    start(game, "c", "D", 60)
+    act(game, "pass", "a")
+    act(game, "buy_shares", "b", shares=["D_1"])
+    pass_stock_round(game)
+    to_merger_round(game)
+    act(game, "convert", "C")
+    corp(game, "C").cash = 1000
+    act(game, "pass", "C")  # no loans; the two stations are bought
+    act(game, "pass", "a")  # the president buys nothing
+    moves = legal_moves(game)
+    assert moves[0]["entity"] == "b"
+    sells = next(m for m in moves if m["type"] == "sell_shares")["choices"]
+    assert {c["corporation"] for c in sells} == {"D"}
+    act(game, "sell_shares", "b", shares=["D_1"], percent=20)
+    assert corp(game, "D").share_by_id("D_1").owner is game.pool
+    assert legal_moves(game)[0]["entity"] == "c"
+
+
+def d_with_a_closed_short() -> object:
+    """Ann's C and Cy's D (5 shares each). Bob shorts D, then closes it buying a share from D's
+    treasury: the ordinary share his short sale put in the market is now a plain share of D
+    numbered as a short's. The next merger round begins."""
+    game = new(3)
+    start(game, "a", "C", 70)
+    act(game, "pass", "b")
+    start(game, "c", "D", 60)
+    pass_stock_round(game)
+    play_until_stock_round(game)
+    bob = player(game, "b")
+    game.round.current_index = game.players.index(bob)
+    act(game, "short", "b", corporation="D")
+    pass_stock_round(game)
+    play_until_stock_round(game)
+    game.round.current_index = game.players.index(bob)
+    act(game, "buy_shares", "b", shares=["D_2"])
+    assert corp(game, "D").percent_owned_by(bob) == 0 and corp(game, "D").share_by_id("D_10").owner is game.pool
+    pass_stock_round(game)
+    to_merger_round(game)
+    return game
+
+
+def test_14_1_2_a_merger_counts_a_share_numbered_as_a_shorts_once() -> None:
+    game = d_with_a_closed_short()
+    first = game.round.current_entity(game).id
+    other = "D" if first == "C" else "C"
+    act(game, "merge", first, corporation=other)
+    survivor = corp(game, first)
+    assert sum(s.percent for s in survivor.shares) == 100
+    assert sum(survivor.units(s.percent) for s in survivor.shares if s.owner is game.pool) == 1  # D_10
+
+
+def test_14_1_2_no_merger_would_leave_its_president_with_shorts_of_it() -> None:
+    """Ann (C) shorts D and Cy (D) shorts C: whichever merges first, its president would preside
+    the merged company holding short shares of it (6.2), so neither may merge with the other."""
+    game = new(3)
+    start(game, "a", "C", 70)
+    act(game, "pass", "b")
+    start(game, "c", "D", 60)
+    pass_stock_round(game)
+    play_until_stock_round(game)
+    for who, target in (("a", "D"), ("c", "C")):
+        game.round.current_index = game.players.index(player(game, who))
+        act(game, "short", who, corporation=target)
+        act(game, "pass", who)
+    pass_stock_round(game)
+    to_merger_round(game)
+    first = game.round.current_entity(game).id
+    other = "D" if first == "C" else "C"
+    assert "merge" not in {m["type"] for m in legal_moves(game)}
+    refused(game, "merge", first, "would preside", corporation=other)

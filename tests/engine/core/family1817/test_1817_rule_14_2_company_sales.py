@@ -17,6 +17,7 @@ from family_helpers import (
 )
 
 from engine.core.entities import Company
+from engine.core.family1817.game import SITE_SALE_LOANS_OVER_LIMIT
 from engine.core.family1817.market import area, liquidate
 
 
@@ -235,6 +236,28 @@ def test_9_a_buyer_needs_room_for_the_loans_it_would_take_over() -> None:
     refused(game, "bid", "b", "it is Cy.s turn", corporation="A", price=10)
 
 
+def test_9_site_a_buyer_over_its_loan_limit_repays_the_excess_at_once() -> None:
+    """`site_sale_loans_over_limit`: B (2 shares, one loan) may buy A with A's two loans; its
+    bids count the $100 to repay the third loan against it, which it repays as the sale settles
+    (no price move); the other acquired loan it cannot repay moves its price two steps back."""
+    game = companies()
+    game.options.add(SITE_SALE_LOANS_OVER_LIMIT)
+    a, b = corp(game, "A"), corp(game, "B")
+    game.market.move("A", "left", 20)
+    game.loans.held["A"] = 2
+    game.loans.held["B"] = 1
+    a.cash, b.cash = 30, 150
+    to_acquisition_round(game)
+    b_col = col(game, "B")
+    bid = next(m for m in legal_moves(game) if m["type"] == "bid")
+    assert bid["entity"] == "b" and bid["choices"][0]["max_price"] == 150 + 30 - 100
+    refused(game, "bid", "b", "from \\$10 to \\$80", corporation="A", price=90)
+    act(game, "bid", "b", corporation="A", price=60)
+    act(game, "pass", "c")
+    assert game.loans.count("B") == 2 and corp(game, "B").cash == 150 + 30 - 60 - 100
+    assert col(game, "B") == b_col - 2 and not corp(game, "A").ipoed
+
+
 def test_14_2_3_a_company_nobody_could_buy_is_not_offered_for_a_friendly_sale() -> None:
     game = companies()
     # No company has money, and none has room for another's loans: nothing can be sold
@@ -348,3 +371,35 @@ def test_14_2_3_a_bid_made_when_everyone_else_is_out_wins_at_once() -> None:
     act(game, "bid", "a", corporation="A", price=floor)
     assert game.round.sale is None or game.round.sale.buyer == "C"
     assert all(train in corp(game, "C").trains for train in a_trains) and not corp(game, "A").trains
+def test_14_2_sales_follow_the_reverse_operating_order_of_the_rounds_start() -> None:
+    """B buys A and keeps A's loan: its price falls two steps, below C's. The friendly sales
+    still offer C first, then B, as the operating order stood when the round began."""
+    game = companies()
+    a, b, c = corp(game, "A"), corp(game, "B"), corp(game, "C")
+    game.market.move("A", "left", 20)
+    game.loans.held["A"] = 1
+    a.cash, b.cash, c.cash = 0, 50, 1000
+    game.market.move("B", "right", 12 - col(game, "B"))
+    game.market.move("C", "right", 11 - col(game, "C"))
+    to_acquisition_round(game)
+    act(game, "bid", "b", corporation="A", price=10)
+    act(game, "pass", "c")
+    act(game, "pass", "B")  # no loan; B cannot repay A's ($40): two steps back, below C
+    assert col(game, "B") == 10 < col(game, "C") == 11
+    assert friendly_offers(game) == ["C", "B"]
+
+
+def test_14_2_the_last_bidder_left_buys_at_once_with_their_one_company() -> None:
+    """Ann presides A (in liquidation) and B. Cy passes; Ann, last in the order, bids: nobody
+    is left to outbid her and B is the one company she may buy with, so B buys A at once, as on
+    the site (s8600 at 555), without asking her to name it."""
+    game = companies()
+    a, b = corp(game, "A"), corp(game, "B")
+    game.ledger.move(b.president_share(), player(game, "a"))
+    trains = len(a.trains) + len(b.trains)
+    liquidate(game, a, "test")
+    to_acquisition_round(game)
+    act(game, "pass", "c")  # Bob, with no company now, is passed over
+    act(game, "bid", "a", corporation="A", price=10)
+    assert "merge" not in {m["type"] for m in legal_moves(game)}
+    assert len(corp(game, "B").trains) == trains and "B buys A for $10" in game.log

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from family_helpers import act, corp, legal_moves, new, pass_stock_round, player, refused, start
+from family_helpers import (
+    act,
+    corp,
+    legal_moves,
+    new,
+    pass_stock_round,
+    play_until_stock_round,
+    player,
+    refused,
+    start,
+)
 
 from engine.core.family1817.market import area
 from engine.core.family1817.shorts import bank_closes_market_shorts
@@ -124,3 +134,15 @@ def test_11_the_bank_closes_market_shorts_from_the_treasury_at_the_start_of_a_st
     bank_closes_market_shorts(game)
     assert not [s for s in c.shares if s.percent < 0]
     assert len(c.shares_of(c)) == treasury - 1 and c.cash == cash + game.share_price(c)
+
+
+def test_15_a_bankrupt_players_priority_deal_passes_to_their_left() -> None:
+    game = three_players()
+    cy = player(game, "c")
+    assert game.priority_player is cy  # left of Bob, the last to act
+    cy.cash = 0
+    game.demand(cy, 100, game.bank, "a test debt")
+    act(game, "bankrupt", "c")
+    assert cy.bankrupt and not game.finished
+    play_until_stock_round(game)
+    assert game.round.current(game) is player(game, "a") and game.priority_player is player(game, "a")
