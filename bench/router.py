@@ -1,10 +1,13 @@
 """Seconds the route optimizer takes (run by hand, not a test).
 
-    python bench/router.py [--warm] [--dense N] [--budget S] [--no-logs] [--no-usa] [LOG.json ...]
+    python bench/router.py [--warm] [--dense N] [--budget S] [--no-logs] [--no-usa] [--board-usa]
+                           [LOG.json ...]
 
 Logs (default: the real and generated 18Texas games in tests/data): every logged run position,
 cold (each position on a fresh copy of the game, so no cache) unless --warm. Then every run
-position of the 18USA logs, rebuilt on the board alone (bench/usa_positions.py). Then N dense
+position the 18USA game reaches in the 18USA logs, with the title's own hooks and run check
+(bench/usa_game_positions.py); with --board-usa also every logged run position rebuilt on the
+board alone (bench/usa_positions.py, the logs' later positions too). Then N dense
 positions of each kind (default 3), under the time budget (default 2 s), each with 8+8 trains and
 with 6+6 and a Pullman, hooks on (resource bonuses, bonus tokens, an end limit, a red area of
 several hexes):
@@ -204,6 +207,10 @@ def main() -> None:
     if everything:
         print(line("all logs" + (" (warm cache)" if warm else " (cold)"), everything, proven, cpu))
     if "--no-usa" not in args:
+        from usa_game_positions import time_game_logs
+
+        time_game_logs(budget)
+    if "--board-usa" in args:
         time_usa_logs(budget)
     time_problems("dense synthetic", dense_problems(dense), budget)
     time_problems("dense 18USA map", usa_problems(dense), budget)

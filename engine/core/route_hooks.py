@@ -6,8 +6,9 @@ exactly (no hook is an opaque function of a whole run):
 
 * `route_stop_revenue`: a stop's value on one train (red areas by phase and their value tokens,
   a P6 token, bridge and subsidy tokens, P8's bonus in its red area, a company town's penalty).
-* `route_track_bonuses`: revenue a train collects once for passing through a hex of plain track
-  (coal, oil and ore tokens). Such a hex is not a stop: it costs no distance and ends no run.
+* `route_track_bonuses`: revenue a train collects once for using track in a hex (coal, oil and
+  ore tokens on plain track; 18USA's P8 on a red area's hexes). The bonus is no stop: it costs no
+  distance, and a stop the train passes without counting it (a switcher's) still earns it.
 * `route_stop_roles`: stops with a special part in a run: a rural junction may not be a run's
   first or last stop; the hexes of one red area (Mexico) count as one location, visited once.
 * `route_end_limits`: at most n of a company's runs may start or end in a group of hexes

@@ -37,7 +37,9 @@ MEMORY_MB = 1024  # the cap CP-SAT is given for one search
 # One worker with the fuller LP (linearization level 2): measured on the 18USA logs, it proves the
 # late runs of one or two trains several times faster than two default workers, and it leaves the
 # machine's other core free. The beam search's first answer does what the second worker's
-# local search did before (find a good answer at all).
+# local search did before (find a good answer at all). Small models, above all those with an
+# extender, are proven several times faster still without the LP (level 0: 18USA logs s8505
+# action 946, 0.22 s against 1.42 s of CPU), so router_modelsearch tries that first, briefly.
 WORKERS = 1
 LINEARIZATION = 2
 
@@ -88,7 +90,7 @@ class ModelOutcome:
 
 def solve(problem: ModelInput, seconds: float, workers: int = WORKERS, plans: Sequence[Plan] = (),
           holders: Mapping[int, int] | None = None, caps: Mapping[int, int] | None = None,
-          total_cap: int | None = None) -> ModelOutcome:
+          total_cap: int | None = None, linearization: int = LINEARIZATION) -> ModelOutcome:
     """The best runs, proven if CP-SAT finishes within `seconds`.
 
     `plans` (with attachment k on train `holders[k]`) is a first solution to start from. `caps`
@@ -107,7 +109,7 @@ def solve(problem: ModelInput, seconds: float, workers: int = WORKERS, plans: Se
     # Building the model comes out of the same seconds.
     solver.parameters.max_time_in_seconds = max(seconds - (time.perf_counter() - entered), 0.001)
     solver.parameters.num_workers = workers
-    solver.parameters.linearization_level = LINEARIZATION
+    solver.parameters.linearization_level = linearization
     solver.parameters.max_memory_in_mb = MEMORY_MB
     status = solver.Solve(built.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -1,7 +1,8 @@
 """The whole-network search: a quick first answer, bounds per train, then the model to prove it.
 
 1. router_heuristic plans good runs in a few tens of milliseconds; CP-SAT starts from them, and
-   on most positions proves them or better at once.
+   on most positions proves them or better at once (small models without its LP, which proves
+   them fastest).
 2. Otherwise, with several trains, each kind of train is solved alone. What one train can earn alone
    bounds what it earns beside the others, so these bounds cut the joint search; when the first
    answer already earns their sum, it is proven without the joint search at all.
@@ -18,10 +19,23 @@ from dataclasses import replace
 
 from engine.core.route_hooks import assign_attachments, attachment_credit
 from engine.core.router_heuristic import Plan, plan_trains
-from engine.core.router_model import ModelInput, ModelOutcome, TrainSpec, run_from_walk, solve
+from engine.core.router_model import (
+    LINEARIZATION,
+    ModelInput,
+    ModelOutcome,
+    TrainSpec,
+    run_from_walk,
+    solve,
+)
 
 HEURISTIC_SHARE = 0.15  # of the time budget, at most, for the first answer
-FIRST_SHARE = 0.25  # of what is left, for a first try of the model: small positions end here
+# Models of at most this many track edges are solved without CP-SAT's LP (router_model.WORKERS):
+# measured on the 18USA logs' hardest small positions (25-31 edges, an extender), 7x less CPU; on
+# larger ones (77-94 edges) the LP pays.
+SMALL_EDGES = 64
+# Of what is left, for a first try of the model: small positions end here. With 0.25 the bounds
+# of single trains came too late for the hardest 18USA log positions (109372 action 1060).
+FIRST_SHARE = 0.1
 SINGLES_SHARE = 0.4  # of what is left then, at most, for the bounds of single trains
 
 
@@ -117,8 +131,9 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
     plans = plan_trains(problem, deadline=started + (deadline - started) * HEURISTIC_SHARE)
     first = _worth(problem, plans)
     holders = _holders(problem, plans)
+    small = len(problem.graph.edges) <= SMALL_EDGES
     outcome = solve(problem, (deadline - time.perf_counter()) * (FIRST_SHARE if len(problem.trains) > 1 else 1),
-                    plans=plans, holders=holders)
+                    plans=plans, holders=holders, linearization=0 if small else LINEARIZATION)
     if len(problem.trains) > 1 and not outcome.proven and plans and time.perf_counter() < deadline:
         singles_end = time.perf_counter() + (deadline - time.perf_counter()) * SINGLES_SHARE
         caps, total_cap = _single_bounds(problem, plans, singles_end)
@@ -133,7 +148,7 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
             index = {attachment.id: k for k, attachment in enumerate(problem.attachments)}
             start_holders = {index[name]: run.train for run in outcome.runs for name in run.attachments}
         again = solve(problem, deadline - time.perf_counter(), plans=start, holders=start_holders, caps=caps,
-                      total_cap=total_cap)
+                      total_cap=total_cap, linearization=0 if small else LINEARIZATION)
         if again.found and (again.proven or again.total > outcome.total or not outcome.found):
             outcome = again
     if outcome.found and outcome.total >= first or not plans:

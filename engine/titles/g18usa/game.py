@@ -112,7 +112,8 @@ class G18USA(Family1817Game):
         return usa_revenue.hook_stop_value(self.umap, corporation.id, owned, self.phase.name, stop, revenue)
 
     def route_track_bonuses(self, corporation: Corporation, train: Train) -> dict[str, int]:
-        return usa_revenue.track_bonuses(self.umap, self.phase.name)
+        owned = [company.id for company in self.companies_of(corporation)]
+        return usa_revenue.hook_track_bonuses(self.umap, owned, self.phase.name)
 
     def route_end_limits(self, corporation: Corporation) -> tuple[EndLimit, ...]:
         return usa_revenue.hook_end_limits(self.umap)

@@ -4,9 +4,13 @@ company's runs; the title's run step values runs with `run_value`.
 The same rules, stated for the route optimizer through the core route hooks
 (engine/core/route_hooks.py), are the `hook_*` functions the game class returns:
 * `hook_stop_value`: printed value in the phase (red areas by their value token, P6's token),
-  bridge and city-value (subsidy) markers, the Company Town's penalty, P8's +$10 in its red area
-  (each red area is one hex but Mexico, whose hexes are one location, so a run earns it once);
-* `track_bonuses`: coal, oil and ore tokens, once per train, costing no distance;
+  bridge and city-value (subsidy) markers, the Company Town's penalty;
+* `hook_track_bonuses`: coal, oil and ore tokens, once per train, costing no distance; and P8's
+  +$10 "for each train which runs to that red area" (the rulebook's P8): a track bonus on the
+  hexes of its red area, because every path of a red hex leads to its stop, so a train uses
+  that track exactly when its run stops there, and a stop P19's switcher leaves out of the count
+  still earns it, as `run_value` (through `run_bonus`) says; a run visits Mexico, the one area of
+  several hexes, once, and only by one of its hexes;
 * `hook_end_limits`: at most two runs into Mexico; Mexico, Montreal and the Port of New Orleans
   end runs and rural junctions never do, which the tiles print (core board flags);
 * `hook_attachments`: the Pullman (+$20 a counted stop but rural junctions), P17's route bonus
@@ -151,11 +155,18 @@ def check_run_set(umap: UsaMap, runs: Sequence[Sequence[Node]]) -> None:
 # --- the same rules as core route hooks, for the route optimizer -----------------------------------
 def hook_stop_value(umap: UsaMap, corporation: str, owned: Collection[str], phase: str, node: Node,
                     printed: int) -> int:
-    """`route_stop_revenue`: the stop's value on any train (the Pullman is an attachment)."""
-    value = printed + stop_extras(umap, corporation, node, phase)
-    if EXPRESS_FREIGHT in owned and node[0] in freight_area(umap):
-        value += FREIGHT_BONUS
-    return value
+    """`route_stop_revenue`: the stop's value on any train (the Pullman is an attachment, P8's
+    bonus a track bonus)."""
+    return printed + stop_extras(umap, corporation, node, phase)
+
+
+def hook_track_bonuses(umap: UsaMap, owned: Collection[str], phase: str) -> dict[str, int]:
+    """`route_track_bonuses`: the resource tokens, and P8's bonus on its red area's hexes."""
+    bonuses = track_bonuses(umap, phase)
+    if EXPRESS_FREIGHT in owned:
+        for coord in freight_area(umap):
+            bonuses[coord] = bonuses.get(coord, 0) + FREIGHT_BONUS
+    return bonuses
 
 
 def hook_end_limits(umap: UsaMap) -> tuple[tuple[frozenset[str], int], ...]:
