@@ -203,6 +203,10 @@ class UsaTrackStep(OperatingStep):
             moves.append({"type": "lay_tile", "entity": corp.id, "choices": lays})
         return moves + [{"type": "pass", "entity": corp.id}]
 
+    def offers(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> bool:
+        # The pass is offered whenever the step is (see legal_moves): no need to list the lays.
+        return isinstance(action, Pass) or super().offers(game, rnd, entity, action)
+
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
         return lay_matches(choice, action) if isinstance(action, LayTile) else super().matches(game, choice, action)
 
