@@ -52,3 +52,23 @@ def is_offered(game: BaseGame, action: dict[str, Any]) -> bool:
     except GameError:
         return False
     return game.round.offered(game, entity, typed)
+
+
+def accepted_only_on_import(game: BaseGame, action: dict[str, Any]) -> bool:
+    """True when the steps in play take `action` only because a log is being imported: the
+    reference site accepted such actions (its record stands), live play does not offer them."""
+    if not game.importing or game.finished:
+        return False
+    try:
+        typed = parse_action(action)
+        entity = game.entity(typed)
+    except GameError:
+        return False
+    steps = game.round.active_steps(game)
+    if not any(typed.type in step.actions(game, game.round, entity) for step in steps):
+        return False
+    game.importing = False
+    try:
+        return not any(typed.type in step.actions(game, game.round, entity) for step in steps)
+    finally:
+        game.importing = True

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.core.actions import Action
 from engine.core.entities import Holder, Player
-from engine.core.step import Move, Step, controller, entity_id
+from engine.core.step import Move, Step, controller
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -125,17 +125,8 @@ class Round:
 
     def offered(self, game: BaseGame, entity: Holder, action: Action) -> bool:
         """Whether `action` is one of the legal moves (free amounts within their limits)."""
-        wanted = entity_id(entity)
-        for step in self.active_steps(game):
-            if action.type not in step.actions(game, self, entity):
-                continue
-            for move in step.legal_moves(game, self):
-                if move["type"] != action.type or str(move["entity"]) != str(wanted):
-                    continue
-                choices = move.get("choices")
-                if choices is None or any(step.matches(game, choice, action) for choice in choices):
-                    return True
-        return False
+        return any(action.type in step.actions(game, self, entity) and step.offers(game, self, entity, action)
+                   for step in self.active_steps(game))
 
     # --- settling --------------------------------------------------------------------------
     def advance(self, game: BaseGame) -> bool:

@@ -77,6 +77,18 @@ class Step:
             return []
         return [{"type": kind, "entity": entity_id(entity)} for kind in self.actions(game, rnd, entity)]
 
+    def offers(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> bool:
+        """Whether `action`, of a type `actions` allows `entity` now, is one of the legal moves
+        (a step may answer without listing every move, when it knows a cheaper way)."""
+        wanted = str(entity_id(entity))
+        for move in self.legal_moves(game, rnd):
+            if move["type"] != action.type or str(move["entity"]) != wanted:
+                continue
+            choices = move.get("choices")
+            if choices is None or any(self.matches(game, choice, action) for choice in choices):
+                return True
+        return False
+
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
         """Whether `action` is the offered `choice` (fields not sent by players are ignored)."""
         sent = action.to_dict()

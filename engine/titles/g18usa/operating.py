@@ -21,7 +21,7 @@ from engine.core.round import Round, RoundSpec
 from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep, operating
 from engine.errors import GameError
-from engine.titles.g18usa.stations import check_station, city_of, place_station
+from engine.titles.g18usa.stations import check_station, city_of, legal_stations, place_station
 from engine.titles.g18usa.track import (
     CITY_YELLOW,
     LayRecord,
@@ -197,19 +197,35 @@ class UsaTrackStep(OperatingStep):
         usa = _usa(game)
         orr = _round(rnd)
         corp = orr.corporation
-        lays = [choice for choice in legal_lays(usa.umap, track_turn(usa, orr))
-                if all(tile["cost"] <= corp.cash for tile in choice["tiles"])]  # type: ignore[attr-defined]
+        lays = affordable(legal_lays(usa.umap, track_turn(usa, orr)), corp.cash)
         moves: list[Move] = []
         if lays:
             moves.append({"type": "lay_tile", "entity": corp.id, "choices": lays})
         return moves + [{"type": "pass", "entity": corp.id}]
 
+    def offers(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> bool:
+        # The pass is offered whenever the step is (see legal_moves): no need to list the lays.
+        return isinstance(action, Pass) or super().offers(game, rnd, entity, action)
+
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
-        if isinstance(action, LayTile):
-            return choice["hex"] == action.hex and any(
-                tile["tile"].rsplit("-", 1)[0] == action.tile.rsplit("-", 1)[0] and action.rotation in tile["rotations"]
-                for tile in choice["tiles"])
-        return super().matches(game, choice, action)
+        return lay_matches(choice, action) if isinstance(action, LayTile) else super().matches(game, choice, action)
+
+
+def lay_matches(choice: Mapping[str, Any], action: LayTile) -> bool:
+    """Whether the lay is one of the hex's offered tiles and rotations (any free copy of the tile)."""
+    return choice["hex"] == action.hex and any(
+        tile["tile"].rsplit("-", 1)[0] == action.tile.rsplit("-", 1)[0] and action.rotation in tile["rotations"]
+        for tile in choice["tiles"])
+
+
+def affordable(lays: list[dict[str, Any]], cash: int) -> list[dict[str, Any]]:
+    """The lays the company can pay for: a hex stays offered with the tiles it can afford."""
+    kept = []
+    for choice in lays:
+        tiles = [tile for tile in choice["tiles"] if tile["cost"] <= cash]
+        if tiles:
+            kept.append({**choice, "tiles": tiles})
+    return kept
 
 
 def lay_tile(game: G18USA, rnd: UsaOperatingRound, corporation: Corporation, entity: str, action: LayTile) -> None:
@@ -254,6 +270,27 @@ class SpecialTrackStep(OperatingStep):
         orr = _round(rnd)
         assert isinstance(entity, Company)
         lay_tile(usa, orr, orr.corporation, entity.id, action)
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        """For each of the operating company's privates and subsidies that lays track now, the
+        lays its own rules allow (paid by the company)."""
+        usa = _usa(game)
+        orr = _round(rnd)
+        corp = orr.corporation
+        moves: list[Move] = []
+        turn = None
+        for company in usa.companies_of(corp):
+            if not self.actions(game, rnd, company):
+                continue
+            turn = turn or track_turn(usa, orr)
+            lays = affordable(legal_lays(usa.umap, turn, company.id), corp.cash)
+            if lays:
+                moves.append({"type": "lay_tile", "entity": company.id, "entity_type": "company",
+                              "choices": lays})
+        return moves
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        return lay_matches(choice, action) if isinstance(action, LayTile) else super().matches(game, choice, action)
 
 
 def _lays_tiles(company: Company) -> bool:
@@ -310,10 +347,7 @@ class UsaTokenStep(OperatingStep):
         corp = operating(rnd).corporation
         if not self.own_actions(game, rnd):
             return []
-        choices = []
-        for coord, index in self.cities(usa, corp):
-            state = usa.board.hexes[coord]
-            choices.append({"city": f"{state.tile_id}-{state.tile.stop('city', index).part_index}", "hex": coord})
+        choices = [{"city": city_id(usa, coord, index), "hex": coord} for coord, index in self.cities(usa, corp)]
         return [{"type": "place_token", "entity": corp.id, "choices": choices},
                 {"type": "pass", "entity": corp.id}]
 
@@ -353,6 +387,32 @@ class SpecialTokenStep(OperatingStep):
             corp.token_count += 1
         entity.closed = True
         game.log.append(f"{corp.id} places a station in {coord} with {entity.id}")
+
+    def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        """For S9 or P20 owned by the operating company, the cities it may put the station in."""
+        usa = _usa(game)
+        corp = operating(rnd).corporation
+        moves: list[Move] = []
+        for company in usa.companies_of(corp):
+            if not self.actions(game, rnd, company):
+                continue
+            choices = [{"city": city_id(usa, coord, index), "hex": coord}
+                       for coord, index in legal_stations(usa.umap, corp.id, company.id)]
+            if choices:
+                moves.append({"type": "place_token", "entity": company.id, "entity_type": "company",
+                              "choices": choices})
+        return moves
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, PlaceToken):
+            return bool(choice["city"] == action.city)
+        return super().matches(game, choice, action)
+
+
+def city_id(game: G18USA, coord: str, index: int) -> str:
+    """The id an action names a city by: the tile's id and the city's part index."""
+    state = game.board.hexes[coord]
+    return f"{state.tile_id}-{state.tile.stop('city', index).part_index}"
 
 
 def operating_round_spec() -> RoundSpec:

@@ -68,19 +68,21 @@ def check_station(umap: UsaMap, corporation: str, coord: str, city: int, reach: 
     raise GameError(f"the city in {coord} has no open slot (12.3)")
 
 
-def legal_stations(umap: UsaMap, corporation: str) -> list[tuple[str, int]]:
-    """Every (hex, city index) where the company may put a station now (12.3), by hex."""
-    return list(cached(umap.board, ("usa stations", corporation), lambda: _legal_stations(umap, corporation)))
+def legal_stations(umap: UsaMap, corporation: str, source: str | None = None) -> list[tuple[str, int]]:
+    """Every (hex, city index) where the company may put a station now (12.3), by hex; `source`
+    S9 or P20 for the station such a company places (see `check_station`)."""
+    return list(cached(umap.board, ("usa stations", corporation, source),
+                       lambda: _legal_stations(umap, corporation, source)))
 
 
-def _legal_stations(umap: UsaMap, corporation: str) -> list[tuple[str, int]]:
+def _legal_stations(umap: UsaMap, corporation: str, source: str | None) -> list[tuple[str, int]]:
     reach = reach_of(umap.board, corporation)
     found = []
     for coord, kind, index in sorted(reach.nodes):
         if kind != "city":
             continue
         try:
-            check_station(umap, corporation, coord, index, reach)
+            check_station(umap, corporation, coord, index, reach, source)
         except GameError:
             continue
         found.append((coord, index))

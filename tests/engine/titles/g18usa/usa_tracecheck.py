@@ -7,6 +7,8 @@ attachments, privates held by companies, the depot with its Pullman card).
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +17,13 @@ from usa_logs import LOGS, read_log, trace_lines
 
 from engine import GameError, new_game
 from engine.core.game import BaseGame
-from engine.legal import legal_moves
+from engine.legal import accepted_only_on_import, is_offered, legal_moves
 from engine.log import SITE_RULES, document_options
 
 CORP_FIELDS = ("cash", "price", "market", "ipo_pct", "market_pct", "loans", "trains", "tokens",
                "president", "area", "companies", "total_shares")
+# The fields of an action named when it was not offered.
+DESCRIBED = ("hex", "tile", "rotation", "city", "company", "corporation", "shares", "price", "target")
 
 
 def snapshot(game: BaseGame) -> dict[str, Any]:
@@ -102,9 +106,20 @@ def start(log: dict[str, Any]) -> BaseGame:
     return state
 
 
-def first_divergence(log_path: Path, trace_path: Path) -> tuple[int, str] | None:
-    """Replay the log action by action: (index, description) of the first action whose state
-    differs from the trace, or None when every state and the result match."""
+@dataclass
+class Walk:
+    """What one replay of a log against its trace found."""
+
+    divergence: tuple[int, str] | None = None  # the first action whose state differs, or None
+    unoffered: list[str] = field(default_factory=list)  # logged actions the legal moves left out
+    import_only: list[tuple[int, str, str]] = field(default_factory=list)  # (index, type, entity)
+
+
+def walk(log_path: Path, trace_path: Path, offered_until: int | None = 0) -> Walk:
+    """Replay the log action by action against the trace until the first state that differs.
+    Before each action (and each of its auto_actions) below `offered_until` (None: all), ask
+    whether the legal moves offered it; those the engine takes only on import are kept apart."""
+    found = Walk()
     log = read_log(log_path)
     state = start(log)
     actions = log["actions"]
@@ -112,20 +127,47 @@ def first_divergence(log_path: Path, trace_path: Path) -> tuple[int, str] | None
         if "result" in line:
             ours = state.result()
             if {str(k): v for k, v in ours.items()} != {str(k): v for k, v in line["result"].items()}:
-                return len(actions), f"final result: ours {ours}, reference {line['result']}"
-            return None
+                found.divergence = len(actions), f"final result: ours {ours}, reference {line['result']}"
+            return found
         if line["status"] != "applied":
             continue
-        action = actions[line["i"]]
+        index = line["i"]
+        action = actions[index]
         try:
-            state.apply(action)
+            if offered_until is None or index < offered_until:
+                _apply_checked(state, index, action, found)
+            else:
+                state.apply(action)
         except GameError as error:
-            return line["i"], f"action {line['i']} (id {action.get('id')}, {action['type']}): refused: {error}"
+            found.divergence = index, f"action {index} (id {action.get('id')}, {action['type']}): refused: {error}"
+            return found
         diff = differences(snapshot(state), expected(line))
         if diff:
-            return line["i"], (f"action {line['i']} (id {action.get('id')}, {action['type']} by "
-                               f"{action.get('entity')}): " + "; ".join(diff[:8]))
-    return None
+            found.divergence = index, (f"action {index} (id {action.get('id')}, {action['type']} by "
+                                       f"{action.get('entity')}): " + "; ".join(diff[:8]))
+            return found
+    return found
+
+
+def _apply_checked(state: BaseGame, index: int, action: dict[str, Any], found: Walk) -> None:
+    for part in [action, *(action.get("auto_actions") or [])]:
+        if not is_offered(state, part):
+            where = (index, str(part["type"]), str(part.get("entity")))
+            if accepted_only_on_import(state, part):
+                found.import_only.append(where)
+            else:
+                found.unoffered.append(f"action {index} (id {action.get('id')}): {part['type']} by "
+                                       f"{part.get('entity')} " + json.dumps(
+                                           {k: v for k, v in part.items() if k in DESCRIBED}))
+        state._apply_one(part)
+    state.raw_actions.append(action)
+
+
+
+def first_divergence(log_path: Path, trace_path: Path) -> tuple[int, str] | None:
+    """Replay the log action by action: (index, description) of the first action whose state
+    differs from the trace, or None when every state and the result match."""
+    return walk(log_path, trace_path).divergence
 
 
 def position_in(log_name: str, actions: int) -> BaseGame:
