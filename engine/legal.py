@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.actions import EndGame, Meta, parse_action
-from engine.core.entities import Company, Corporation, Holder
+from engine.core.entities import Company, Corporation, Holder, Player
 from engine.core.game import BaseGame
+from engine.core.step import decider
 from engine.errors import GameError
 
 
@@ -23,6 +24,20 @@ def legal_moves(game: BaseGame) -> list[dict[str, Any]]:
     for move in moves:
         move.setdefault("entity_type", _entity_type(game, move["entity"]))
     return moves
+
+
+def move_decider(game: BaseGame, move: dict[str, Any]) -> Player | None:
+    """The player who decides a legal move (or an action): see `engine.core.step.decider`."""
+    kind = move.get("entity_type") or _entity_type(game, move["entity"])
+    entity = move["entity"]
+    holder: Holder | None
+    if kind == "corporation":
+        holder = game.corporations.get(str(entity))
+    elif kind == "company":
+        holder = game.companies.get(str(entity))
+    else:
+        holder = next((p for p in game.players if str(p.id) == str(entity)), None)
+    return decider(game, holder)
 
 
 def _entity_type(game: BaseGame, entity: Any) -> str:

@@ -36,6 +36,23 @@ def controller(entity: Holder | None) -> Player | None:
     return None
 
 
+def decider(game: BaseGame, entity: Holder | None) -> Player | None:
+    """The player who decides for an entity now, in every situation a front end meets: the
+    player; a company's president, or, while a company is being started and has none yet, the
+    player whose turn it is in the round (the first player acting, if the round lists another);
+    a private's owner, or the president of the company that owns it."""
+    if isinstance(entity, Company) and isinstance(entity.owner, Corporation):
+        return entity.owner.president()
+    player = controller(entity)
+    if player is None and isinstance(entity, Corporation):
+        acting = game.acting_players()
+        current = game.round.current_entity(game)
+        if isinstance(current, Player) and current in acting:
+            return current
+        return acting[0] if acting else None
+    return player
+
+
 class Step:
     """One step of a round. A blocking step that is active holds the round until it is done;
     active steps before it (non-blocking ones) may act too."""

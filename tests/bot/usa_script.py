@@ -1,8 +1,8 @@
 """Turn an 18USA log into the commands its players would type, with 18USA's words.
 
 Each action becomes the command its decider types (the president for a company, the owner for
-a private, the round's current player for a company still being started), as the bot's own
-rules for who decides say. A private engine replay tracks the position; run revenues are left
+a private, the round's current player for a company still being started), as the engine's
+`move_decider` says. A private engine replay tracks the position; run revenues are left
 out (the moderator works them out itself).
 """
 
@@ -14,11 +14,10 @@ from typing import Any
 
 from fixture_script import _city_hex, live_action
 
-from bot.commands import private_decider, starting_player
 from bot.routes_text import format_routes
 from engine import GameError, load_game, new_game
 from engine.core.game import BaseGame
-from engine.legal import is_offered
+from engine.legal import is_offered, move_decider
 from engine.log import document_options, effective_actions
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -26,16 +25,10 @@ USA_LOGS = [DATA / "fixtures" / "18USA" / "109372.json", *sorted((DATA / "genera
 
 
 def decider(state: BaseGame, action: dict[str, Any]) -> str:
-    kind, entity = action.get("entity_type", "player"), action["entity"]
-    if kind == "corporation":
-        president = state.corporations[entity].president() or starting_player(state)
-        assert president is not None
-        return president.name
-    if kind == "company":
-        owner = private_decider(state, entity)
-        assert owner is not None
-        return owner.name
-    return state.player(entity).name
+    """The name of the player who types the action, as the engine says who decides it."""
+    player = move_decider(state, action)
+    assert player is not None, action
+    return player.name
 
 
 def typed_command(state: BaseGame, action: dict[str, Any]) -> str | None:
