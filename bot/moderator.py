@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import pictures as pics
+from bot.attachments import attachment_actions, attachment_words
 from bot.commands import build_action, controls, wants_proposal
 from bot.config import ReminderDefaults
 from bot.consent import ConsentMixin, waiting_line
@@ -170,7 +171,34 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
             except CommandError as error:
                 turn, _ = self.turn_text(session, state, ping=False)
                 return Outcome(Reply.error(f"{error}.\nNow: {turn}", game_id))
-            return self._remember(session, actor, command, await self._commit(session, actor, action))
+            # The proposal's runs earn what the optimizer said only with its attachments on.
+            chosen = attachment_actions(state, proposal.corporation, proposal.runs) if proposal else []
+            outcome = await (self._commit_series(session, actor, [*chosen, action]) if chosen
+                             else self._commit(session, actor, action))
+            return self._remember(session, actor, command, outcome)
+
+    async def _commit_series(self, session: Session, actor: Actor, actions: list[dict[str, Any]]) -> Outcome:
+        """Several actions as one move: all are tried on a copy first, so a refusal leaves the
+        game as it was; then each is committed in turn and the reply tells them all."""
+        assert session.game is not None
+        trial = session.game.state.snapshot()
+        try:
+            for action in actions:
+                trial.process(action)
+        except GameError as error:
+            turn, _ = self.turn_text(session, session.game.state, ping=False)
+            return Outcome(Reply.error(f"That move is not allowed: {error}.\nNow: {turn}", session.game_id))
+        lines: list[str] = []
+        outcome = Outcome(Reply.error("nothing to do", session.game_id))
+        for action in actions:
+            outcome = await self._commit(session, actor, action)
+            if not outcome.committed:
+                break
+            lines += outcome.lines
+        if not outcome.committed:
+            return outcome if not lines else replace(outcome, reply=replace(
+                outcome.reply, text="\n".join([*lines, outcome.reply.text])))
+        return replace(outcome, reply=replace(outcome.reply, text="\n".join(lines)), lines=tuple(lines))
 
     def _repeat(self, session: Session, actor: Actor, command: Command) -> Outcome | None:
         """"Already done" for a copy of a move that was just made (bot.repeats)."""
@@ -349,7 +377,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         turn, acting = self.turn_text(session, state)
         parts = list(outcome.lines) + [turn]
         if proposal is not None:
-            parts.append(proposal_text(proposal))
+            parts.append(proposal_text(proposal, attachment_words(state, proposal.corporation, proposal.runs)))
         pictures = []
         if self.images:
             try:
@@ -409,8 +437,11 @@ def _complete_runs(state: BaseGame, action: dict[str, Any]) -> None:
             route["revenue_str"] = "-".join(run.hexes())
 
 
-def proposal_text(proposal: pics.Proposal) -> str:
-    runs = "; ".join(f"{r['train']}: {'-'.join(r['hexes'])} ${r['revenue']}" for r in proposal.action["routes"])
+def proposal_text(proposal: pics.Proposal, attached: dict[str, str] | None = None) -> str:
+    """The proposed runs, each with what the proposal attaches to its train (by name)."""
+    attached = attached or {}
+    runs = "; ".join(f"{r['train']}{' with ' + attached[r['train']] if r['train'] in attached else ''}: "
+                     f"{'-'.join(r['hexes'])} ${r['revenue']}" for r in proposal.action["routes"])
     proven = "" if proposal.proven_optimal else " (best found in the time allowed)"
     return (f"Proposed runs for {proposal.corporation}: {runs} — total ${proposal.total}{proven}. "
             "Confirm with /run, or give other runs with /run routes:…")
