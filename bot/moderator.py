@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot import drawing
 from bot import pictures as pics
 from bot.attachments import attachment_actions, attachment_words
 from bot.commands import build_action, controls, wants_proposal
@@ -381,7 +382,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         pictures = []
         if self.images:
             try:
-                pictures = await asyncio.to_thread(self._draw, session, state, proposal)
+                pictures = await self._draw(session, state, proposal)
             except Exception:  # the move is committed: answer it even if a picture fails
                 log.exception("drawing game %s at seq %s failed", session.game_id, seq)
         return replace(reply, text="\n".join(p for p in parts if p),
@@ -405,8 +406,9 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         """act + finish, for callers that wait for the whole reply (the terminal)."""
         return await self.finish(await self.act(game_id, actor, command))
 
-    def _draw(self, session: Session, state: BaseGame, proposal: pics.Proposal | None) -> list[Any]:
-        views = pics.views_of(state, proposal)
+    async def _draw(self, session: Session, state: BaseGame, proposal: pics.Proposal | None) -> list[Any]:
+        """The pictures that changed since the session's last reply, drawn in the workers."""
+        views = await asyncio.to_thread(pics.views_of, state, proposal)
         if views is None:
             return []
         old = session.views
@@ -416,7 +418,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         if old is None or _table_key(old.table) != _table_key(views.table):
             which.append("table")
         session.views = views
-        return pics.draw(views, tuple(which))
+        return await drawing.draw(views, tuple(which))
 
 
 def _table_key(table: Any) -> tuple[Any, ...]:
