@@ -5,8 +5,12 @@ button clicks through the real discord.py client, images on, and times each inte
 the moment the fake dispatches it to the moment the user sees the final reply (the follow-up
 with its PNGs, or the ephemeral refusal). Prints median, p95 and max. 18USA is played by the
 policy of tests/bot/test_discord_usa.py (with the site's rules), as far as the moves allow.
+With --log, an 18USA log the engine plays to its end is imported up to --at (by `/game import`)
+and its next moves are made as slash commands by their deciders: a late position (s8403 at 768
+is just after the first 8-train, phase 8).
 
     python bench/bot_latency.py [--moves 60] [--title 18USA]
+    python bench/bot_latency.py --log randplay_18USA_4p_s8403 --at 768 [--moves 59]
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "bot")]
 from bot_helpers import opening_command, operating_command  # noqa: E402
 from fakediscord import FakeDiscord, pointed_at, running_bot  # noqa: E402
 from test_discord_usa import usa_step  # noqa: E402
+from test_discord_usa_late import ImportedTable  # noqa: E402
+from usa_script import USA_LOGS  # noqa: E402
 
 from bot.config import Settings  # noqa: E402
 from bot.discord.client import StationmasterBot  # noqa: E402
@@ -96,12 +102,80 @@ async def bench(moves: int, title: str) -> None:
         print(summary(kind, seconds))
 
 
+def _timing_parts(timings: dict[str, list[float]]) -> None:
+    """Time the parts of a reply too: the move (engine and commit), the proposal, the pictures."""
+    for name, part in (("act", "  part: the move (engine, commit)"), ("_proposal", "  part: run proposal"),
+                       ("_draw", "  part: pictures")):
+        original = getattr(Moderator, name)
+        timings[part] = []
+
+        def timed(*args: object, _original=original, _part=part, **kwargs: object) -> object:
+            async def run() -> object:
+                started = time.perf_counter()
+                try:
+                    return await _original(*args, **kwargs)
+                finally:
+                    timings[_part].append(time.perf_counter() - started)
+            return run()
+
+        setattr(Moderator, name, timed)
+
+
+async def bench_log(log: str, at: int, moves: int) -> None:
+    """The log's moves after `at`, each timed from the interaction to the reply with pictures."""
+    import json
+
+    path = next(p for p in USA_LOGS if p.stem == log)
+    document = json.loads(path.read_text())
+    timings: dict[str, list[float]] = {"move (with images)": [], "refusal (ephemeral)": [], "autocomplete": []}
+    _timing_parts(timings)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "bench.db"
+        async with FakeDiscord() as fake:
+            with pointed_at(fake):
+                repo = await SqliteGameRepository.open(db)
+                moderator = Moderator(repo, images=True, router_budget=2.0)
+                bot = StationmasterBot(Settings(db_path=str(db), guild_ids=(fake.guild.id,)), moderator)
+                async with running_bot(fake, bot):
+                    table = ImportedTable(fake, bot, [p["name"] for p in document["players"]])
+                    await table.open(document, at)
+                    state = table.state()
+                    print(f"{log} at {at}: {state.round_label()}, phase {state.phase.name}")
+                    for action in document["actions"][at:at + moves]:
+                        if table.state().finished:
+                            break
+                        started = time.perf_counter()
+                        reply = await table.move(action)
+                        timings["move (with images)"].append(time.perf_counter() - started)
+                        assert not reply.ephemeral, reply.content
+                        acting = {p.name for p in table.state().acting_players()}
+                        other = next((u for n, u in table.users.items() if n not in acting), None)
+                        if other is not None:
+                            started = time.perf_counter()
+                            await table.slash(other, "pass")
+                            timings["refusal (ephemeral)"].append(time.perf_counter() - started)
+                        started = time.perf_counter()
+                        user = next(iter(table.users.values()))
+                        handle = await fake.autocomplete(user, "lay", focused="hex", value="", channel=table.thread)
+                        await handle.wait_choices(timeout=30)
+                        timings["autocomplete"].append(time.perf_counter() - started)
+                await repo.close()
+    for kind, seconds in timings.items():
+        print(summary(kind, seconds))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--title", default="18Texas", choices=("18Texas", "18USA"))
+    parser.add_argument("--log", help="an 18USA log in tests/data the engine plays to its end, e.g. "
+                                      "randplay_18USA_4p_s8403")
+    parser.add_argument("--at", type=int, default=768, help="with --log: the actions imported before timing")
     args = parser.parse_args()
-    asyncio.run(bench(args.moves, args.title))
+    if args.log:
+        asyncio.run(bench_log(args.log, args.at, args.moves))
+    else:
+        asyncio.run(bench(args.moves, args.title))
 
 
 if __name__ == "__main__":

@@ -15,10 +15,10 @@ from bot.model import Command
 from bot.routes_text import parse_routes
 from bot.vocabulary import COMMANDS, DIVIDEND_WORDS, SOURCE_WORDS
 from engine.core.commands import ENTITY_FIELD, CommandSpec
-from engine.core.entities import Corporation, Player
 from engine.core.game import BaseGame
 from engine.core.step import INFORMATIONAL
 from engine.describe import rotation_words
+from engine.legal import move_decider
 
 Move = dict[str, Any]
 BID_TARGETS = ("company", "corporation", "minor")  # what an auction's choices may offer
@@ -29,41 +29,10 @@ PROPOSAL_WORDS = ("proposal", "best", "proposed")  # routes: that mean the propo
 
 
 def controls(state: BaseGame, player_id: Any, move: Move) -> bool:
-    """True when the player may act for the move's entity: their seat, a company they
-    preside, or a private company they own."""
-    kind = move.get("entity_type", "player")
-    entity = move["entity"]
-    if kind == "player":
-        return str(entity) == str(player_id)
-    if kind == "corporation":
-        president = state.corporations[str(entity)].president()
-        if president is None:
-            starter = starting_player(state)
-            return starter is not None and str(starter.id) == str(player_id)
-        return str(president.id) == str(player_id)
-    if kind == "company":
-        owner = private_decider(state, str(entity))
-        return owner is not None and str(owner.id) == str(player_id)
-    return False
-
-
-def private_decider(state: BaseGame, company: str) -> Player | None:
-    """Who uses a private company's power: its owner, or the president of the company owning it."""
-    owner = state.companies[company].owner
-    if isinstance(owner, Corporation):
-        owner = owner.president()
-    return owner if isinstance(owner, Player) else None
-
-
-def starting_player(state: BaseGame) -> Player | None:
-    """Who decides for a company still without a president (its home station while it is being
-    started): the player whose turn it is in the round, if the engine lists them as acting,
-    else the first player it lists."""
-    acting = state.acting_players()
-    current = state.round.current_entity(state)
-    if isinstance(current, Player) and current in acting:
-        return current
-    return acting[0] if acting else None
+    """True when the player may act for the move's entity: the engine says who decides it
+    (their seat, a company they preside or are starting, a private they or their company own)."""
+    player = move_decider(state, move)
+    return player is not None and str(player.id) == str(player_id)
 
 
 def title_spec(state: BaseGame, word: str) -> CommandSpec:

@@ -11,6 +11,7 @@ import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot import drawing
 from bot import pictures as pics
 from bot.lifecycle import lobby_buttons
 from bot.model import Picture, Reply
@@ -54,7 +55,7 @@ class InfoMixin:
             seq = session.seq
         views = await asyncio.to_thread(pics.views_of, state)
         assert views is not None
-        drawn = await asyncio.to_thread(pics.draw, views, which)
+        drawn = await drawing.draw(views, which)
         return Reply(f"Game #{game_id}: {', '.join(which)} after move {seq}.", game_id=game_id, seq=seq,
                      pictures=drawn)
 

@@ -17,7 +17,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot import drawing
 from bot import pictures as pics
+from bot.attachments import attachment_actions, attachment_words
 from bot.commands import build_action, controls, wants_proposal
 from bot.config import ReminderDefaults
 from bot.consent import ConsentMixin, waiting_line
@@ -170,7 +172,34 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
             except CommandError as error:
                 turn, _ = self.turn_text(session, state, ping=False)
                 return Outcome(Reply.error(f"{error}.\nNow: {turn}", game_id))
-            return self._remember(session, actor, command, await self._commit(session, actor, action))
+            # The proposal's runs earn what the optimizer said only with its attachments on.
+            chosen = attachment_actions(state, proposal.corporation, proposal.runs) if proposal else []
+            outcome = await (self._commit_series(session, actor, [*chosen, action]) if chosen
+                             else self._commit(session, actor, action))
+            return self._remember(session, actor, command, outcome)
+
+    async def _commit_series(self, session: Session, actor: Actor, actions: list[dict[str, Any]]) -> Outcome:
+        """Several actions as one move: all are tried on a copy first, so a refusal leaves the
+        game as it was; then each is committed in turn and the reply tells them all."""
+        assert session.game is not None
+        trial = session.game.state.snapshot()
+        try:
+            for action in actions:
+                trial.process(action)
+        except GameError as error:
+            turn, _ = self.turn_text(session, session.game.state, ping=False)
+            return Outcome(Reply.error(f"That move is not allowed: {error}.\nNow: {turn}", session.game_id))
+        lines: list[str] = []
+        outcome = Outcome(Reply.error("nothing to do", session.game_id))
+        for action in actions:
+            outcome = await self._commit(session, actor, action)
+            if not outcome.committed:
+                break
+            lines += outcome.lines
+        if not outcome.committed:
+            return outcome if not lines else replace(outcome, reply=replace(
+                outcome.reply, text="\n".join([*lines, outcome.reply.text])))
+        return replace(outcome, reply=replace(outcome.reply, text="\n".join(lines)), lines=tuple(lines))
 
     def _repeat(self, session: Session, actor: Actor, command: Command) -> Outcome | None:
         """"Already done" for a copy of a move that was just made (bot.repeats)."""
@@ -349,11 +378,11 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         turn, acting = self.turn_text(session, state)
         parts = list(outcome.lines) + [turn]
         if proposal is not None:
-            parts.append(proposal_text(proposal))
+            parts.append(proposal_text(proposal, attachment_words(state, proposal.corporation, proposal.runs)))
         pictures = []
         if self.images:
             try:
-                pictures = await asyncio.to_thread(self._draw, session, state, proposal)
+                pictures = await self._draw(session, state, proposal)
             except Exception:  # the move is committed: answer it even if a picture fails
                 log.exception("drawing game %s at seq %s failed", session.game_id, seq)
         return replace(reply, text="\n".join(p for p in parts if p),
@@ -377,8 +406,9 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         """act + finish, for callers that wait for the whole reply (the terminal)."""
         return await self.finish(await self.act(game_id, actor, command))
 
-    def _draw(self, session: Session, state: BaseGame, proposal: pics.Proposal | None) -> list[Any]:
-        views = pics.views_of(state, proposal)
+    async def _draw(self, session: Session, state: BaseGame, proposal: pics.Proposal | None) -> list[Any]:
+        """The pictures that changed since the session's last reply, drawn in the workers."""
+        views = await asyncio.to_thread(pics.views_of, state, proposal)
         if views is None:
             return []
         old = session.views
@@ -388,7 +418,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
         if old is None or _table_key(old.table) != _table_key(views.table):
             which.append("table")
         session.views = views
-        return pics.draw(views, tuple(which))
+        return await drawing.draw(views, tuple(which))
 
 
 def _table_key(table: Any) -> tuple[Any, ...]:
@@ -409,8 +439,11 @@ def _complete_runs(state: BaseGame, action: dict[str, Any]) -> None:
             route["revenue_str"] = "-".join(run.hexes())
 
 
-def proposal_text(proposal: pics.Proposal) -> str:
-    runs = "; ".join(f"{r['train']}: {'-'.join(r['hexes'])} ${r['revenue']}" for r in proposal.action["routes"])
+def proposal_text(proposal: pics.Proposal, attached: dict[str, str] | None = None) -> str:
+    """The proposed runs, each with what the proposal attaches to its train (by name)."""
+    attached = attached or {}
+    runs = "; ".join(f"{r['train']}{' with ' + attached[r['train']] if r['train'] in attached else ''}: "
+                     f"{'-'.join(r['hexes'])} ${r['revenue']}" for r in proposal.action["routes"])
     proven = "" if proposal.proven_optimal else " (best found in the time allowed)"
     return (f"Proposed runs for {proposal.corporation}: {runs} — total ${proposal.total}{proven}. "
             "Confirm with /run, or give other runs with /run routes:…")

@@ -151,15 +151,15 @@ def views_of(state: BaseGame, proposal: Proposal | None = None) -> Views | None:
     return Views(map_view(shown), market_view(state), table_view(state))
 
 
-def draw(views: Views, which: tuple[str, ...]) -> list[Picture]:
-    """PNG pictures for the named views ("map", "market", "table"), in that order."""
+def draw_one(name: str, view: Any) -> Picture:
+    """One picture ("map", "market" or "table") of its view, as a PNG."""
     from render import png as _png  # CairoSVG: loaded with the first picture, not at start-up
 
-    pictures = []
-    if "map" in which:
-        pictures.append(Picture("map.png", _png.map_png(map_svg(views.map))))
-    if "market" in which:
-        pictures.append(Picture("market.png", _png.market_png(market_svg(views.market))))
-    if "table" in which:
-        pictures.append(Picture("table.png", _png.table_png(table_svg(views.table))))
-    return pictures
+    svg, to_png = {"map": (map_svg, _png.map_png), "market": (market_svg, _png.market_png),
+                   "table": (table_svg, _png.table_png)}[name]
+    return Picture(f"{name}.png", to_png(svg(view)))
+
+
+def draw(views: Views, which: tuple[str, ...]) -> list[Picture]:
+    """PNG pictures for the named views ("map", "market", "table"), in that order."""
+    return [draw_one(name, getattr(views, name)) for name in ("map", "market", "table") if name in which]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.commands import private_decider, starting_player
 from engine.core.game import BaseGame
 from engine.describe import idle_step
+from engine.legal import move_decider
 from engine.status import status_lines
 from storage import SeatRecord
 
@@ -28,18 +28,9 @@ def phrase(state: BaseGame, move: Move) -> tuple[str, str]:
 
 
 def controller(state: BaseGame, move: Move) -> Any:
-    """The player who decides the move: the seat itself, the president, or the owner."""
-    kind = move.get("entity_type", "player")
-    if kind == "corporation":
-        president = state.corporations[str(move["entity"])].president()
-        if president is None:  # a company still being started
-            starter = starting_player(state)
-            return starter.id if starter is not None else None
-        return president.id
-    if kind == "company":
-        owner = private_decider(state, str(move["entity"]))
-        return owner.id if owner is not None else None
-    return move["entity"]
+    """The id of the player who decides the move (the engine's answer), or None."""
+    player = move_decider(state, move)
+    return player.id if player is not None else None
 
 
 def round_title(state: BaseGame) -> str:

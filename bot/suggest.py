@@ -80,8 +80,12 @@ def _by_choice_field(spec: CommandSpec, option: str, choices: list[dict[str, Any
         if other is wanted or other.choice_field is None or value in (None, ""):
             continue
         choices = [c for c in choices if _same(value, c.get(other.choice_field))]
-    values = dict.fromkeys(c[wanted.choice_field] for c in choices if wanted.choice_field in c)
-    return [(str(value), value) for value in values if isinstance(value, str | int)]
+    # A choice the engine words itself (`label`, e.g. an attachment and its train) shows those words.
+    values: dict[Any, str] = {}
+    for c in choices:
+        if wanted.choice_field in c:
+            values.setdefault(c[wanted.choice_field], str(c.get("label") or c[wanted.choice_field]))
+    return [(label, value) for value, label in values.items() if isinstance(value, str | int)]
 
 
 def _entity_label(state: BaseGame, move: dict[str, Any]) -> str:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.actions import EndGame, Meta, parse_action
-from engine.core.entities import Company, Corporation, Holder
+from engine.core.entities import Company, Corporation, Holder, Player
 from engine.core.game import BaseGame
+from engine.core.step import decider
 from engine.errors import GameError
 
 
@@ -21,16 +22,42 @@ def legal_moves(game: BaseGame) -> list[dict[str, Any]]:
         return []
     moves = game.round.legal_moves(game)
     for move in moves:
-        move.setdefault("entity_type", _entity_type(game, move["entity"]))
+        if "entity_type" not in move:
+            move["entity_type"] = _entity_type(game, move["entity"], move["type"])
     return moves
 
 
-def _entity_type(game: BaseGame, entity: Any) -> str:
+def move_decider(game: BaseGame, move: dict[str, Any]) -> Player | None:
+    """The player who decides a legal move (or an action): see `engine.core.step.decider`."""
+    kind = move.get("entity_type") or _entity_type(game, move["entity"], move.get("type"))
+    entity = move["entity"]
+    holder: Holder | None
+    if kind == "corporation":
+        holder = game.corporations.get(str(entity))
+    elif kind == "company":
+        holder = game.companies.get(str(entity))
+    else:
+        holder = next((p for p in game.players if str(p.id) == str(entity)), None)
+    return decider(game, holder)
+
+
+def _entity_type(game: BaseGame, entity: Any, kind: str | None = None) -> str:
+    """What kind of entity an id names. Where a player and a private share an id (generated
+    logs name players P1, P2, ... like 18USA's privates), the one a step in play lets take the
+    move's action type (`kind`) is meant."""
+    found: list[tuple[str, Holder]] = []
     if isinstance(entity, str) and entity in game.corporations:
-        return "corporation"
+        found.append(("corporation", game.corporations[entity]))
     if isinstance(entity, str) and entity in game.companies:
-        return "company"
-    return "player"
+        found.append(("company", game.companies[entity]))
+    found += [("player", p) for p in game.players if str(p.id) == str(entity)]
+    if len(found) > 1 and kind is not None:
+        steps = game.round.active_steps(game)
+        acting = next((name for name, holder in found
+                       if any(kind in step.actions(game, game.round, holder) for step in steps)), None)
+        if acting is not None:
+            return acting
+    return found[0][0] if found else "player"
 
 
 def entity_kind(entity: Holder) -> str:

@@ -22,7 +22,8 @@ Handler = Callable[[Any, Any, Holder, Any], None]
 
 # Choice fields that describe a move but are not part of the action a player sends.
 INFORMATIONAL = frozenset({"price", "cost", "hex", "from", "min_price", "max_price", "min", "max",
-                           "step", "corporation", "percent", "rotations", "tiles", "variant"})
+                           "step", "corporation", "percent", "rotations", "tiles", "variant",
+                           "attachment", "attaches_to", "label"})
 
 
 def controller(entity: Holder | None) -> Player | None:
@@ -34,6 +35,23 @@ def controller(entity: Holder | None) -> Player | None:
     if isinstance(entity, Company):
         return entity.owner if isinstance(entity.owner, Player) else None
     return None
+
+
+def decider(game: BaseGame, entity: Holder | None) -> Player | None:
+    """The player who decides for an entity now, in every situation a front end meets: the
+    player; a company's president, or, while a company is being started and has none yet, the
+    player whose turn it is in the round (the first player acting, if the round lists another);
+    a private's owner, or the president of the company that owns it."""
+    if isinstance(entity, Company) and isinstance(entity.owner, Corporation):
+        return entity.owner.president()
+    player = controller(entity)
+    if player is None and isinstance(entity, Corporation):
+        acting = game.acting_players()
+        current = game.round.current_entity(game)
+        if isinstance(current, Player) and current in acting:
+            return current
+        return acting[0] if acting else None
+    return player
 
 
 class Step:

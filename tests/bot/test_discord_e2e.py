@@ -44,7 +44,7 @@ async def stationmaster(fake: FakeDiscord, db: Path, hours_ago: float = 0.0,
     been thinking for that long (reminders cannot be set shorter than a quarter hour)."""
     repo = await SqliteGameRepository.open(db, clock=lambda: int(time.time() - hours_ago * 3600))
     try:
-        moderator = Moderator(repo, router_budget=0.5, **moderator_options)
+        moderator = Moderator(repo, **{"router_budget": 0.5, **moderator_options})
         bot = StationmasterBot(Settings(db_path=str(db), guild_ids=(fake.guild.id,)), moderator)
         async with running_bot(fake, bot):
             yield bot

@@ -13,11 +13,10 @@ from fakediscord import FakeDiscord, StoredMessage
 from PIL import Image
 from test_discord_e2e import WAIT, Table, pinged, pngs, stationmaster
 
-from bot.commands import starting_player
 from bot.model import Command
 from engine.core.entities import Player
 from engine.core.game import BaseGame
-from engine.legal import legal_moves
+from engine.legal import legal_moves, move_decider
 
 
 def subsidy_cash(state: Any, coord: str) -> int:
@@ -33,11 +32,9 @@ def usa_step(state: BaseGame, done: set[Any]) -> tuple[str, Command]:
     assert moves, (state.round_label(), state.finished, state.log[-8:])
     move = moves[0]
     corp = str(move["entity"]) if move.get("entity_type") == "corporation" else None
-    who = next(iter(state.acting_players())).name
-    if corp is not None:
-        decider = state.corporations[corp].president() or starting_player(state)
-        assert decider is not None
-        who = decider.name
+    decider = move_decider(state, move)
+    assert decider is not None, move
+    who = decider.name
     label = state.round_label()
     bid = by_type.get("bid")
     if bid is not None and "company" in bid["choices"][0]:

@@ -1,8 +1,8 @@
 """Turn an 18USA log into the commands its players would type, with 18USA's words.
 
 Each action becomes the command its decider types (the president for a company, the owner for
-a private, the round's current player for a company still being started), as the bot's own
-rules for who decides say. A private engine replay tracks the position; run revenues are left
+a private, the round's current player for a company still being started), as the engine's
+`move_decider` says. A private engine replay tracks the position; run revenues are left
 out (the moderator works them out itself).
 """
 
@@ -14,11 +14,10 @@ from typing import Any
 
 from fixture_script import _city_hex, live_action
 
-from bot.commands import private_decider, starting_player
 from bot.routes_text import format_routes
 from engine import GameError, load_game, new_game
 from engine.core.game import BaseGame
-from engine.legal import is_offered
+from engine.legal import is_offered, move_decider
 from engine.log import document_options, effective_actions
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -26,75 +25,81 @@ USA_LOGS = [DATA / "fixtures" / "18USA" / "109372.json", *sorted((DATA / "genera
 
 
 def decider(state: BaseGame, action: dict[str, Any]) -> str:
-    kind, entity = action.get("entity_type", "player"), action["entity"]
-    if kind == "corporation":
-        president = state.corporations[entity].president() or starting_player(state)
-        assert president is not None
-        return president.name
-    if kind == "company":
-        owner = private_decider(state, entity)
-        assert owner is not None
-        return owner.name
-    return state.player(entity).name
+    """The name of the player who types the action, as the engine says who decides it."""
+    player = move_decider(state, action)
+    assert player is not None, action
+    return player.name
 
 
-def typed_command(state: BaseGame, action: dict[str, Any]) -> str | None:
+Typed = tuple[str, dict[str, Any]]  # a command word and its options
+
+
+def typed_parts(state: BaseGame, action: dict[str, Any]) -> Typed | None:
+    """The command (word and options) a player gives for a logged action, or None for the
+    actions players do not type (programmed moves, messages)."""
     kind = action["type"]
     company = action.get("entity_type") == "company"
     corp = action.get("entity_type") == "corporation"
-    which = f" corporation:{action['entity']}" if corp else ""
+    which = {"corporation": action["entity"]} if corp else {}
+    private = {"private": action["entity"]} if company else {}
     if kind.startswith("program_") or kind == "message":
         return None
-    simple = {"pass": "/pass", "take_loan": f"/loan{which}", "payoff_loan": f"/repay{which}",
-              "convert": f"/convert{which}", "bankrupt": "/bankrupt"}
+    simple = {"pass": "pass", "take_loan": "loan", "payoff_loan": "repay", "convert": "convert",
+              "bankrupt": "bankrupt"}
     if kind in simple:
-        return simple[kind]
+        return simple[kind], which if kind in ("take_loan", "payoff_loan", "convert") else {}
     if kind == "bid":
-        return f"/bid company:{action.get('company') or action.get('corporation')} price:{action['price']}"
+        return "bid", {"company": action.get("company") or action.get("corporation"), "price": action["price"]}
     if kind == "place_token":
-        private = f" private:{action['entity']}" if company else ""
-        return f"/token city:{_city_hex(state, action['city'])}{private}"
+        return "token", {"city": _city_hex(state, action["city"]), **private}
     if kind == "assign" and company:
-        return f"/use private:{action['entity']} hex:{action['target']}"
+        return "use", {"private": action["entity"], "hex": action["target"]}
     if kind == "assign":
-        word = "contribute company" if action.get("target_type") == "company" else "offer corporation"
-        return f"/{word}:{action['target']}"
+        if action.get("target_type") == "company":
+            return "contribute", {"company": action["target"]}
+        return "offer", {"corporation": action["target"]}
     if kind == "choose":
-        return f"/attach choice:{action['choice']}" if corp else f"/size shares:{action['choice']}"
+        return ("attach", {"choice": action["choice"]}) if corp else ("size", {"shares": int(action["choice"])})
     if kind == "lay_tile":
-        private = f" private:{action['entity']}" if company else ""
-        return (f"/lay hex:{action['hex']} tile:{action['tile'].rsplit('-', 1)[0]} "
-                f"rotation:{action['rotation']}{private}")
+        return "lay", {"hex": action["hex"], "tile": action["tile"].rsplit("-", 1)[0],
+                       "rotation": action["rotation"], **private}
     if kind == "run_routes":
-        return f"/run routes:{format_routes(action['routes']) or 'none'}"
+        return "run", {"routes": format_routes(action["routes"]) or "none"}
     if kind == "dividend":
-        return f"/dividend kind:{action['kind']}"
+        return "dividend", {"kind": action["kind"]}
     if kind == "buy_train":
         owned = next((t for t in state.all_trains() if t.id == action["train"]), None)
         if owned is None:
-            return f"/train train:{action['train'].rsplit('-', 1)[0]}"
-        return f"/train train:{action['train']} price:{action['price']}"
+            return "train", {"train": action["train"].rsplit("-", 1)[0]}
+        return "train", {"train": action["train"], "price": action["price"]}
     if kind == "buy_shares" and corp:
-        return f"/redeem count:{len(action['shares'])}"
+        return "redeem", {"count": len(action["shares"])}
     if kind == "buy_shares":
         share_id = action["shares"][0]
         owner = state.corporations[share_id.rsplit("_", 1)[0]]
         share = owner.share_by_id(share_id)
         assert share is not None
-        return f"/buy corporation:{owner.id} from:{'treasury' if share.owner is owner else 'pool'}"
+        return "buy", {"corporation": owner.id, "from": "treasury" if share.owner is owner else "pool"}
     if kind == "sell_shares":
-        return f"/sell corporation:{action['shares'][0].rsplit('_', 1)[0]} percent:{action['percent']}"
-    if kind == "short":
-        return f"/short corporation:{action['corporation']}"
-    if kind == "merge":
-        return f"/merge corporation:{action['corporation']}"
+        return "sell", {"corporation": action["shares"][0].rsplit("_", 1)[0], "percent": action["percent"]}
+    if kind in ("short", "merge"):
+        return kind, {"corporation": action["corporation"]}
     if kind == "scrap_train":
-        return f"/scrap train:{action['train']}"
+        return "scrap", {"train": action["train"]}
     if kind == "remove_token":
-        return f"/remove city:{action['city']}"
+        return "remove", {"city": action["city"]}
     if kind == "discard_train":
-        return f"/discard train:{action['train']}"
+        return "discard", {"train": action["train"]}
     raise AssertionError(f"no 18USA command for {kind}")
+
+
+def typed_command(state: BaseGame, action: dict[str, Any]) -> str | None:
+    """The command as a line of the terminal: `/word option:value ...`."""
+    parts = typed_parts(state, action)
+    if parts is None:
+        return None
+    word, options = parts
+    return " ".join([f"/{word}", *(f"{name}:{value}" for name, value in options.items())])
 
 
 def accepted_prefix(path: Path, offered: bool = False) -> list[dict[str, Any]]:

@@ -61,6 +61,18 @@ def shown_name(game: G18USA, train: Train) -> str:
     return train.name
 
 
+UPGRADE_WORDS = {SWITCHER: "switcher", EXTENDER: "extender", PULLMAN: "Pullman"}
+
+
+def attachment_choice(game: G18USA, upgrade: str, upgrade_index: int, train: Train, train_index: int) -> Move:
+    """One offered attachment: the site's `<train>-<upgrade>` code, and what it means for front
+    ends (the attachment, the train it goes on, their names)."""
+    company = game.companies.get(upgrade)
+    what = f"{company.name} ({UPGRADE_WORDS[upgrade]})" if company is not None else UPGRADE_WORDS[upgrade]
+    return {"choice": f"{train_index}-{upgrade_index}", "attachment": upgrade, "attaches_to": train.id,
+            "label": f"{what} on the {train.name}-train {train.id}"}
+
+
 class UsaRouteStep(OperatingStep):
     key = "route"
     label = "run trains"
@@ -119,8 +131,9 @@ class UsaRouteStep(OperatingStep):
         kinds = self.own_actions(game, rnd)
         moves: list[Move] = []
         if "choose" in kinds:
-            choices = [{"choice": f"{t}-{u}"} for u, upgrade in enumerate(upgrades(usa, corp, orr))
-                       for t in range(len(eligible_trains(corp, upgrade, orr)))]
+            choices = [attachment_choice(usa, upgrade, u, train, t)
+                       for u, upgrade in enumerate(upgrades(usa, corp, orr))
+                       for t, train in enumerate(eligible_trains(corp, upgrade, orr))]
             moves.append({"type": "choose", "entity": corp.id, "choices": choices})
         if "run_routes" in kinds:
             moves.append({"type": "run_routes", "entity": corp.id})

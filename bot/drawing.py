@@ -1,0 +1,122 @@
+"""Drawing the pictures of a reply: each picture in a worker process, the three at once, and
+the last few drawn kept by their views.
+
+CairoSVG is Python work that holds the GIL, so a picture drawn in a thread of the bot's own
+process slows every other command the event loop serves, and three pictures in threads take
+as long as one after the other. Two worker processes (the machine has two cores) draw them side
+by side instead; a pool that cannot be used (a view that does not pickle, a worker that died)
+falls back to drawing in a thread, once, and is replaced; until the workers are up (they start
+with the first picture) pictures are drawn in a thread, as before. Equal views draw equal pictures, so a
+picture drawn for one position is reused for another that looks the same (an undo, a move that
+changed only one of the three).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import pickle
+from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from bot import pictures as pics
+from bot.model import Picture
+
+log = logging.getLogger(__name__)
+
+WORKERS = 2
+KEPT = 24  # pictures kept by their views (a map PNG is well under 1 MB)
+_POOL: ProcessPoolExecutor | None = None
+_KEPT: OrderedDict[tuple[str, Any], Picture] = OrderedDict()
+
+
+def _load_renderer() -> None:
+    """Import CairoSVG and the fonts when a worker starts, not in the first picture's time."""
+    from render import png  # noqa: F401
+
+
+def _ready() -> bool:
+    return True
+
+
+_READY: list[Future[bool]] = []
+
+
+def _workers_ready() -> bool:
+    """Whether the workers have started; the first call starts them (a pool starts a worker
+    only for work waiting, so each is given a task that does nothing). Until they are up the
+    pictures are drawn in a thread, so no reply waits for a worker's start-up."""
+    if not _READY:
+        pool = _pool()
+        _READY.extend(pool.submit(_ready) for _ in range(WORKERS))
+    return all(future.done() for future in _READY)
+
+
+def _pool() -> ProcessPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_load_renderer)
+    return _POOL
+
+
+def _replace_pool() -> None:
+    global _POOL
+    pool, _POOL = _POOL, None
+    _READY.clear()
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _kept(name: str, view: Any) -> Picture | None:
+    try:
+        picture = _KEPT.get((name, view))
+    except TypeError:  # a view that cannot be a key is drawn every time
+        return None
+    if picture is not None:
+        _KEPT.move_to_end((name, view))
+    return picture
+
+
+def _keep(name: str, view: Any, picture: Picture) -> None:
+    try:
+        _KEPT[(name, view)] = picture
+    except TypeError:
+        return
+    while len(_KEPT) > KEPT:
+        _KEPT.popitem(last=False)
+
+
+async def _draw_one(name: str, view: Any) -> Picture:
+    loop = asyncio.get_running_loop()
+    if not _workers_ready():
+        return await asyncio.to_thread(pics.draw_one, name, view)
+    try:
+        return await loop.run_in_executor(_pool(), pics.draw_one, name, view)
+    except (BrokenProcessPool, OSError, RuntimeError) as error:
+        log.warning("picture worker failed (%s); drawing %s in a thread", error, name)
+        _replace_pool()
+    except (pickle.PicklingError, TypeError, AttributeError):
+        pass  # a view that does not travel to a worker (or a drawing error, which the thread repeats)
+    return await asyncio.to_thread(pics.draw_one, name, view)
+
+
+async def draw(views: pics.Views, which: tuple[str, ...]) -> list[Picture]:
+    """The named pictures ("map", "market", "table") of `views`, in that order."""
+    names = [name for name in ("map", "market", "table") if name in which]
+    found: dict[str, Picture] = {}
+    wanted = []
+    for name in names:
+        picture = _kept(name, getattr(views, name))
+        if picture is not None:
+            found[name] = picture
+        else:
+            wanted.append(name)
+    drawn = await asyncio.gather(*(_draw_one(name, getattr(views, name)) for name in wanted))
+    for name, picture in zip(wanted, drawn, strict=True):
+        _keep(name, getattr(views, name), picture)
+        found[name] = picture
+    return [found[name] for name in names]
