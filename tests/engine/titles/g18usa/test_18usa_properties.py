@@ -37,7 +37,7 @@ from engine.legal import legal_moves
 CAP = 1200  # actions per game; random games end well before, mostly by bankruptcy or phase 8
 
 # (players, seed): every player count, a few seeds each; more with the environment variable.
-# 6p seed 6 meets a run of the route optimizer that the rules refuse (at action 317).
+# 6p seed 6 meets a run that counts an extender (P30): the run button attaches it first.
 GAMES = [(4, 1), (5, 2), (6, 3), (7, 4), (6, 6)]
 GAMES += [(4 + seed % 4, seed) for seed in range(5, 5 + int(os.environ.get("STATIONMASTER_USA_PROPERTY_GAMES", "0")))]
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from game_pictures import canonical
 
+from bot.attachments import attachment_actions
 from engine import GameError, new_game
 from engine.core.entities import Player
 from engine.core.family1817.market import LIQUIDATION, area
@@ -88,8 +89,13 @@ def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[
     if "tokener" in move:
         base["tokener"] = move["tokener"]
     if kind == "run_routes":
-        return best_runs(state, str(move["entity"]), time_budget=1.0).to_action(str(move["entity"])) | {
-            "entity_type": "corporation"}
+        # As the bot's run button does: first put on its trains what the proposal counted
+        # (a Pullman, a switcher, an extender), one choice per action, then run.
+        proposal = best_runs(state, str(move["entity"]), time_budget=1.0)
+        attaching = attachment_actions(state, str(move["entity"]), proposal.runs)
+        if attaching:
+            return attaching[0]
+        return proposal.to_action(str(move["entity"])) | {"entity_type": "corporation"}
     choices = move.get("choices")
     if not choices:
         return base
