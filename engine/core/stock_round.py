@@ -31,7 +31,12 @@ class StockRound(Round):
     last_to_act: Player | None = None
 
     def start(self, game: BaseGame) -> None:
+        # A player who went bankrupt since holding the priority deal passes it on to their left.
         self.current_index = game.priority_index
+        for _ in range(len(game.players)):
+            if not game.players[self.current_index].bankrupt:
+                break
+            self.current_index = (self.current_index + 1) % len(game.players)
         game.log.append(f"Stock Round {game.turn}")
 
     def current(self, game: BaseGame) -> Player:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from engine.core.entities import Corporation, Player, Share
 from engine.core.family1817 import market as areas
-from engine.core.family1817.cash_crisis import FamilyCashCrisisStep, go_bankrupt
+from engine.core.family1817.cash_crisis import SITE_BANKRUPT_PRIVATES, FamilyCashCrisisStep, go_bankrupt
 from engine.core.family1817.shorts import shorts_of
 from engine.core.family1817.sizes import joining_target, placed_stations
 from engine.core.family1817.tokens import TokenReductionStep
@@ -41,6 +41,8 @@ FAMILY_OPTIONS: dict[str, str] = {
     SITE_CLOSE_SHORT_AT_LIMIT: "A player at the certificate limit may buy a share that closes one of their short "
                                "shares, as on the site (rule 11.4: a player must hold fewer certificates than the "
                                "limit to buy one).",
+    SITE_BANKRUPT_PRIVATES: "A bankrupt player keeps their private companies, as on the site (rule 15: they go "
+                            "to the open market).",
 }
 
 
