@@ -86,6 +86,10 @@ class Family1817Game(BaseGame):
         total = self.loans.total or 0
         return tuple((5 * (row + 1), 5) for row in range((total + 4) // 5))
 
+    def buying_power_bonus(self, target: Corporation) -> int:
+        """What a company put up for sale adds to every bidder's limit (a title's private may)."""
+        return 0
+
     def interest_due(self, corporation: Corporation) -> int:
         """The interest the company owes now on all its loans (a title's privates may lower it)."""
         return self.loans.interest_due(corporation.id)

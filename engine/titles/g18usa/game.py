@@ -142,6 +142,11 @@ class G18USA(Family1817Game):
             owed -= self.loans.current_rate() - 5
         return owed
 
+    def buying_power_bonus(self, target: Corporation) -> int:
+        """P15: a company holding it, put up for sale, lets bidders go $100 over their limit (the
+        extra loan it brings; s8504 at 803: DRG is offered for sale with it)."""
+        return self.loans.value if self.owns(target, WESTERN_LAND_GRANT) else 0
+
     def has_a_train(self, corporation: Corporation) -> bool:
         """A Pullman car is not a train (12.7)."""
         return any(not usa_phases.is_pullman(train) for train in corporation.trains)
@@ -206,6 +211,12 @@ class G18USA(Family1817Game):
     # --- trains ----------------------------------------------------------------------------------
     def train_limit(self, corporation: Corporation) -> int:
         return self.phase.train_limit
+
+    def crowded_order(self, crowded: list[Corporation]) -> list[Corporation]:
+        """Rule 6.3 names no order among companies over the limit at once; as on the site they
+        discard in the companies' fixed order (s8504 at 832: B&O before DRG, which runs first)."""
+        order = list(self.corporations)
+        return sorted(crowded, key=lambda corp: order.index(corp.id))
 
     def counted_trains(self, corporation: Corporation) -> int:
         """Rule 6.3: Pullmans count toward the limit; obsolete trains do not."""
