@@ -8,7 +8,11 @@ from typing import Any, ClassVar
 
 from engine.core.entities import Corporation, Player, Share
 from engine.core.family1817 import market as areas
-from engine.core.family1817.cash_crisis import SITE_BANKRUPT_PRIVATES, FamilyCashCrisisStep, go_bankrupt
+from engine.core.family1817.cash_crisis import (
+    SITE_BANKRUPT_PRIVATES,
+    FamilyCashCrisisStep,
+    go_bankrupt,
+)
 from engine.core.family1817.shorts import shorts_of
 from engine.core.family1817.sizes import joining_target, placed_stations
 from engine.core.family1817.tokens import TokenReductionStep

@@ -26,8 +26,11 @@ from engine.titles.g18usa.data import load_data
 from engine.titles.g18usa.setup import SETUP_OPTIONS, SEVENTEEN_TRAINS, setup_from_seed
 from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
 
+SITE_PRIVATE_VALUE = "site_private_value"
 GAME_OPTIONS = {
     SEVENTEEN_TRAINS: "Rule 17 variant: 1817's train roster and exports.",
+    SITE_PRIVATE_VALUE: "A player's private companies count at face value in their total, as on the site "
+                        "(rule 16: private companies have no value).",
 }
 WESTERN_LAND_GRANT = "P15"
 BAILEY_YARD = "P23"
@@ -198,8 +201,12 @@ class G18USA(Family1817Game):
                    if share.owner is player and share.percent > 0)
 
     def player_value(self, player: Player) -> int:
-        """As on the site, a player's private companies count at their face value."""
-        return super().player_value(player) + sum(company.value for company in self.companies_of(player))
+        """Rule 16: cash plus shares at market price, less shorts; with `site_private_value` the
+        player's private companies count at face value too, as on the site."""
+        value = super().player_value(player)
+        if self.option(SITE_PRIVATE_VALUE):
+            value += sum(company.value for company in self.companies_of(player))
+        return value
 
     # --- operating order and dividends -----------------------------------------------------------
     def operating_order(self) -> list[Corporation]:
