@@ -175,8 +175,9 @@ class Family1817Game(BaseGame):
     def total_shares(self, corporation: Corporation) -> int:
         return self.company_size(corporation)
 
-    def max_player_percent_of(self, corporation: Corporation) -> int:
-        """Rule 11.4: two shares of a 2-share company, three of a 5, six of a 10."""
+    def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:
+        """Rule 11.4: two shares of a 2-share company, three of a 5, six of a 10 (a title's
+        variant may let `player`, its president, go beyond)."""
         return 100 if self.company_size(corporation) <= 2 else 60
 
     def pool_limit_percent(self) -> int:

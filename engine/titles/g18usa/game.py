@@ -18,17 +18,28 @@ from engine.core.round import OperatingSet, RoundSequence, RoundSpec
 from engine.core.route_hooks import Attachment, EndLimit
 from engine.core.services.depot import Depot
 from engine.core.step import Step
+from engine.titles.g18usa import ipo as ipos
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa import revenue as usa_revenue
 from engine.titles.g18usa.auction import PrivateAuctionRound, SelectionAuctionStep
 from engine.titles.g18usa.commands import COMMANDS
 from engine.titles.g18usa.data import load_data
-from engine.titles.g18usa.setup import SETUP_OPTIONS, SEVENTEEN_TRAINS, setup_from_seed
+from engine.titles.g18usa.setup import (
+    MAX_START_300,
+    PRESIDENT_ABOVE_60,
+    SETUP_OPTIONS,
+    SEVENTEEN_TRAINS,
+    setup_from_seed,
+)
 from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
 
 SITE_PRIVATE_VALUE = "site_private_value"
 GAME_OPTIONS = {
     SEVENTEEN_TRAINS: "Rule 17 variant: 1817's train roster and exports.",
+    PRESIDENT_ABOVE_60: "Rule 17 variant: a president may hold more than 60%; when no other share is for "
+                        "sale, other players may buy one from them at the price plus 10% (rounded up).",
+    MAX_START_300: "Rule 17 variant: from phase 5 a company may start at up to $300; a company whose "
+                   "players hold under 50% at the end of its first stock round goes into liquidation.",
     SITE_PRIVATE_VALUE: "A player's private companies count at face value in their total, as on the site "
                         "(rule 16: private companies have no value).",
 }
@@ -169,6 +180,8 @@ class G18USA(Family1817Game):
             if company.id.startswith("S") and company.owner is None:
                 company.closed = True
         super().end_of_stock_round()
+        if self.option(MAX_START_300):
+            ipos.liquidate_underfunded(self, getattr(self.round, "started", set()))
 
     def liquidates_for_unpaid_stations(self, corporation: Corporation) -> bool:
         """Only a 10-share company is liquidated for stations it could not pay for (11.6)."""
@@ -207,6 +220,16 @@ class G18USA(Family1817Game):
         if self.option(SITE_PRIVATE_VALUE):
             value += sum(company.value for company in self.companies_of(player))
         return value
+
+    def max_player_percent(self) -> int:
+        """Rule 17's variant lets a president go above 60%; `max_player_percent_of` keeps the
+        others to it."""
+        return 100 if self.option(PRESIDENT_ABOVE_60) else super().max_player_percent()
+
+    def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:
+        if self.option(PRESIDENT_ABOVE_60) and player is not None and corporation.president() is player:
+            return 100
+        return super().max_player_percent_of(corporation, player)
 
     # --- operating order and dividends -----------------------------------------------------------
     def operating_order(self) -> list[Corporation]:
