@@ -28,14 +28,18 @@ def test_17_the_variants_are_rule_options_off_by_default() -> None:
 
 
 # --- the 1817 train roster ----------------------------------------------------------------------
-def test_17_1817_roster_one_train_exported_after_every_operating_round() -> None:
+def test_17_1817_roster_and_its_exports() -> None:
     game = new_game("18USA", PLAYERS, 7, ["seventeen_trains"]).state
-    before = game.depot.run_length()
-    assert before[0] == ["2", 40]  # 1817's forty 2-trains, not the printed unlimited stack
+    assert game.depot.run_length()[:3] == [["2", 40], ["2+", 4], ["3", 12]]  # 1817's, not unlimited 2s
+    bought = game.depot.next_train()
+    assert bought is not None
+    game.depot.take(bought)
+    # After an operating round every 2-train left is exported while the next is a 2 ...
     end_of_operating_round(game)  # type: ignore[arg-type]
-    assert game.depot.run_length()[0] == ["2", 39] and "A 2-train is exported" in game.log
+    assert game.depot.run_length()[0] == ["2+", 4]
+    # ... and otherwise the next train only.
     end_of_operating_round(game)  # type: ignore[arg-type]
-    assert game.depot.run_length()[0] == ["2", 38]
+    assert game.depot.run_length()[0] == ["2+", 3] and "A 2+-train is exported" in game.log
 
 
 # --- $300 maximum start after phase 5 -------------------------------------------------------------
