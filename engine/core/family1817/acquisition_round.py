@@ -191,7 +191,7 @@ def buying_power(game: Any, buyer: Corporation, sale: Sale) -> int:
         power += target.cash
     if sale.kind == FRIENDLY:
         power += family(game).share_price(target) * sum(target.units(s.percent) for s in target.shares_of(target))
-    return power
+    return power + family(game).buying_power_bonus(target)
 
 
 def may_hold_loans_of(game: Any, buyer: Corporation, sale: Sale) -> bool:

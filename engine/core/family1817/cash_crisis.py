@@ -4,7 +4,7 @@ A player who owes money sells shares to the open market until the debt is paid: 
 rules of sales apply, but no sale may change a presidency, and a player over the certificate
 limit need not sell down to it. One who can sell nothing more goes bankrupt: their money goes
 to the company whose interest they could not pay (else the bank), their certificates and shorts
-and private companies to the open market, companies they were president of into liquidation in
+and private companies to the open market (the site leaves the privates with them), companies they were president of into liquidation in
 operating order, and a short and an ordinary share both in the market back to the stack. When
 all but one player are bankrupt the game ends.
 """
@@ -25,6 +25,10 @@ from engine.errors import GameError
 
 if TYPE_CHECKING:
     from engine.core.family1817.game import Family1817Game
+
+# The site leaves a bankrupt player's private companies with them (still counted in their value);
+# rule 15 puts them in the open market.
+SITE_BANKRUPT_PRIVATES = "site_bankrupt_privates"
 
 
 def crisis_sales(game: Any, player: Player, need: int) -> list[Move]:
@@ -101,9 +105,10 @@ def go_bankrupt(game: Family1817Game, player: Player, debt: Debt | None) -> None
     for corporation in game.corporations.values():
         for share in game.ledger.holding_order(corporation, player):
             game.ledger.move(share, game.pool)
-    for private in game.companies.values():
-        if private.owner is player:
-            private.owner = game.pool
+    if not game.option(SITE_BANKRUPT_PRIVATES):
+        for private in game.companies.values():
+            if private.owner is player:
+                private.owner = game.pool
     for corporation in presided:
         liquidate(game, corporation, f"its president {player.name} is bankrupt")
         game.former_presidents[corporation.id] = player.key

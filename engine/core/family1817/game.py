@@ -8,7 +8,11 @@ from typing import Any, ClassVar
 
 from engine.core.entities import Corporation, Player, Share
 from engine.core.family1817 import market as areas
-from engine.core.family1817.cash_crisis import FamilyCashCrisisStep, go_bankrupt
+from engine.core.family1817.cash_crisis import (
+    SITE_BANKRUPT_PRIVATES,
+    FamilyCashCrisisStep,
+    go_bankrupt,
+)
 from engine.core.family1817.shorts import shorts_of
 from engine.core.family1817.sizes import joining_target, placed_stations
 from engine.core.family1817.tokens import TokenReductionStep
@@ -50,6 +54,8 @@ FAMILY_OPTIONS: dict[str, str] = {
     SITE_LIQUIDATION_PRESIDENT_ASKED: "In a stock round the president of a company in liquidation is asked to "
                                       "act even with nothing to do but pass, as on the site (a player who "
                                       "can do nothing is passed over).",
+    SITE_BANKRUPT_PRIVATES: "A bankrupt player keeps their private companies, as on the site (rule 15: they go "
+                            "to the open market).",
 }
 
 
@@ -92,6 +98,10 @@ class Family1817Game(BaseGame):
         """The Bank of New York's rows, cheapest first: (rate, loans). 1817's: five per $5 step."""
         total = self.loans.total or 0
         return tuple((5 * (row + 1), 5) for row in range((total + 4) // 5))
+
+    def buying_power_bonus(self, target: Corporation) -> int:
+        """What a company put up for sale adds to every bidder's limit (a title's private may)."""
+        return 0
 
     def interest_due(self, corporation: Corporation) -> int:
         """The interest the company owes now on all its loans (a title's privates may lower it)."""
@@ -188,8 +198,9 @@ class Family1817Game(BaseGame):
     def total_shares(self, corporation: Corporation) -> int:
         return self.company_size(corporation)
 
-    def max_player_percent_of(self, corporation: Corporation) -> int:
-        """Rule 11.4: two shares of a 2-share company, three of a 5, six of a 10."""
+    def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:
+        """Rule 11.4: two shares of a 2-share company, three of a 5, six of a 10 (a title's
+        variant may let `player`, its president, go beyond)."""
         return 100 if self.company_size(corporation) <= 2 else 60
 
     def pool_limit_percent(self) -> int:

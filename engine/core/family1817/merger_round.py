@@ -262,7 +262,7 @@ class PostConversionStep(Step):
         price = game.share_price(corporation)
         if player.cash < price:
             return []
-        if corporation.percent_owned_by(player) + share.percent > family(game).max_player_percent_of(corporation):
+        if corporation.percent_owned_by(player) + share.percent > family(game).max_player_percent_of(corporation, player):
             return []
         return [{"corporation": corporation.id, "share": share.id, "from": "treasury", "percent": share.percent,
                  "price": price}]

@@ -160,7 +160,7 @@ class FamilyStockStep(BuySellParShares):
         if where is not None:
             raise GameError(f"{corporation.id} is in {where}; its shares may not be bought (11.3)")
         price = super().check_buy(game, rnd, player, share)
-        most = family(game).max_player_percent_of(corporation)
+        most = family(game).max_player_percent_of(corporation, player)
         if corporation.percent_owned_by(player) + share.percent > most:
             raise GameError(f"a player may hold at most {most}% of {corporation.id} (11.4)")
         return price

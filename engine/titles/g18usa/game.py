@@ -18,17 +18,31 @@ from engine.core.round import OperatingSet, RoundSequence, RoundSpec
 from engine.core.route_hooks import Attachment, EndLimit
 from engine.core.services.depot import Depot
 from engine.core.step import Step
+from engine.titles.g18usa import ipo as ipos
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa import revenue as usa_revenue
 from engine.titles.g18usa.auction import PrivateAuctionRound, SelectionAuctionStep
 from engine.titles.g18usa.commands import COMMANDS
 from engine.titles.g18usa.data import load_data
-from engine.titles.g18usa.setup import SETUP_OPTIONS, SEVENTEEN_TRAINS, setup_from_seed
+from engine.titles.g18usa.setup import (
+    MAX_START_300,
+    PRESIDENT_ABOVE_60,
+    SETUP_OPTIONS,
+    SEVENTEEN_TRAINS,
+    setup_from_seed,
+)
 from engine.titles.g18usa.stations import FREIGHT
 from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
 
+SITE_PRIVATE_VALUE = "site_private_value"
 GAME_OPTIONS = {
     SEVENTEEN_TRAINS: "Rule 17 variant: 1817's train roster and exports.",
+    PRESIDENT_ABOVE_60: "Rule 17 variant: a president may hold more than 60%; when no other share is for "
+                        "sale, other players may buy one from them at the price plus 10% (rounded up).",
+    MAX_START_300: "Rule 17 variant: from phase 5 a company may start at up to $300; a company whose "
+                   "players hold under 50% at the end of its first stock round goes into liquidation.",
+    SITE_PRIVATE_VALUE: "A player's private companies count at face value in their total, as on the site "
+                        "(rule 16: private companies have no value).",
 }
 WESTERN_LAND_GRANT = "P15"
 BAILEY_YARD = "P23"
@@ -145,6 +159,11 @@ class G18USA(Family1817Game):
             owed -= self.loans.current_rate() - 5
         return owed
 
+    def buying_power_bonus(self, target: Corporation) -> int:
+        """P15: a company holding it, put up for sale, lets bidders go $100 over their limit (the
+        extra loan it brings; s8504 at 803: DRG is offered for sale with it)."""
+        return self.loans.value if self.owns(target, WESTERN_LAND_GRANT) else 0
+
     def has_a_train(self, corporation: Corporation) -> bool:
         """A Pullman car is not a train (12.7)."""
         return any(not usa_phases.is_pullman(train) for train in corporation.trains)
@@ -164,6 +183,8 @@ class G18USA(Family1817Game):
             if company.id.startswith("S") and company.owner is None:
                 company.closed = True
         super().end_of_stock_round()
+        if self.option(MAX_START_300):
+            ipos.liquidate_underfunded(self, getattr(self.round, "started", set()))
 
     def liquidates_for_unpaid_stations(self, corporation: Corporation) -> bool:
         """Only a 10-share company is liquidated for stations it could not pay for (11.6)."""
@@ -202,8 +223,22 @@ class G18USA(Family1817Game):
                    if share.owner is player and share.percent > 0)
 
     def player_value(self, player: Player) -> int:
-        """As on the site, a player's private companies count at their face value."""
-        return super().player_value(player) + sum(company.value for company in self.companies_of(player))
+        """Rule 16: cash plus shares at market price, less shorts; with `site_private_value` the
+        player's private companies count at face value too, as on the site."""
+        value = super().player_value(player)
+        if self.option(SITE_PRIVATE_VALUE):
+            value += sum(company.value for company in self.companies_of(player))
+        return value
+
+    def max_player_percent(self) -> int:
+        """Rule 17's variant lets a president go above 60%; `max_player_percent_of` keeps the
+        others to it."""
+        return 100 if self.option(PRESIDENT_ABOVE_60) else super().max_player_percent()
+
+    def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:
+        if self.option(PRESIDENT_ABOVE_60) and player is not None and corporation.president() is player:
+            return 100
+        return super().max_player_percent_of(corporation, player)
 
     # --- operating order and dividends -----------------------------------------------------------
     def operating_order(self) -> list[Corporation]:
@@ -215,6 +250,12 @@ class G18USA(Family1817Game):
     # --- trains ----------------------------------------------------------------------------------
     def train_limit(self, corporation: Corporation) -> int:
         return self.phase.train_limit
+
+    def crowded_order(self, crowded: list[Corporation]) -> list[Corporation]:
+        """Rule 6.3 names no order among companies over the limit at once; as on the site they
+        discard in the companies' fixed order (s8504 at 832: B&O before DRG, which runs first)."""
+        order = list(self.corporations)
+        return sorted(crowded, key=lambda corp: order.index(corp.id))
 
     def counted_trains(self, corporation: Corporation) -> int:
         """Rule 6.3: Pullmans count toward the limit; obsolete trains do not."""

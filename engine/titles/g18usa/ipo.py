@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.core.entities import Company, Corporation, Player
+from engine.core.family1817.market import liquidate
+from engine.core.services.market import Cell
 from engine.errors import GameError
+from engine.titles.g18usa.setup import MAX_START_300
 from engine.titles.g18usa.stations import claim_subsidy
 
 if TYPE_CHECKING:
@@ -17,6 +20,8 @@ if TYPE_CHECKING:
 
 MIN_BID = 100
 MAX_START_PRICE = 200
+LATE_MAX_START_PRICE = 300  # rule 17's variant, from phase 5
+LATE_START_PHASE = "5"
 EXTRA_TOKENS = {2: 0, 5: 1, 10: 3}
 BAILEY_YARD = "P23"
 CARNEGIE = "P10"
@@ -70,13 +75,38 @@ def can_outbid(game: G18USA, player: Player, price: int, subsidy_cash: int) -> b
     return bidding_power(game, player) + subsidy_cash > price
 
 
+def max_start_price(game: G18USA) -> int:
+    """$200 (11.6); with rule 17's variant $300 once the first 5-train is bought or exported."""
+    if game.option(MAX_START_300) and game.phase_at_least(LATE_START_PHASE):
+        return LATE_MAX_START_PRICE
+    return MAX_START_PRICE
+
+
+def start_cells(game: G18USA) -> list[Cell]:
+    """The market cells a company may start on: the starting prices and, under the variant, the
+    ordinary cells above them up to the maximum."""
+    most = max_start_price(game)
+    return [cell for cell in game.market.cells.values()
+            if cell.price <= most and (cell.is_par or (not cell.types and cell.price > MAX_START_PRICE))]
+
+
 def start_price(game: G18USA, bid: int) -> int:
-    """Half the bid, rounded down to a market price between $50 and $200."""
-    target = min(bid // 2, MAX_START_PRICE)
-    prices = [cell.price for cell in game.market.par_cells() if cell.price <= target]
+    """Half the bid, rounded down to a market price between $50 and the maximum."""
+    target = bid // 2
+    prices = [cell.price for cell in start_cells(game) if cell.price <= target]
     if not prices:
         raise GameError(f"a bid of ${bid} gives no starting price; the minimum bid is ${MIN_BID}")
     return max(prices)
+
+
+def liquidate_underfunded(game: G18USA, started: set[str]) -> None:
+    """Rule 17's $300 variant, in every phase: a company started this stock round whose players
+    hold less than half its shares goes into liquidation."""
+    for corporation_id in sorted(started):
+        corporation = game.corporations[corporation_id]
+        held = sum(corporation.percent_owned_by(player) for player in game.players)
+        if held < 50 and corporation.id in game.market.position:
+            liquidate(game, corporation, f"its players hold {held}% of it at the end of its first stock round (17)")
 
 
 def cash_subsidy(game: G18USA, home: str | None) -> int:
@@ -94,7 +124,7 @@ def win(game: G18USA, ipo: Ipo) -> None:
     corporation, winner = ipo.corporation, ipo.leader
     ipo.won = True
     price = start_price(game, ipo.price)
-    cell = next(cell for cell in game.market.par_cells() if cell.price == price)
+    cell = next(cell for cell in start_cells(game) if cell.price == price)
     game.market.place(corporation.id, cell)
     corporation.ipoed = True
     corporation.floated = True

@@ -120,7 +120,7 @@ def denver_lay_open(game: G18USA, corporation: Corporation) -> bool:
 def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
     """Whether something outside the company's tile actions is still open in its track step: the
     Boomtown subsidy (S8) on its yellow home city, the resource subsidy's lay (S16), P17's extra
-    yellow tile in a Great Northern hex still empty, P9 while held (even with no yellow city
+    yellow tile not yet laid this round (even with every Great Northern hex laid: s8504 at 673), P9 while held (even with no yellow city
     in reach: s8602 at 316), P20 while the company has a station to place (s8401 at 561), P6's
     red area. As on the site, the track step waits."""
     corporation = rnd.corporation
@@ -131,9 +131,7 @@ def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
         if game.board.hexes[home].tile.name in CITY_YELLOW and not game.umap.is_metropolis(home):
             return True
     if game.owns(corporation, GREAT_NORTHERN) and not any(r.entity == GREAT_NORTHERN for r in rnd.lays):
-        hexes = game.umap.map_data["great_northern"]["hexes"]
-        if any(coord in game.board.hexes and not game.board.hexes[coord].tile_laid for coord in hexes):
-            return True
+        return True
     if game.owns(corporation, BOOMTOWN_PRIVATE):
         return True
     if game.owns(corporation, LAW_FIRM) and game.tokens_left(corporation) > 0:

@@ -97,8 +97,12 @@ def end_of_operating_round(game: G18USA) -> None:
     game.operating_rounds_done += 1
     done = game.operating_rounds_done
     if game.option("seventeen_trains"):
+        # Rule 17 (1817's exports): every 2-train while the next bank train is a 2, else the next.
         upcoming = game.depot.next_train()
-        if upcoming is not None:
+        if upcoming is not None and upcoming.name == "2":
+            while (upcoming := game.depot.next_train()) is not None and upcoming.name == "2":
+                export(game, upcoming)
+        elif upcoming is not None:
             export(game, upcoming)
         return
     kinds = {1: "2", 2: "2+", 4: "3"}

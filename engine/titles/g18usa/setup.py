@@ -27,8 +27,11 @@ SETUP_OPTIONS = {
                           "(rule 2.6 and the manifest: 10 tokens, 20/30/50/60 once, plus P6's).",
     SITE_TWO_TRAIN_COUNT: "There are 40 2-trains, as on the site (rule 12.6: unlimited).",
 }
-# Rule 17's variant: 1817's trains and exports. Named as on the site.
+# Rule 17's variants. 1817's train roster and exports, named as on the site (its only one);
+# the other two are ours.
 SEVENTEEN_TRAINS = "seventeen_trains"
+PRESIDENT_ABOVE_60 = "president_above_60"
+MAX_START_300 = "max_start_300"
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.core.actions import Action, Bid
+from engine.core.actions import Action, Bid, BuyShares
 from engine.core.entities import Corporation, Holder, Player
+from engine.core.family1817.shorts import close_short
 from engine.core.family1817.stock import FamilyStockStep
 from engine.core.round import Round
 from engine.core.step import Handler, Move
+from engine.core.stock_round import StockRound
 from engine.errors import GameError
 from engine.titles.g18usa import ipo as ipos
+from engine.titles.g18usa import president_sales
+from engine.titles.g18usa.setup import PRESIDENT_ABOVE_60
 from engine.titles.g18usa.stock import _stock, _usa, drop_unable_bidders
 
 if TYPE_CHECKING:
@@ -46,6 +50,41 @@ class UsaStockStep(FamilyStockStep):
         drop_unable_bidders(usa, stock.ipo, ipos.best_open_subsidy(usa))
         stock.last_to_act = player
         game.log.append(f"{player.name} starts the auction for {corporation.id} at ${action.price}")
+
+    # --- rule 17's variant: buying from a president above 60% (president_sales.py) -----------
+    def buy_choices(self, game: Any, rnd: StockRound, player: Player) -> list[Move]:
+        choices = super().buy_choices(game, rnd, player)
+        for corporation in game.corporations.values():
+            share = president_sales.share_from_president(_usa(game), corporation, player)
+            if share is None:
+                continue
+            try:
+                price = president_sales.check_buy_from_president(_usa(game), rnd, player, share)
+            except GameError:
+                continue
+            choices.append({"corporation": corporation.id, "share": share.id, "from": "president",
+                            "percent": share.percent, "price": price})
+        return choices
+
+    def process_buy(self, game: Any, rnd: Round, entity: Holder, action: BuyShares) -> None:
+        stock = _stock(rnd)
+        player = stock.current(game)
+        corporation = game.corporations.get(action.shares[0].rsplit("_", 1)[0]) if action.shares else None
+        share = corporation.share_by_id(action.shares[0]) if corporation is not None else None
+        if (share is None or not isinstance(share.owner, Player) or share.owner is player
+                or not game.option(PRESIDENT_ABOVE_60)):
+            super().process_buy(game, rnd, entity, action)
+            return
+        if stock.acting_for is not None:
+            raise GameError(f"{player.name} is acting for {stock.acting_for} this turn")
+        self._not_before_selling(game, stock, player)
+        if len(action.shares) != 1:
+            raise GameError("buy one certificate at a time")
+        president_sales.buy_from_president(_usa(game), stock, player, share)
+        close_short(game, player, share)
+        stock.turn_state.bought = True
+        stock.last_to_act = player
+        stock.end_turn(game)
 
     def matches(self, game: Any, choice: Mapping[str, Any], action: Action) -> bool:
         if isinstance(action, Bid):

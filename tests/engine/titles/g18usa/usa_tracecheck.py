@@ -146,6 +146,7 @@ def walk(log_path: Path, trace_path: Path, offered_until: int | None = 0) -> Wal
             found.divergence = index, (f"action {index} (id {action.get('id')}, {action['type']} by "
                                        f"{action.get('entity')}): " + "; ".join(diff[:8]))
             return found
+    found.divergence = len(actions), "the trace ends without the game's result"
     return found
 
 
