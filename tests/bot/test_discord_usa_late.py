@@ -1,4 +1,5 @@
-"""18USA's later moves through the real discord.py client against tests/fakediscord: a merger,
+"""18USA's later moves through the real discord.py client against tests/fakediscord: a coal token
+laid with a yellow tile and a second tile lay in one operating turn, a merger,
 liquidations and a cash crisis in the acquisition round, a short sale, an acquisition (a company
 bought), a Pullman bought and attached by the run button, and the game's end with its scores.
 
@@ -36,6 +37,7 @@ S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603"
 PARTS = {
     "merger and cash crisis": (S8403, 378, 392, ["NP merges with N&W", "must raise", "P4 sells 10% of NP",
                                                  "P4 has raised the money for MKT's loans"]),
+    "resource token and second lay": (S8403, 441, 443, ["NP lays 7coal-0 in E25", "NP lays 57-1 in H22"]),
     "short": (S8403, 657, 664, ["P3 sells a share of NP short for $110"]),
     "acquisition": (S8603, 756, 764, ["P3 bids $60 for MP", "MKT buys MP for $60", "MP leaves play"]),
     "pullman and the end": (S8403, 818, 827, ["SLSF buys a Pullman car", "The game is over",
