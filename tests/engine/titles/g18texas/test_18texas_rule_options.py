@@ -230,15 +230,17 @@ def test_option_runs_worth_the_most_stand_either_way(options: list[str]) -> None
 
 
 def test_option_unproven_best_accepts_runs_worth_what_it_found() -> None:
-    """Printed reading, but the optimizer may not search (a budget of 0 s): it proves nothing and
-    finds nothing, so any legal runs stand, even none, where the full search holds SSW to $90."""
+    """Printed reading, but the optimizer gets no time (a budget of 0 s): it proves nothing, and
+    what its one quick pass found is a floor. Runs below it are refused naming it; runs worth it
+    stand although nothing proved them the most."""
     game = ssw_network()
     game.state.most_earnings_budget = 0.0
     game.state.most_earnings_method = "model"
     found = best_runs(game.state, "SSW", time_budget=0.0, method="model")
-    assert (found.total, found.proven_optimal) == (0, False)
-    play(game, "run_routes", "SSW", routes=[SHREVEPORT_RUN])
-    assert game.state.round.turn.revenue == 50
+    assert (found.total, found.proven_optimal) == (90, False)
+    refuse(game, "run_routes", "SSW", r"can earn at least \$90", routes=[SHREVEPORT_RUN])
+    play(game, "run_routes", "SSW", routes=[SHREVEPORT_RUN, LUFKIN_RUN])
+    assert game.state.round.turn.revenue == 90
 
 
 def test_option_unproven_best_is_named_as_a_floor() -> None:

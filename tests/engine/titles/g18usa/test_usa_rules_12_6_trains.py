@@ -9,11 +9,13 @@ from engine.legal import legal_moves
 
 
 def test_12_6_a_train_from_the_bank_at_its_price_or_from_another_company_from_1() -> None:
-    game = replayed("s8403", 133)  # B&O ($164 after a loan) at its buy-trains step
+    game = replayed("s8403", 133)  # B&O ($164 after a loan; room for one more) at its buy-trains step
     (move,) = [m for m in legal_moves(game) if m["type"] == "buy_train"]
     assert {"train": "2-1", "price": 100, "from": "depot"} in move["choices"]
     other = next(c for c in move["choices"] if c["from"] == "N&W")
-    assert (other["min_price"], other["max_price"]) == (1, 264)  # site_train_prices: up to the treasury
+    # From $1 up to what the treasury holds now; a price a further loan would pay is offered
+    # once the loan is taken, and refused until then, saying so.
+    assert (other["min_price"], other["max_price"]) == (1, 164)
     bo = game.corporations["B&O"]
     cash = bo.cash
     game.apply(log_named("s8403")["actions"][133])
