@@ -1,9 +1,10 @@
 """A whole 18USA game through the real discord.py client against tests/fakediscord, from
-`/game new` to the final scores: the generated game s8403 (827 actions, 4 players) started with
-its seed and the site's readings, each logged move typed as 18USA's slash command by the player
-who decides it (the words `usa_script` gives them). The game has the private auction, company
-starts with subsidies and contributions, loans, second lays, a coal token, shorts, a merger and
-liquidations, a cash crisis, acquisitions, Pullmans and the end after the 8-trains.
+`/game new` to the final scores: the generated game s8405 (1,173 actions, 4 players) started
+with its seed and the site's readings, each logged move typed as 18USA's slash command by the
+player who decides it (the words `usa_script` gives them). The game has the private auction,
+company starts with subsidies and contributions, loans, second lays, resource tokens, shorts,
+mergers, liquidations, shares sold in a cash crisis, a bankruptcy, an acquisition bid, Pullmans
+and the end.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from usa_script import USA_LOGS, decider, typed_parts
 from bot.vocabulary import MOVES
 from engine.log import document_options, new_game
 
-S8403 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_4p_s8403")
+S8405 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_4p_s8405")
 
 
 def seated(action: dict[str, Any], seats: dict[str, int]) -> dict[str, Any]:
@@ -33,7 +34,7 @@ def seated(action: dict[str, Any], seats: dict[str, int]) -> dict[str, Any]:
 
 async def test_a_whole_18usa_game_from_new_to_the_scores_through_discord(fake_discord: FakeDiscord,
                                                                           tmp_path: Any) -> None:
-    document = json.loads(S8403.read_text())
+    document = json.loads(S8405.read_text())
     # The bot seats the players in an order drawn from the seed; the log's nth player is
     # whoever the bot seats nth (seat n), so the game is the log's game.
     seats = {str(player["id"]): number for number, player in enumerate(document["players"], 1)}
@@ -78,6 +79,10 @@ async def test_a_whole_18usa_game_from_new_to_the_scores_through_discord(fake_di
             replica.process(action)
         finished = state()
         assert finished.finished and replica.finished
+        made = {stored.action["type"] for stored in bot.moderator.sessions._cache[1].actions}
+        assert {"bid", "short", "take_loan", "payoff_loan", "merge", "convert", "sell_shares", "lay_tile",
+                "place_token", "buy_train", "run_routes", "dividend", "discard_train", "bankrupt", "choose",
+                "scrap_train", "assign"} <= made, made
         logged = {seats[str(player)]: value for player, value in document["result"].items()}
         assert {int(seat): value for seat, value in finished.result().items()} == logged
         by_name = sorted(((value, table[seat - 1]["name"]) for seat, value in logged.items()), reverse=True)
