@@ -19,7 +19,6 @@ from typing import Any
 
 from bot import drawing
 from bot import pictures as pics
-from bot.attachments import attachment_actions, attachment_words
 from bot.commands import build_action, controls, wants_proposal
 from bot.config import ReminderDefaults
 from bot.consent import ConsentMixin, waiting_line
@@ -41,6 +40,7 @@ from bot.replies import (
 from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, effective_actions
+from engine.attachments import attachment_actions, attachment_words
 from engine.core.game import BaseGame
 from engine.describe import dividend_account
 from engine.legal import legal_moves

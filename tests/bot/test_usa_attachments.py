@@ -11,10 +11,10 @@ from pathlib import Path
 from bot_helpers import open_moderator
 from usa_script import USA_LOGS
 
-from bot.attachments import attachment_words
 from bot.console import TABLE
 from bot.model import Actor, Command
 from bot.moderator import proposal_text
+from engine.attachments import attachment_words
 from engine.legal import legal_moves, move_decider
 
 LOG = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603")

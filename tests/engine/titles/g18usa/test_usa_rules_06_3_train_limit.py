@@ -4,21 +4,9 @@ ends (the site's round is still the operating round while it decides)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from usa_logs import LOGS, read_log
-from usa_tracecheck import start
+from usa_tracecheck import position_in as position
 
 from engine.legal import legal_moves
-
-
-def position(log_name: str, actions: int) -> Any:
-    path = next(path for path, _ in LOGS if path.stem.endswith(log_name))
-    log = read_log(path)
-    game = start(log)
-    for action in log["actions"][:actions]:
-        game.apply(action)
-    return game
 
 
 def test_an_export_over_the_limit_is_discarded_before_the_operating_round_ends() -> None:

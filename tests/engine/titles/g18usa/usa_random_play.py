@@ -13,8 +13,8 @@ from typing import Any
 
 from game_pictures import canonical
 
-from bot.attachments import attachment_actions
 from engine import GameError, new_game
+from engine.attachments import attachment_actions
 from engine.core.entities import Player
 from engine.core.family1817.market import LIQUIDATION, area
 from engine.core.family1817.tokens import crowded_stations
