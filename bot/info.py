@@ -67,13 +67,14 @@ class InfoMixin:
                 return Reply.error("The game has not started yet.", game_id)
             loaded = session.loaded
             stored = [a.action for a in session.actions]
+            state = session.game.state
         names = {str(s.player_id): s.display_name for s in loaded.seats}
         setup, by_action = await asyncio.to_thread(
             log_by_action, loaded.game.title, loaded.players(), loaded.game.seed, list(loaded.game.options), stored)
         log = list(setup)
         for action, added in by_action:
             if not added or action.get("type") == "pass":
-                log.append(describe_action(action, names))
+                log.append(describe_action(action, names, state))
             log += added
         shown = log[-max(1, min(lines, MAX_LOG_LINES)):]
         note = ""

@@ -264,13 +264,13 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
             if not admin and not (steps == 1 and own):
                 return Outcome(Reply.error(
                     "You may undo only your own last move, and only until the next player moves. "
-                    f"The last move was: {describe_action(kept[-1], names)}. Ask the game's creator.", game_id))
+                    f"The last move was: {describe_action(kept[-1], names, session.game.state)}. Ask the game's creator.", game_id))
             seat = session.seat_of(actor) or session.seats[0]
             action: dict[str, Any] = {"type": "undo", "entity": seat.player_id, "entity_type": "player"}
             if steps > 1:
                 target = kept[-steps - 1].get("id") if steps < len(kept) else 0
                 action["action_id"] = target
-            undone = [describe_action(a, names) for a in kept[-steps:]]
+            undone = [describe_action(a, names, session.game.state) for a in kept[-steps:]]
             outcome = await self._commit(session, actor, action, note=f"Undone: {'; '.join(undone)}.")
             if outcome.committed and status == "finished":
                 await self._set_status(session, "active")
@@ -339,7 +339,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
                 at = next((i + 1 for i, line in enumerate(lines) if _PAYS_LINE.match(line)), len(lines))
                 lines = lines[:at] + [account] + lines[at:]
         if note is None and (not lines or action["type"] == "pass"):  # the engine does not log passes
-            lines = [describe_action(action, {str(s.player_id): s.display_name for s in session.seats})] + lines
+            names = {str(s.player_id): s.display_name for s in session.seats}
+            lines = [describe_action(action, names, game.state)] + lines
         if len(lines) > MAX_LOG_LINES:
             lines = [f"… {len(lines) - MAX_LOG_LINES} earlier lines (/game log)"] + lines[-MAX_LOG_LINES:]
         if note:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.game import BaseGame
-from engine.describe import idle_step
+from engine.describe import action_words, idle_step, train_name
 from engine.legal import move_decider
 from engine.status import status_lines
 from storage import SeatRecord
@@ -53,8 +53,7 @@ def _details(state: BaseGame, move: Move) -> str:
     if kind == "buy_train" and choices:
         first = choices[0]
         if first.get("from") == "depot":
-            name = first.get("variant") or str(first["train"]).rsplit("-", 1)[0]
-            return f" (next: {name}-train for ${first['price']})"
+            return f" (next: {train_name(first)}-train for ${first['price']})"
     return ""
 
 
@@ -135,34 +134,8 @@ def notes_for(state: BaseGame, moves: list[Move]) -> list[str]:
     return [line.text for line in status_lines(state) if line.about & acting]
 
 
-def _corporation_of(action: dict[str, Any]) -> str:
-    """"SP" for shares "SP_4", "SP_5" (18xx.games names a share by company and number)."""
-    shares = action.get("shares") or []
-    names = dict.fromkeys(str(share).rsplit("_", 1)[0] for share in shares)
-    return ", ".join(names) or str(action.get("corporation") or "a company")
-
-
-def describe_action(action: dict[str, Any], names: dict[str, str] | None = None) -> str:
-    """A short account of one action, for undo messages and the log of the moderator."""
-    names = names or {}
-    kind = action.get("type", "?")
-    who = names.get(str(action.get("entity")), str(action.get("entity")))
-    details = {
-        "bid": lambda: f"bids ${action.get('price')} on {action.get('company')}",
-        "par": lambda: f"starts {action.get('corporation')} at {action.get('share_price')}",
-        "buy_shares": lambda: (f"redeems {len(action.get('shares') or [])} share(s)"
-                               if action.get("entity_type") == "corporation"
-                               else f"buys a share of {_corporation_of(action)}"),
-        "sell_shares": lambda: (f"issues {len(action.get('shares') or [])} share(s)"
-                                if action.get("entity_type") == "corporation"
-                                else f"sells {action.get('percent')}% of {_corporation_of(action)}"),
-        "lay_tile": lambda: f"lays {action.get('tile')} on {action.get('hex')} (rotation {action.get('rotation')})",
-        "place_token": lambda: f"places a station in {action.get('city')}",
-        "run_routes": lambda: "runs trains",
-        "dividend": lambda: f"chooses {action.get('kind')}",
-        "buy_train": lambda: f"buys train {action.get('train')} for ${action.get('price')}",
-        "discard_train": lambda: f"discards {action.get('train')}",
-        "pass": lambda: "passes",
-    }
-    text = details.get(kind, lambda: kind.replace("_", " "))()
-    return f"{who} {text}"
+def describe_action(action: dict[str, Any], names: dict[str, str] | None = None,
+                    state: BaseGame | None = None) -> str:
+    """A short account of one action, for undo messages and the log of the moderator: the
+    engine's words (`engine.describe.action_words`), with the seats' names for players."""
+    return action_words(action, names, state)

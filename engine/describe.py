@@ -7,10 +7,14 @@ is ``engine.legal``'s job); they say what a legal choice would do, in the map's 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
+from engine.core.board import split_tile_id
 from engine.core.entities import Corporation
 from engine.core.game import BaseGame
+from engine.core.track import find_city
+from engine.errors import GameError
 from engine.log import effective_actions
 
 OFF_MAP = "the map edge"
@@ -93,3 +97,77 @@ def log_by_action(title: str, players: list[dict[str, Any]], seed: int, options:
         state.apply(action)
         out.append((action, state.log[before:]))
     return setup, out
+
+
+def printed_tile(tile_id: str, state: BaseGame | None = None) -> str:
+    """The number printed on a tile, for the site's id of one copy of it: "57" for "57-1", and
+    for a tile variant the title's data names a base for ("7coal-0", "9ore20-0") its base."""
+    name, _ = split_tile_id(str(tile_id))
+    if state is not None:
+        for raw in state.data["tiles"].get("tiles", ()):
+            if raw.get("name") == name and raw.get("base_tile"):
+                return str(raw["base_tile"])
+    return name
+
+
+def train_name(action: dict[str, Any]) -> str:
+    """"4" for an action on the site's train "4-6" (the variant bought, where it names one)."""
+    return str(action.get("variant") or str(action.get("train")).rpartition("-")[0] or action.get("train"))
+
+
+def _city(city_id: str, state: BaseGame | None) -> str:
+    """The hex of a logged city id while its tile is on the map, else "a city"."""
+    if state is not None:
+        try:
+            return find_city(state, city_id)[0]
+        except GameError:
+            pass
+    return "a city"
+
+
+def _price(share_price: str, state: BaseGame | None) -> str:
+    """"$75" for the site's market cell "75,4,3"."""
+    cell = state.market.by_id.get(share_price) if state is not None else None
+    price = cell.price if cell is not None else share_price.partition(",")[0]
+    return f"${price}"
+
+
+def _corporation_of(action: dict[str, Any]) -> str:
+    """"SP" for shares "SP_4", "SP_5" (18xx.games names a share by company and number)."""
+    shares = action.get("shares") or []
+    names = dict.fromkeys(str(share).rsplit("_", 1)[0] for share in shares)
+    return ", ".join(names) or str(action.get("corporation") or "a company")
+
+
+def action_words(action: dict[str, Any], names: dict[str, str] | None = None,
+                 state: BaseGame | None = None) -> str:
+    """A short account of one action as players name things ("Alice buys a share of MP",
+    "NP lays tile 7 in E25 (rotation 2)"), for undo messages and passes, which the log does
+    not record. `names` maps player ids to names; `state`, a position of the game, resolves
+    tiles and cities to what the map shows."""
+    names = names or {}
+    kind = action.get("type", "?")
+    who = names.get(str(action.get("entity")), str(action.get("entity")))
+    details: dict[str, Callable[[], str]] = {
+        "bid": lambda: f"bids ${action.get('price')} on {action.get('company') or action.get('corporation')}",
+        "par": lambda: (f"starts {action.get('corporation')} at "
+                        f"{_price(str(action.get('share_price') or ''), state)}"),
+        "buy_shares": lambda: (f"redeems {len(action.get('shares') or [])} share(s)"
+                               if action.get("entity_type") == "corporation"
+                               else f"buys a share of {_corporation_of(action)}"),
+        "sell_shares": lambda: (f"issues {len(action.get('shares') or [])} share(s)"
+                                if action.get("entity_type") == "corporation"
+                                else f"sells {action.get('percent')}% of {_corporation_of(action)}"),
+        "lay_tile": lambda: (f"lays tile {printed_tile(str(action.get('tile')), state)} in {action.get('hex')} "
+                             f"(rotation {action.get('rotation')})"),
+        "place_token": lambda: f"places a station in {_city(str(action.get('city')), state)}",
+        "run_routes": lambda: "runs trains",
+        "dividend": lambda: f"chooses {action.get('kind')}",
+        "buy_train": lambda: f"buys a {train_name(action)}-train for ${action.get('price')}",
+        "discard_train": lambda: f"discards a {train_name(action)}-train",
+        "scrap_train": lambda: f"scraps a {train_name(action)}-train",
+        "pass": lambda: "passes",
+    }
+    words = details.get(kind)
+    text = words() if words is not None else str(kind).replace("_", " ")
+    return f"{who} {text}"

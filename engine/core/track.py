@@ -9,6 +9,7 @@ from engine.core.actions import LayTile
 from engine.core.board import HexState, split_tile_id
 from engine.core.entities import Corporation
 from engine.core.graph import Reach
+from engine.core.lay_account import LayAccount, terrain_words
 from engine.core.tiles import TileDef, path_signatures
 from engine.errors import GameError
 
@@ -122,13 +123,15 @@ def _same_shape(tile: TileDef, rotation: int, rotations: list[int]) -> bool:
     return any(frozenset(frozenset(p) for p in tile.rotated_paths(r)) == shape for r in rotations)
 
 
-def apply_tile_lay(game: BaseGame, corporation: Corporation, lay: TileLay) -> None:
+def apply_tile_lay(game: BaseGame, corporation: Corporation, lay: TileLay, by: str = "") -> None:
+    """Lay the checked tile; `by` names the private company whose power laid it, for the log."""
     if lay.cost:
         game.transfer(corporation, game.bank, lay.cost)
     game.board.place_tile(lay.coord, lay.tile, lay.tile_id, lay.rotation)
     game.last_tile_hexes = [lay.coord]
-    spent = f"spends ${lay.cost} and " if lay.cost else ""
-    game.log.append(f"{corporation.id} {spent}lays tile #{lay.tile.name} in {lay.coord}")
+    terrain = terrain_words(game.board.hexes[lay.coord].hexdef.terrain_types)
+    game.log.append(LayAccount(corporation.id, lay.tile.name, lay.coord, lay.rotation, by,
+                               charges=((terrain, lay.cost),)).line())
 
 
 def legal_tile_lays(game: BaseGame, corporation: Corporation, reach: Reach | None,

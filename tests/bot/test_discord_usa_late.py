@@ -37,7 +37,10 @@ S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603"
 PARTS = {
     "merger and cash crisis": (S8403, 378, 392, ["NP merges with N&W", "must raise", "P4 sells 10% of NP",
                                                  "P4 has raised the money for MKT's loans"]),
-    "resource token and second lay": (S8403, 441, 443, ["NP lays 7coal-0 in E25", "NP lays 57-1 in H22"]),
+    "resource token and second lay": (S8403, 441, 443, [
+        "NP lays tile 7 in E25 (rotation 2) and places P21's coal token (+$10 to each train running through it); "
+        "the coal token saves $15 of the terrain cost",
+        "NP lays tile 57 in H22 (rotation 2); pays $20 for a second tile action"]),
     "short": (S8403, 657, 664, ["P3 sells a share of NP short for $110"]),
     "acquisition": (S8603, 756, 764, ["P3 bids $60 for MP", "MKT buys MP for $60", "MP leaves play"]),
     "pullman and the end": (S8403, 818, 827, ["SLSF buys a Pullman car", "The game is over",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from engine import load_game
-from engine.describe import rotation_words, track_ends
+from engine.describe import action_words, rotation_words, track_ends
 from engine.legal import legal_moves
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
@@ -64,3 +65,30 @@ def test_a_dividend_account_matches_the_cash_that_moved() -> None:
 def test_private_income_is_in_the_log() -> None:
     state = _position(60)
     assert any(line.endswith(" from GRRRC") and " collects $" in line for line in state.log)
+
+
+USA_LOG = FIXTURE.parents[2] / "generated" / "18USA" / "randplay_18USA_4p_s8403.json"
+SITE_ID = re.compile(r"\b[\w&]+-\d+\b|\d+,\d+")  # a tile or train copy ("57-1", "4-6"), a market cell
+
+
+def test_an_action_is_told_in_the_words_of_the_table_not_the_site_s_ids() -> None:
+    """Every action of a whole 18USA game and of 18Texas's fixture, told from the position it was
+    made in (undo messages and passes read so): tiles by their printed number, trains by their
+    kind, stations by hex, a par by its price."""
+    told: dict[str, list[str]] = {}
+    for path, count in ((USA_LOG, None), (FIXTURE, 300)):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        names = {str(p["id"]): p["name"] for p in document["players"]}
+        game = load_game({**document, "actions": []})
+        for action in document["actions"][:count]:
+            words = action_words(action, names, game.state)
+            assert not SITE_ID.search(words), (action, words)
+            told.setdefault(action["type"], []).append(words)
+            game.process(action)
+    assert "NP lays tile 7 in E25 (rotation 2)" in told["lay_tile"]  # the site's "7coal-0"
+    assert "N&W buys a 2-train for $100" in told["buy_train"]  # "2-0"
+    assert "NP discards a 5-train" in told["discard_train"]  # "5-3"
+    assert "N&W places a station in B8" in told["place_token"]  # "B8-0-1"
+    assert "MP places a station in D9" in told["place_token"]  # "D9-0-0"
+    assert "T&P places a station in F9" in told["place_token"]  # "57-1-0", a laid tile's city
+    assert any(words.endswith(" starts MP at $75") for words in told["par"])  # "75,4,3"

@@ -243,7 +243,7 @@ class PrivatePowersStep(Step):
                              allowed_hexes=(hex_id,))
         if company.id == "GRRRC" and not game.option("site_y_city_terrain"):
             lay = replace(lay, cost=0)
-        apply_tile_lay(game, corp, lay)
+        apply_tile_lay(game, corp, lay, by=company.name)
         company.abilities_used += 1
         turn.lays.append(True)
         turn.done_steps.add("track")
@@ -268,7 +268,7 @@ class PrivatePowersStep(Step):
         problem = ign_connection_problem(game, company, lay.coord, lay.tile.exits(lay.rotation))
         if problem:
             raise GameError(problem)
-        apply_tile_lay(game, corp, lay)
+        apply_tile_lay(game, corp, lay, by=company.name)
         company.abilities_used += 1
 
     def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:

@@ -320,11 +320,12 @@ class G18USA(Family1817Game):
             self.operating_rounds = self.final_operating_rounds
         return following
 
-    def after_lay(self, corporation: Corporation, entity: str, lay: Any) -> None:
-        """A lay by a private or subsidy uses it up as its card says."""
+    def after_lay(self, corporation: Corporation, entity: str, lay: Any) -> dict[str, str]:
+        """A lay by a private or subsidy uses it up as its card says; returns whose resource
+        token each resource on the tile was."""
         from engine.titles.g18usa.privates import after_lay
 
-        after_lay(self, corporation, entity, lay)
+        return after_lay(self, corporation, entity, lay)
 
     def train_of(self, train_id: str) -> Train | None:
         return next((train for train in self.all_trains() if train.id == train_id), None)

@@ -17,15 +17,18 @@ from engine.core.entities import Company, Corporation, Holder
 from engine.core.family1817.loans import loan_refusal
 from engine.core.family1817.operating import FamilyOperatingRound
 from engine.core.graph import reach_of
+from engine.core.lay_account import LayAccount
 from engine.core.round import Round, RoundSpec
 from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep, operating
 from engine.errors import GameError
+from engine.titles.g18usa.resources import token_effect
 from engine.titles.g18usa.stations import check_station, city_of, legal_stations, place_station
 from engine.titles.g18usa.track import (
     CITY_YELLOW,
     LayRecord,
     TrackTurn,
+    UsaLay,
     apply_lay,
     check_lay,
     legal_lays,
@@ -237,8 +240,34 @@ def lay_tile(game: G18USA, rnd: UsaOperatingRound, corporation: Corporation, ent
     apply_lay(game.umap, lay)
     rnd.lays.append(lay.record(game.umap, entity))
     game.last_tile_hexes = [action.hex]
-    game.after_lay(corporation, entity, lay)
-    game.log.append(f"{corporation.id} lays {action.tile} in {action.hex}")
+    sources = game.after_lay(corporation, entity, lay)
+    game.log.append(lay_account(game, corporation, entity, lay, sources).line())
+
+
+def lay_account(game: G18USA, corporation: Corporation, entity: str, lay: UsaLay,
+                sources: Mapping[str, str]) -> LayAccount:
+    """What the lay did, for the log: the printed tile, the power that laid it, the resource
+    tokens it carries (whose, and what they add to runs), what was paid and what was spared."""
+    umap = game.umap
+
+    def named(company_id: str) -> str:
+        company = game.companies.get(company_id)
+        return f"{company_id} {company.name}" if company is not None else company_id
+
+    power = entity if entity != corporation.id else lay.nature if lay.nature in game.companies else ""
+    also = []
+    for resource in umap.tile_resources(lay.tile):
+        # An upgrade keeps the tokens of the tile it replaces: only new ones are news.
+        effect = token_effect(umap, lay.tile, resource, game.phase.name)
+        source = sources.get(resource)
+        if lay.nature == "ore":
+            also.append(f"turns the {resource} token over ({effect})")
+        elif source is not None:
+            whose = "its" if source == power else f"{source}'s"
+            also.append(f"places {whose} {resource} token ({effect})")
+    spared = tuple((named(what), amount) for what, amount in lay.spared)
+    return LayAccount(corporation.id, umap.base_tile(lay.tile), lay.coord, lay.rotation,
+                      named(power) if power else "", tuple(also), lay.charges, spared)
 
 
 class SpecialTrackStep(OperatingStep):

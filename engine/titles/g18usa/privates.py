@@ -15,7 +15,9 @@ CLOSE_AFTER_LAY = ("P9", "P16", "P27", "S8", "S16")
 RESOURCE_TOKENS = {"P1": 1, "P3": 1, "P4": 1, "P12": 2, "P18": 2, "P24": 2, "P28": 3}
 
 
-def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> None:
+def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> dict[str, str]:
+    """Use up what the lay used; returns whose token each resource on the tile was (the
+    private's or the resource subsidy's id, by resource)."""
     # The company's own lay may be a subsidy's too (S16's resource tile): that uses it up as well.
     for source in dict.fromkeys((entity, lay.nature)):
         company = game.companies.get(source)
@@ -34,13 +36,16 @@ def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> 
     resources = game.umap.tile_resources(lay.tile)
     # P17's extra yellow lay may carry a resource token too (s8504: it uses DRG's P1 coal).
     if lay.nature in ("resource", "P17") and resources:
-        use_resource(game, corporation, resources)
+        return use_resource(game, corporation, resources)
+    return {resource: lay.nature for resource in resources} if lay.nature == "S16" else {}
 
 
-def use_resource(game: G18USA, corporation: Corporation, resources: tuple[str, ...]) -> None:
-    """The company's resource privates give up a token each: P21's serves as coal or ore."""
+def use_resource(game: G18USA, corporation: Corporation, resources: tuple[str, ...]) -> dict[str, str]:
+    """The company's resource privates give up a token each: P21's serves as coal or ore.
+    Returns which private gave each resource's token."""
     from engine.titles.g18usa.resources import RESOURCE_PRIVATES
 
+    used = {}
     for resource in resources:
         for owner in RESOURCE_PRIVATES[resource]:
             company = game.companies.get(owner)
@@ -50,8 +55,10 @@ def use_resource(game: G18USA, corporation: Corporation, resources: tuple[str, .
                 if company.abilities_used >= 10:
                     continue
                 company.abilities_used = 10
-                break
-            company.abilities_used += 1
-            if company.abilities_used >= RESOURCE_TOKENS.get(owner, 1):
-                company.closed = True
+            else:
+                company.abilities_used += 1
+                if company.abilities_used >= RESOURCE_TOKENS.get(owner, 1):
+                    company.closed = True
+            used[resource] = owner
             break
+    return used

@@ -49,10 +49,6 @@ def private_resources(turn: TrackTurn) -> set[str]:
             if any(turn.owns(owner) for owner in owners if owner != "S16")}
 
 
-def terrain_waived_by_resource(umap: UsaMap, tile: TileDef) -> bool:
-    return any(resource in TERRAIN_WAIVING for resource in umap.tile_resources(tile))
-
-
 def check_resource_lay(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef,
                        rotation: int, entity: str) -> None:
     """Rules 13.1-13.3 for a yellow tile carrying resource tokens."""
@@ -128,3 +124,13 @@ def resource_sides(umap: UsaMap, tile: TileDef, resource: str) -> tuple[tuple[st
     if resource != "oil":
         return ()
     return ((umap.phase_order[0], OIL_BONUS[0]), (OIL_RISES, OIL_BONUS[1]))
+
+
+def token_effect(umap: UsaMap, tile: TileDef, resource: str, phase: str) -> str:
+    """"+$10 to each train running through it, +$20 from phase 5": what a resource token on
+    `tile` adds to runs now, and later where its value changes."""
+    phase_5 = umap.phase(phase).at_least(OIL_RISES, umap.phase_order)
+    words = f"+${resource_bonus(umap, tile, resource, phase_5)} to each train running through it"
+    later = [(start, value) for start, value in resource_sides(umap, tile, resource)
+             if not umap.phase(phase).at_least(start, umap.phase_order)]
+    return words + "".join(f", +${value} from phase {start}" for start, value in later)

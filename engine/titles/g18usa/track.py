@@ -13,14 +13,15 @@ from typing import Any
 
 from engine.core.board import HexState, split_tile_id
 from engine.core.graph import Reach, reach_of
+from engine.core.lay_account import terrain_words
 from engine.core.position_cache import cached
 from engine.core.tiles import TileDef
 from engine.errors import GameError
 from engine.titles.g18usa.resources import (
+    TERRAIN_WAIVING,
     check_resource_lay,
     private_resources,
     resource_sources,
-    terrain_waived_by_resource,
 )
 from engine.titles.g18usa.usa_map import (
     PRIVATE_TILES,
@@ -88,6 +89,10 @@ class UsaLay:
     upgrade: bool
     action: bool
     nature: str  # normal, denver, resource, ore, home_brown, or the private/subsidy id
+    # What the cost is made of, (what for, dollars), and what spared part of the printed
+    # terrain cost, (a company id or a token, dollars): the log tells players both.
+    charges: tuple[tuple[str, int], ...] = ()
+    spared: tuple[tuple[str, int], ...] = ()
 
     def record(self, umap: UsaMap, entity: str) -> LayRecord:
         return LayRecord(self.coord, self.upgrade, self.action, umap.is_city_hex(self.coord), entity)
@@ -125,8 +130,9 @@ def check_lay(umap: UsaMap, turn: TrackTurn, entity: str, coord: str, tile_id: s
                         f"point only at usable neighbours; legal rotations: {rotations or 'none'}")
     _check_max_exits(umap, turn, state, tile, candidates, nature, phase)
     _check_turned(umap, turn, entity, state, tile, rotation, nature, reach)
-    cost, upgrade, action = _price(umap, turn, state, tile, nature, skip_levels)
-    return UsaLay(coord, tile, str(tile_id), rotation, cost, upgrade, action, nature)
+    charges, spared, upgrade, action = _charges(umap, turn, state, tile, nature, skip_levels)
+    cost = sum(amount for _, amount in charges)
+    return UsaLay(coord, tile, str(tile_id), rotation, cost, upgrade, action, nature, charges, spared)
 
 
 def _check_turned(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, tile: TileDef,
@@ -142,12 +148,25 @@ def _price(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef, nature
            skip_levels: int) -> tuple[int, bool, bool]:
     """(cost, upgrade, tile action) of the lay, the same in every rotation; refuses a tile
     action the turn has no room for."""
+    charges, _, upgrade, action = _charges(umap, turn, state, tile, nature, skip_levels)
+    return sum(amount for _, amount in charges), upgrade, action
+
+
+Amounts = tuple[tuple[str, int], ...]
+
+
+def _charges(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef, nature: str,
+             skip_levels: int) -> tuple[Amounts, Amounts, bool, bool]:
+    """(what the lay costs and for what, what spared part of the terrain cost, upgrade, tile
+    action)."""
     upgrade = _is_upgrade(state, nature, skip_levels)
     action = nature in ("normal", "resource", "ore", "P16", "P26", "P27")
-    cost = _action_fee(turn, state, upgrade, action, umap) if action else 0
-    cost += SKIP_LEVEL_FEE * skip_levels
-    cost += _terrain(umap, turn, state, tile, nature)
-    return cost, upgrade, action
+    fee = _action_fee(turn, state, upgrade, action, umap) if action else 0
+    terrain, spared = _terrain(umap, turn, state, tile, nature)
+    colours = "colour" if skip_levels == 1 else "colours"
+    charges = (("a second tile action", fee), (f"skipping {skip_levels} {colours}", SKIP_LEVEL_FEE * skip_levels),
+               (terrain_words(state.hexdef.terrain_types), terrain))
+    return tuple(charge for charge in charges if charge[1]), spared, upgrade, action
 
 
 def apply_lay(umap: UsaMap, lay: UsaLay) -> None:
@@ -371,18 +390,27 @@ def _action_fee(turn: TrackTurn, state: HexState, upgrade: bool, action: bool, u
     return SECOND_ACTION_FEE if len(earlier) == 1 else 0
 
 
-def _terrain(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef, nature: str) -> int:
-    """The printed terrain cost, paid for the first tile on a hex, less the waivers."""
-    if state.tile_laid or state.hexdef.color != "white" or nature in (GREAT_NORTHERN, "denver"):
-        return 0
+def _terrain(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef,
+             nature: str) -> tuple[int, Amounts]:
+    """The printed terrain cost, paid for the first tile on a hex, less the waivers; and the
+    waivers, by what gave them (a company id, or the resource token)."""
+    if state.tile_laid or state.hexdef.color != "white":
+        return 0, ()
     cost = state.hexdef.terrain_cost
+    if nature in (GREAT_NORTHERN, "denver"):
+        return 0, ((nature, cost),) if nature == GREAT_NORTHERN and cost else ()
     types = state.hexdef.terrain_types
-    if "water" in types and any(turn.owns(p) for p in WATER_PRIVATES):
-        return 0
-    if "mountain" in types and (terrain_waived_by_resource(umap, tile) or turn.owns(MOUNTAIN_PRIVATE)):
+    bridge = next((p for p in WATER_PRIVATES if turn.owns(p)), None) if "water" in types else None
+    if bridge is not None:
+        return 0, ((bridge, cost),)
+    if "mountain" in types:
         # P5 gives nothing more when a coal or ore token already waives the $15 (P5's text).
-        cost -= MOUNTAIN_DISCOUNT
-    return max(cost, 0)
+        resource = next((r for r in umap.tile_resources(tile) if r in TERRAIN_WAIVING), None)
+        waiver = f"the {resource} token" if resource else MOUNTAIN_PRIVATE if turn.owns(MOUNTAIN_PRIVATE) else None
+        if waiver is not None:
+            spared = min(MOUNTAIN_DISCOUNT, cost)
+            return cost - spared, ((waiver, spared),)
+    return cost, ()
 
 
 # --- legal moves ---------------------------------------------------------------------------

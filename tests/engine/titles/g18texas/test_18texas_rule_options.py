@@ -70,6 +70,8 @@ def test_option_first_511_on_dallas_fort_worth_pays_terrain(options: list[str], 
     bank = game.state.bank.cash
     play(game, "lay_tile", "T&P", hex="D9", tile="511-0", rotation=1)
     assert corp(game, "T&P").cash == 300 - cost and game.state.bank.cash == bank + cost
+    paid = f"; pays ${cost} for the terrain (water)" if cost else ""
+    assert f"T&P lays tile 511 in D9 (rotation 1){paid}" in game.state.log
 
 
 @pytest.mark.parametrize(("options", "cost"), [([], 0), (["site_y_city_terrain"], 60)])
@@ -81,6 +83,8 @@ def test_option_grrrc_511_in_houston_pays_terrain(options: list[str], cost: int)
     game = or_game(options=options, company="MP", prepare=prepare)
     play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
     assert corp(game, "MP").cash == 300 - cost
+    paid = f"; pays ${cost} for the terrain (water)" if cost else ""
+    assert game.state.log[-1] == f"MP lays tile 511 in I14 (rotation 1) with Galveston and Red River Railway Company{paid}"
 
 
 @pytest.mark.parametrize("options", [[], ["site_y_city_terrain"]])
