@@ -17,6 +17,7 @@ from bot.model import Actor, Button, Reply
 from engine import GameError
 from engine.core.entities import Corporation
 from engine.core.game import BaseGame
+from engine.describe import train_name
 from storage import SeatRecord, TrainOffer
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ class ConsentMixin:
             seat = _seat(session, president.id) if president is not None else None
             who = self.mention(seat) if seat is not None else str(offer.action.get("entity"))
             turn, _ = self.turn_text(session, state, ping=False)
-            text = (f"{who} — {actor.name} declines to sell {offer.action.get('train')}; "
+            text = (f"{who} — {actor.name} declines to sell the {train_name(offer.action)}-train; "
                     f"{offer.action.get('entity')} may buy another train or pass.\nNow: {turn}")
             mentions = (seat.discord_user_id,) if seat is not None and seat.discord_user_id is not None else ()
             return Outcome(Reply(text, game_id=game_id, seq=session.seq, mentions=mentions))

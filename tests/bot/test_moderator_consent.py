@@ -87,7 +87,7 @@ async def test_decline_changes_nothing_and_tells_the_buyer(setup) -> None:
     outcome = await moderator.decline(game_id, actor("Carol"))
     reply = await moderator.finish(outcome)
     assert reply.ok and not reply.private and not outcome.committed
-    assert reply.text.startswith("<@1001> — Carol declines to sell 2-0; SAA may buy another train or pass.")
+    assert reply.text.startswith("<@1001> — Carol declines to sell the 2-train; SAA may buy another train or pass.")
     assert reply.mentions == (USERS["Alice"],)
     assert await position(repo, moderator, game_id) == before
     assert await repo.get_train_offer(game_id) is None
