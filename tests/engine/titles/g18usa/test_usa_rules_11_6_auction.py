@@ -53,6 +53,13 @@ def asked(game: BaseGame) -> list[str]:
     return [player.id for player in game.acting_players()]
 
 
+def each_asked_passes(game: BaseGame, *players: str) -> None:
+    """The players are asked in this order, one at a time, and each passes."""
+    for player in players:
+        assert asked(game) == [player]
+        act(game, "pass", player)
+
+
 def winner(game: BaseGame) -> str | None:
     president = game.corporations["TP"].president()
     return president.id if president else None
@@ -63,13 +70,8 @@ def test_the_opening_bid_drops_those_who_could_not_beat_it_even_with_the_best_op
     act(game, "bid", "P6", corporation="TP", price=200)
     home(game, "D28")  # no subsidy there
     # P1: $0 + $130 + $50 = $180, out. P2: $25 + $150 = $175 < $200, but + $50 is more: asked.
-    assert asked(game) == ["P2"]
-    act(game, "pass", "P2")
-    assert asked(game) == ["P3"]
-    act(game, "pass", "P3")
     # P4: $0 + $120 + $50 = $170, out; P5: $85 + $120 = $205 is asked.
-    assert asked(game) == ["P5"]
-    act(game, "pass", "P5")
+    each_asked_passes(game, "P2", "P3", "P5")
     assert winner(game) == "P6"
 
 
@@ -80,12 +82,7 @@ def test_after_a_raise_only_the_homes_cash_subsidy_counts() -> None:
     assert asked(game) == ["P1"]
     act(game, "bid", "P1", corporation="TP", price=200)
     # P2: $175 + $30 = $205 stays; P3: $160 + $30 = $190 and P4: $170 + $30 = $200 cannot beat it.
-    assert asked(game) == ["P2"]
-    act(game, "pass", "P2")
-    assert asked(game) == ["P5"]
-    act(game, "pass", "P5")
-    assert asked(game) == ["P6"]
-    act(game, "pass", "P6")
+    each_asked_passes(game, "P2", "P5", "P6")
     assert winner(game) == "P1"
 
 
@@ -95,9 +92,7 @@ def test_a_pass_drops_nobody_who_was_in_after_the_last_bid() -> None:
     home(game, "D28")
     # Everyone's privates + $50 beat $160 except nobody's cash alone: all are asked in turn and
     # pass, though none of them could bid $161 without a subsidy in D28.
-    for player in ("P1", "P2", "P3", "P4", "P5"):
-        assert asked(game) == [player]
-        act(game, "pass", player)
+    each_asked_passes(game, "P1", "P2", "P3", "P4", "P5")
     assert winner(game) == "P6"
 
 

@@ -10,18 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from usa_logs import LOGS, read_log
-from usa_tracecheck import start
+from usa_tracecheck import position_in
 
-LOG = next(path for path, _ in LOGS if path.stem.endswith("s8603"))
 BEFORE_P6_PASSES = 276
 
 
 def position(p1_cash: int) -> Any:
-    log = read_log(LOG)
-    game = start(log)
-    for action in log["actions"][:BEFORE_P6_PASSES]:
-        game.apply(action)
+    game = position_in("s8603", BEFORE_P6_PASSES)
     game.players[0].cash = p1_cash
     return game
 

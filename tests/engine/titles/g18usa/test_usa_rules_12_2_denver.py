@@ -7,28 +7,16 @@ The position: a real game where NP has used its two tile actions and then put a 
 
 from __future__ import annotations
 
-from typing import Any
-
-from usa_logs import LOGS, read_log
-from usa_tracecheck import start
+from usa_tracecheck import position_in
 
 from engine.legal import legal_moves
 from engine.titles.g18usa.operating import tile_actions_used
 
-LOG = next(path for path, _ in LOGS if path.stem.endswith("s8403"))
 AFTER_THE_FREE_STATION = 238
 
 
-def position() -> Any:
-    log = read_log(LOG)
-    game = start(log)
-    for action in log["actions"][:AFTER_THE_FREE_STATION]:
-        game.apply(action)
-    return game
-
-
 def test_the_denver_lay_is_open_after_both_tile_actions() -> None:
-    game = position()
+    game = position_in("s8403", AFTER_THE_FREE_STATION)
     assert game.board.hexes["E11"].tile.name == "X04s"
     assert tile_actions_used(game.round) == 2
     lays = [choice for move in legal_moves(game) if move["type"] == "lay_tile" for choice in move["choices"]]
@@ -37,7 +25,7 @@ def test_the_denver_lay_is_open_after_both_tile_actions() -> None:
 
 
 def test_after_the_denver_lay_the_track_step_is_over() -> None:
-    game = position()
+    game = position_in("s8403", AFTER_THE_FREE_STATION)
     game.apply({"type": "lay_tile", "entity": "NP", "entity_type": "corporation", "hex": "E11",
                 "tile": "X04-0", "rotation": 3})
     assert game.board.hexes["E11"].tile.name == "X04"

@@ -13,27 +13,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from usa_logs import LOGS, read_log
-from usa_tracecheck import start
+from usa_positions import logged_action
+from usa_tracecheck import position_in
 
 from engine.legal import legal_moves
 
-LOG = next(path for path, _ in LOGS if path.stem.endswith("s8503"))
+LOG = "s8503"
 IC_LAID = 512  # IC has laid G7; its next action passes the track step
 
 
 def position(cash: int) -> Any:
-    log = read_log(LOG)
-    game = start(log)
-    for action in log["actions"][:IC_LAID]:
-        game.apply(action)
+    game = position_in(LOG, IC_LAID)
     game.phase_index = next(index for index, phase in enumerate(game.phases) if phase.name == "5")
     ic = game.corporations["IC"]
     game.bank.cash += ic.cash - cash
     ic.cash = cash
     del ic.trains[1:]  # room under phase 5's limit of 3
     assert game.loans.count("IC") == 1 and game.max_loans(ic) == 2  # one more loan: $100
-    game.apply(log["actions"][IC_LAID])  # IC passes the rest of its track step
+    game.apply(logged_action(LOG, IC_LAID))  # IC passes the rest of its track step
     return game
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from usa_logs import LOGS, read_log
 from usa_map_helpers import PRINTED, SITE, lay, rotation_for, station, turn, usa_map
-from usa_tracecheck import start
+from usa_positions import logged_action
+from usa_tracecheck import position_in
 
 from engine.core.routes import rebuild_run
 from engine.errors import GameError
@@ -171,13 +171,9 @@ def test_13_4_a_bridged_city_is_worth_10_more_on_every_companys_run() -> None:
 def test_13_1_p17s_extra_lay_of_a_coal_tile_uses_the_companys_coal_token() -> None:
     """DRG lays 8coal with P17 (s8504, action 548): P1's one coal token is used and P1 closes;
     P18's two tokens wait."""
-    path = next(path for path, _ in LOGS if path.stem.endswith("s8504"))
-    log = read_log(path)
-    game = start(log)
-    for action in log["actions"][:548]:
-        game.apply(action)
+    game = position_in("s8504", 548)
     assert {"P1", "P17", "P18"} <= {c.id for c in game.companies_of(game.corporations["DRG"])}
-    game.apply(log["actions"][548])
+    game.apply(logged_action("s8504", 548))
     held = {c.id for c in game.companies_of(game.corporations["DRG"])}
     assert "P1" not in held and {"P17", "P18"} <= held
 
@@ -185,13 +181,9 @@ def test_13_1_p17s_extra_lay_of_a_coal_tile_uses_the_companys_coal_token() -> No
 def test_13_a_privates_token_is_used_before_the_resource_subsidys_lay() -> None:
     """MILW (S16 offering oil, P3 with one oil token) lays 8oil (s8504, action 653): P3's token
     is used and P3 closes; the subsidy stays for a later lay."""
-    path = next(path for path, _ in LOGS if path.stem.endswith("s8504"))
-    log = read_log(path)
-    game = start(log)
-    for action in log["actions"][:653]:
-        game.apply(action)
+    game = position_in("s8504", 653)
     milw = game.corporations["MILW"]
     assert {"P3", "S16"} <= {c.id for c in game.companies_of(milw)}
-    game.apply(log["actions"][653])
+    game.apply(logged_action("s8504", 653))
     held = {c.id for c in game.companies_of(milw)}
     assert "P3" not in held and "S16" in held

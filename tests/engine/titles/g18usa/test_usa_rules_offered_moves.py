@@ -8,18 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from usa_logs import LOGS, read_log
+from usa_positions import logged_action
 from usa_tracecheck import position_in
 
 from engine.core.game import BaseGame
 from engine.errors import GameError
 from engine.legal import accepted_only_on_import, is_offered, legal_moves
-
-
-def logged(log_name: str, index: int) -> dict[str, Any]:
-    path = next(path for path, _ in LOGS if path.stem.endswith(log_name))
-    action: dict[str, Any] = read_log(path)["actions"][index]
-    return action
 
 
 def offered_choices(game: BaseGame, kind: str, entity: str) -> list[dict[str, Any]]:
@@ -29,7 +23,7 @@ def offered_choices(game: BaseGame, kind: str, entity: str) -> list[dict[str, An
 
 def test_12_2_a_company_without_cash_is_offered_the_free_tiles_of_a_hex_that_also_has_dear_ones() -> None:
     game = position_in("109372", 983)
-    action = logged("109372", 983)  # GN, $0 in its treasury, lays a plain 8 in F14
+    action = logged_action("109372", 983)  # GN, $0 in its treasury, lays a plain 8 in F14
     assert game.corporations["GN"].cash == 0
     f14 = [choice for choice in offered_choices(game, "lay_tile", "GN") if choice["hex"] == "F14"]
     assert len(f14) == 1
@@ -56,7 +50,7 @@ SPECIAL_LAYS = [
 @pytest.mark.parametrize(("log_name", "index"), SPECIAL_LAYS, ids=[f"{log}-{i}" for log, i in SPECIAL_LAYS])
 def test_appendix_a_private_or_subsidy_lay_is_offered_under_the_company_that_lays(log_name: str, index: int) -> None:
     game = position_in(log_name, index)
-    action = logged(log_name, index)
+    action = logged_action(log_name, index)
     company = str(action["entity"])
     assert company in game.companies
     choices = offered_choices(game, "lay_tile", company)
@@ -76,7 +70,7 @@ def test_appendix_a_private_or_subsidy_lay_is_offered_under_the_company_that_lay
 
 def test_s9_free_station_is_offered_under_the_subsidy() -> None:
     game = position_in("109372", 369)
-    action = logged("109372", 369)  # S9 places its station in the city 592-0-0
+    action = logged_action("109372", 369)  # S9 places its station in the city 592-0-0
     assert action["entity"] == "S9"
     cities = {choice["city"] for choice in offered_choices(game, "place_token", "S9")}
     assert action["city"] in cities
@@ -90,7 +84,7 @@ def test_s9_free_station_is_offered_under_the_subsidy() -> None:
 
 def test_a_pass_taken_out_of_turn_on_the_site_is_accepted_only_on_import() -> None:
     game = position_in("109372", 1284)
-    action = logged("109372", 1284)  # player 1463's pass while a friendly sale waits for another
+    action = logged_action("109372", 1284)  # player 1463's pass while a friendly sale waits for another
     assert not is_offered(game, action)
     assert accepted_only_on_import(game, action)
     game.importing = False

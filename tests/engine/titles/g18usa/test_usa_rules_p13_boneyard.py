@@ -15,22 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from usa_logs import LOGS, read_log
-from usa_tracecheck import start
+from usa_tracecheck import position_in
 
 from engine import GameError
 from engine.legal import legal_moves
 
-LOG = next(path for path, _ in LOGS if path.stem.endswith("s8503"))
 ROUND_ENDS = 517  # after this many actions the operating round has ended and exported the 4
-
-
-def position() -> Any:
-    log = read_log(LOG)
-    game = start(log)
-    for action in log["actions"][:ROUND_ENDS]:
-        game.apply(action)
-    return game
 
 
 def trains(game: Any, corp: str) -> list[str]:
@@ -38,7 +28,7 @@ def trains(game: Any, corp: str) -> list[str]:
 
 
 def test_the_rusting_waits_for_the_boneyard_company_and_holds_the_operating_round() -> None:
-    game = position()
+    game = position_in("s8503", ROUND_ENDS)
     assert game.phase.name == "4"
     assert game.round.name == "Operating Round"
     assert trains(game, "SP") == ["2", "2"] and trains(game, "IC") == ["2", "2", "2+"]
@@ -49,7 +39,7 @@ def test_the_rusting_waits_for_the_boneyard_company_and_holds_the_operating_roun
 
 
 def test_keeping_a_train_makes_it_obsolete_closes_p13_and_rusts_the_rest() -> None:
-    game = position()
+    game = position_in("s8503", ROUND_ENDS)
     game.process({"type": "choose", "entity": "SP", "entity_type": "corporation", "choice": "2 Train"})
     sp = game.corporations["SP"]
     assert trains(game, "SP") == ["2"] and sp.trains[0].id in game.obsolete_trains
@@ -60,7 +50,7 @@ def test_keeping_a_train_makes_it_obsolete_closes_p13_and_rusts_the_rest() -> No
 
 
 def test_declining_rusts_every_train_and_keeps_p13() -> None:
-    game = position()
+    game = position_in("s8503", ROUND_ENDS)
     game.process({"type": "pass", "entity": "SP", "entity_type": "corporation"})
     assert trains(game, "SP") == [] and trains(game, "IC") == ["2+"]
     assert not game.companies["P13"].closed
@@ -71,7 +61,7 @@ def test_declining_rusts_every_train_and_keeps_p13() -> None:
     ({"type": "pass", "entity": "IC", "entity_type": "corporation"}, "P13"),
 ])
 def test_anything_else_is_refused_and_changes_nothing(action: dict[str, Any], message: str) -> None:
-    game = position()
+    game = position_in("s8503", ROUND_ENDS)
     before = (trains(game, "SP"), trains(game, "IC"), game.round.name, len(game.log))
     with pytest.raises(GameError, match=message):
         game.process(action)

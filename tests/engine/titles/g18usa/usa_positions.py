@@ -16,6 +16,12 @@ def log_named(log_name: str) -> dict[str, Any]:
     return read_log(path)
 
 
+def logged_action(log_name: str, index: int) -> dict[str, Any]:
+    """The log's action at `index` (counted from 0), as logged."""
+    action: dict[str, Any] = log_named(log_name)["actions"][index]
+    return action
+
+
 def replayed(log_name: str, actions: int | None = None, without: tuple[str, ...] = ()) -> BaseGame:
     """The log's game after its first `actions` actions (all of them by default), with the log's
     options less `without` (the printed reading of those rules)."""

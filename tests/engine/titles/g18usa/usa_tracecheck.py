@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from trace_diff import differences
-from usa_logs import LOGS, read_log, trace_lines
+from usa_logs import read_log, trace_lines
+from usa_positions import log_named
 
 from engine import GameError, new_game
 from engine.core.game import BaseGame
@@ -172,9 +173,9 @@ def first_divergence(log_path: Path, trace_path: Path) -> tuple[int, str] | None
 
 
 def position_in(log_name: str, actions: int) -> BaseGame:
-    """The game of the log whose name ends with `log_name`, after its first `actions` actions."""
-    path = next(path for path, _ in LOGS if path.stem.endswith(log_name))
-    log = read_log(path)
+    """The game of the log whose name ends with `log_name`, after its first `actions` actions
+    (the log's options, or the site's readings where it names none)."""
+    log = log_named(log_name)
     game = start(log)
     for action in log["actions"][:actions]:
         game.apply(action)
