@@ -14,24 +14,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from usa_logs import LOGS, read_log
-from usa_tracecheck import start
+from usa_tracecheck import position_in
 
 from engine.core.game import BaseGame
 from engine.legal import legal_moves
 from engine.titles.g18usa import ipo as ipos
 
-LOG = next(path for path, _ in LOGS if path.stem.endswith("s8604"))
 FIRST_STOCK_TURN = 139  # the actions before it are the private auction
 # Privates then: P1 P12+P3+P10 $130, P2 P6+P1+P28 $150, P3 P29+P2 $160, P4 P15+P16 $120,
 # P5 P21+P4 $120, P6 P25+P7 $130.
 
 
 def first_stock_round(cash: dict[str, int]) -> BaseGame:
-    log = read_log(LOG)
-    game = start(log)
-    for action in log["actions"][:FIRST_STOCK_TURN]:
-        game.apply(action)
+    game = position_in("s8604", FIRST_STOCK_TURN)
     for player in game.players:
         player.cash = cash[player.id]
     return game
