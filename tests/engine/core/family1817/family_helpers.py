@@ -95,6 +95,15 @@ def two_companies() -> FamilyTitle:
     return game
 
 
+def three_companies(options: list[str] | None = None) -> FamilyTitle:
+    """Ann starts A (2 shares) at $70, Bob B (2 shares) at $60, Cy C (5 shares) at $80."""
+    game = new(3, options)
+    start(game, "a", "A", 70)
+    start(game, "b", "B", 60)
+    start(game, "c", "C", 80)
+    return game
+
+
 def run(game: FamilyTitle, company: str) -> None:
     """The company runs its first train from A1 to B2."""
     train = corp(game, company).trains[0].id
@@ -129,8 +138,36 @@ def play_until_stock_round(game: FamilyTitle, dividend: str = "payout", stop: st
     raise AssertionError("the operating rounds did not end")
 
 
+def to_next_stock_round(game: FamilyTitle) -> None:
+    """Pass the rest of the stock round and operate simply until the next one."""
+    pass_stock_round(game)
+    play_until_stock_round(game)
+
+
+MERGER_ROUND = "Merger and Conversion Round"
+
+
+def to_merger_round(game: FamilyTitle) -> None:
+    """Pass the rest of the stock round (if one is on) and operate simply until the merger round."""
+    pass_stock_round(game)
+    play_until_stock_round(game, stop=MERGER_ROUND)
+
+
+def to_acquisition_round(game: FamilyTitle) -> None:
+    """Every company passes in the merger round (and anyone asked to deal in shares)."""
+    while game.round.name == MERGER_ROUND:
+        move = next(m for m in legal_moves(game) if m["type"] == "pass")
+        act(game, "pass", move["entity"], move.get("entity_type"))
+
+
+def first_and_other(game: FamilyTitle, one: str, two: str) -> tuple[str, str]:
+    """Which of the two companies the merger round asks first, and the other one."""
+    first = game.round.current_entity(game).id
+    return first, two if first == one else one
+
+
 def pass_merger_round(game: FamilyTitle) -> None:
     """Every company passes in the merger round (and anyone asked to deal in shares)."""
-    while game.round.name in ("Merger and Conversion Round", "Acquisition Round") and not game.finished:
+    while game.round.name in (MERGER_ROUND, "Acquisition Round") and not game.finished:
         move = next(m for m in legal_moves(game) if m["type"] == "pass")
         act(game, "pass", move["entity"], move.get("entity_type"))

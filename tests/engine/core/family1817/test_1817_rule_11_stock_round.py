@@ -12,26 +12,37 @@ from family_helpers import (
     moves_of,
     new,
     pass_stock_round,
-    play_until_stock_round,
     player,
     price,
     refused,
     start,
+    to_next_stock_round,
 )
 
+from engine.core.entities import Player
 from engine.core.family1817.game import SITE_CLOSE_SHORT_AT_LIMIT, SITE_LIQUIDATION_PRESIDENT_ASKED
 from engine.core.family1817.market import area, end_of_stock_round_moves, liquidate
 from engine.core.family1817.shorts import short_count
 
 
-def five_share_company_after_a_round() -> object:
+def five_share_company_after_a_round(options: list[str] | None = None) -> object:
     """Ann starts C (5 shares) at $60 and Bob buys one; C has operated once; a new stock round."""
-    game = new()
+    game = new(options=options)
     start(game, "a", "C", 60)
     act(game, "buy_shares", "b", shares=["C_1"])
-    pass_stock_round(game)
-    play_until_stock_round(game)
+    to_next_stock_round(game)
     return game
+
+
+def bob_sells_and_shorts_c(game: object) -> Player:
+    """Bob, put on turn, sells his share of C and sells C short; C operates again, and the next
+    stock round begins."""
+    bob = player(game, "b")
+    game.round.current_index = game.players.index(bob)
+    act(game, "sell_shares", "b", shares=["C_1"])
+    act(game, "short", "b", corporation="C")
+    to_next_stock_round(game)
+    return bob
 
 
 def test_11_1_sales_do_not_move_the_price() -> None:
@@ -88,8 +99,7 @@ def test_11_a_sale_after_a_short_only_with_the_sites_reading(site: bool) -> None
     start(game, "a", "C", 60)
     start(game, "b", "D", 60)
     act(game, "buy_shares", "c", shares=["D_1"])
-    pass_stock_round(game)
-    play_until_stock_round(game)
+    to_next_stock_round(game)
     game.round.current_index = game.players.index(player(game, "c"))  # Cy holds D_1, no C
     act(game, "short", "c", corporation="C")
     if site:
@@ -129,13 +139,8 @@ def test_11_2_a_company_is_shorted_at_most_once_per_share_and_shorts_do_not_coun
 
 def test_11_3_buying_a_share_closes_a_short() -> None:
     game = five_share_company_after_a_round()
-    bob = player(game, "b")
-    game.round.current_index = game.players.index(bob)
-    act(game, "sell_shares", "b", shares=["C_1"])
-    act(game, "short", "b", corporation="C")
-    pass_stock_round(game)
+    bob = bob_sells_and_shorts_c(game)
     # the next stock round: Bob buys a share of C and his short and that share leave play
-    play_until_stock_round(game)
     game.round.current_index = game.players.index(bob)
     market_share = next(s.id for s in game.ledger.holding_order(corp(game, "C"), game.pool))
     cash = bob.cash
@@ -147,17 +152,8 @@ def test_11_3_buying_a_share_closes_a_short() -> None:
 
 @pytest.mark.parametrize("site", [False, True])
 def test_11_4_at_the_certificate_limit_a_share_closing_a_short_only_with_the_sites_reading(site: bool) -> None:
-    game = new(options=[SITE_CLOSE_SHORT_AT_LIMIT] if site else None)
-    start(game, "a", "C", 60)
-    act(game, "buy_shares", "b", shares=["C_1"])
-    pass_stock_round(game)
-    play_until_stock_round(game)
-    bob = player(game, "b")
-    game.round.current_index = game.players.index(bob)
-    act(game, "sell_shares", "b", shares=["C_1"])
-    act(game, "short", "b", corporation="C")
-    pass_stock_round(game)
-    play_until_stock_round(game)
+    game = five_share_company_after_a_round([SITE_CLOSE_SHORT_AT_LIMIT] if site else None)
+    bob = bob_sells_and_shorts_c(game)
     start(game, "a", "D", 60)
     act(game, "buy_shares", "b", shares=["D_1"])
     game.cert_limit = game.certificate_count(bob)  # Bob is at the limit with his share of D

@@ -70,26 +70,27 @@ def test_12_5_half_pay_rounding_by_company_size(company: str, revenue: int, kept
     assert game.half_withheld_of(corp(game, company), revenue) == kept
 
 
-def test_12_5_short_sellers_pay_the_dividend_per_share() -> None:
+def bob_short_of_c() -> object:
+    """Company C after it operated; in the next stock round Bob sells his share and shorts C
+    (Cy is not in this game)."""
     game = company_c()
     play_until_stock_round(game)
-    # Cy is not in this game; Bob sells his share and shorts C
     if game.round.current(game).id != "b":
         act(game, "pass", "a")
     act(game, "sell_shares", "b", shares=["C_1"])
     act(game, "short", "b", corporation="C")
+    return game
+
+
+def test_12_5_short_sellers_pay_the_dividend_per_share() -> None:
+    game = bob_short_of_c()
     bob = player(game, "b").cash
     pay_family_dividend(game, corp(game, "C"), 100, "payout")
     assert player(game, "b").cash == bob - 20
 
 
 def test_12_5_a_short_seller_who_cannot_pay_raises_cash() -> None:
-    game = company_c()
-    play_until_stock_round(game)
-    if game.round.current(game).id != "b":
-        act(game, "pass", "a")
-    act(game, "sell_shares", "b", shares=["C_1"])
-    act(game, "short", "b", corporation="C")
+    game = bob_short_of_c()
     player(game, "b").cash = 5
     pay_family_dividend(game, corp(game, "C"), 100, "payout")
     debt = game.cash_crisis[0]

@@ -6,22 +6,21 @@ from __future__ import annotations
 from family_helpers import (
     act,
     corp,
+    first_and_other,
     legal_moves,
     new,
-    pass_stock_round,
-    play_until_stock_round,
     player,
     price,
     refused,
     start,
+    to_acquisition_round,
+    to_merger_round,
+    to_next_stock_round,
+    two_companies,
 )
 
 from engine.core.family1817.game import SITE_POST_CONVERSION
 from engine.core.family1817.market import area, liquidate
-
-
-def to_merger_round(game: object) -> None:
-    play_until_stock_round(game, stop="Merger and Conversion Round")
 
 
 def certs(game: object, company: str, who: str) -> list[int]:
@@ -35,8 +34,16 @@ def ann_has_a_and_b(players: int = 2, options: list[str] | None = None) -> objec
     for who in ("b", "c")[: players - 1]:
         act(game, "pass", who)
     start(game, "a", "B", 60)
-    pass_stock_round(game)
     to_merger_round(game)
+    return game
+
+
+def ann_has_c_and_cy_d() -> object:
+    """Ann starts C (5 shares) at $70, Bob passes, Cy starts D at $60."""
+    game = new(3)
+    start(game, "a", "C", 70)
+    act(game, "pass", "b")
+    start(game, "c", "D", 60)
     return game
 
 
@@ -83,9 +90,7 @@ def test_14_2_1_a_company_liquidated_in_the_merger_round_is_sold_in_the_next_acq
     corp(game, first).cash = 10
     act(game, "pass", first)
     assert area(game, corp(game, first)) == "liquidation"
-    while game.round.name == "Merger and Conversion Round":
-        move = next(m for m in legal_moves(game) if m["type"] == "pass")
-        act(game, "pass", move["entity"], move.get("entity_type"))
+    to_acquisition_round(game)
     # as on the site, the acquisition round sells only what was in liquidation as the merger
     # round began: the company waits, set aside neither its treasury nor its loans
     assert game.round.name != "Acquisition Round" or game.round.sale is None or game.round.sale.target != first
@@ -104,8 +109,7 @@ def test_14_1_1_a_company_that_cannot_pay_for_its_station_is_liquidated() -> Non
 
 def test_14_1_2_two_2_share_companies_of_one_president_merge_into_a_5_share_company() -> None:
     game = ann_has_a_and_b()
-    first = game.round.current_entity(game).id
-    other = "B" if first == "A" else "A"
+    first, other = first_and_other(game, "A", "B")
     expected = game.market  # the sum of the prices, rounded down to a market price
     total = price(game, "A") + price(game, "B")
     trains = len(corp(game, "A").trains) + len(corp(game, "B").trains)
@@ -120,13 +124,9 @@ def test_14_1_2_two_2_share_companies_of_one_president_merge_into_a_5_share_comp
 
 
 def test_14_1_2_different_presidents_the_initiator_buys_a_share() -> None:
-    game = new(2)
-    start(game, "a", "A", 70)
-    start(game, "b", "B", 60)
-    pass_stock_round(game)
+    game = two_companies()
     to_merger_round(game)
-    first = game.round.current_entity(game).id
-    other = "B" if first == "A" else "A"
+    first, other = first_and_other(game, "A", "B")
     initiator = corp(game, first).president().id
     follower = corp(game, other).president().id
     cash = player(game, initiator).cash
@@ -142,10 +142,8 @@ def test_14_1_2_two_5_share_companies_merge_one_for_one_at_the_average_price() -
     start(game, "b", "D", 60)
     act(game, "buy_shares", "a", shares=["D_1"])
     act(game, "buy_shares", "b", shares=["C_1"])
-    pass_stock_round(game)
     to_merger_round(game)
-    first = game.round.current_entity(game).id
-    other = "D" if first == "C" else "C"
+    first, other = first_and_other(game, "C", "D")
     average = (price(game, "C") + price(game, "D")) // 2
     act(game, "merge", first, corporation=other)
     assert price(game, first) == max(c.price for c in game.market.cells.values() if c.price <= average and not c.types)
@@ -160,8 +158,7 @@ def test_14_1_2_two_5_share_companies_merge_one_for_one_at_the_average_price() -
 
 def test_14_1_a_company_converts_or_merges_once_a_round_and_only_from_the_white_area() -> None:
     game = ann_has_a_and_b()
-    first = game.round.current_entity(game).id
-    other = "B" if first == "A" else "A"
+    first, other = first_and_other(game, "A", "B")
     act(game, "convert", first)
     while game.round.pending:
         move = next(m for m in legal_moves(game) if m["type"] == "pass")
@@ -178,7 +175,6 @@ def test_14_1_3_the_president_buys_any_number_then_each_player_one() -> None:
     start(game, "a", "C", 70)
     act(game, "pass", "b")
     act(game, "pass", "c")
-    pass_stock_round(game)
     to_merger_round(game)
     act(game, "convert", "C")  # to 10 shares: Ann's president's certificate is now 20%
     corp(game, "C").cash = 1000
@@ -206,8 +202,7 @@ def test_14_1_3_no_dealing_in_a_company_in_liquidation() -> None:
 
 def test_14_3_a_merged_station_in_a_hex_of_the_survivor_goes_back_to_the_charter() -> None:
     game = ann_has_a_and_b()
-    first = game.round.current_entity(game).id
-    other = "B" if first == "A" else "A"
+    first, other = first_and_other(game, "A", "B")
     home = corp(game, first).home_hex
     # the other company has a second station, in the survivor's home hex
     slots = game.board.hexes[home].tokens[0]
@@ -222,8 +217,7 @@ def test_14_3_a_merged_station_in_a_hex_of_the_survivor_goes_back_to_the_charter
 def test_14_3_over_the_most_stations_the_merged_ones_wait_for_the_survivor_removal() -> None:
     game = ann_has_a_and_b()
     game.MAX_TOKENS = 1  # the test map has two cities: one station at most makes a merger crowd
-    first = game.round.current_entity(game).id
-    other = "B" if first == "A" else "A"
+    first, other = first_and_other(game, "A", "B")
     act(game, "merge", first, corporation=other)
     assert [m["type"] for m in legal_moves(game)] == ["remove_token"]
     # the merged company left play, but its station is its own until the survivor removes one
@@ -256,10 +250,8 @@ def test_14_1_3_a_player_a_purchase_makes_president_then_deals_as_the_president(
     game = new(2)
     start(game, "a", "C", 60)
     start(game, "b", "D", 60)
-    pass_stock_round(game)
     to_merger_round(game)
-    first = game.round.current_entity(game).id
-    other = "D" if first == "C" else "C"
+    first, other = first_and_other(game, "C", "D")
     president = corp(game, first).president().id
     follower = corp(game, other).president().id
     act(game, "merge", first, corporation=other)
@@ -279,13 +271,9 @@ def test_14_1_3_a_player_a_purchase_makes_president_then_deals_as_the_president(
 def test_14_1_3_the_other_players_may_sell_shares_of_any_company() -> None:
     """14.1.3: "sell any number of shares to the open market" — Bob, asked after C's
     conversion, sells his share of D (as on the site: s8400 at 644)."""
-    game = new(3)
-    start(game, "a", "C", 70)
-    act(game, "pass", "b")
-    start(game, "c", "D", 60)
+    game = ann_has_c_and_cy_d()
     act(game, "pass", "a")
     act(game, "buy_shares", "b", shares=["D_1"])
-    pass_stock_round(game)
     to_merger_round(game)
     act(game, "convert", "C")
     corp(game, "C").cash = 1000
@@ -304,29 +292,22 @@ def d_with_a_closed_short() -> object:
     """Ann's C and Cy's D (5 shares each). Bob shorts D, then closes it buying a share from D's
     treasury: the ordinary share his short sale put in the market is now a plain share of D
     numbered as a short's. The next merger round begins."""
-    game = new(3)
-    start(game, "a", "C", 70)
-    act(game, "pass", "b")
-    start(game, "c", "D", 60)
-    pass_stock_round(game)
-    play_until_stock_round(game)
+    game = ann_has_c_and_cy_d()
+    to_next_stock_round(game)
     bob = player(game, "b")
     game.round.current_index = game.players.index(bob)
     act(game, "short", "b", corporation="D")
-    pass_stock_round(game)
-    play_until_stock_round(game)
+    to_next_stock_round(game)
     game.round.current_index = game.players.index(bob)
     act(game, "buy_shares", "b", shares=["D_2"])
     assert corp(game, "D").percent_owned_by(bob) == 0 and corp(game, "D").share_by_id("D_10").owner is game.pool
-    pass_stock_round(game)
     to_merger_round(game)
     return game
 
 
 def test_14_1_2_a_merger_counts_a_share_numbered_as_a_shorts_once() -> None:
     game = d_with_a_closed_short()
-    first = game.round.current_entity(game).id
-    other = "D" if first == "C" else "C"
+    first, other = first_and_other(game, "C", "D")
     act(game, "merge", first, corporation=other)
     survivor = corp(game, first)
     assert sum(s.percent for s in survivor.shares) == 100
@@ -336,19 +317,13 @@ def test_14_1_2_a_merger_counts_a_share_numbered_as_a_shorts_once() -> None:
 def test_14_1_2_no_merger_would_leave_its_president_with_shorts_of_it() -> None:
     """Ann (C) shorts D and Cy (D) shorts C: whichever merges first, its president would preside
     the merged company holding short shares of it (6.2), so neither may merge with the other."""
-    game = new(3)
-    start(game, "a", "C", 70)
-    act(game, "pass", "b")
-    start(game, "c", "D", 60)
-    pass_stock_round(game)
-    play_until_stock_round(game)
+    game = ann_has_c_and_cy_d()
+    to_next_stock_round(game)
     for who, target in (("a", "D"), ("c", "C")):
         game.round.current_index = game.players.index(player(game, who))
         act(game, "short", who, corporation=target)
         act(game, "pass", who)
-    pass_stock_round(game)
     to_merger_round(game)
-    first = game.round.current_entity(game).id
-    other = "D" if first == "C" else "C"
+    first, other = first_and_other(game, "C", "D")
     assert "merge" not in {m["type"] for m in legal_moves(game)}
     refused(game, "merge", first, "would preside", corporation=other)

@@ -8,12 +8,13 @@ from family_helpers import (
     corp,
     legal_moves,
     new,
-    pass_stock_round,
-    play_until_stock_round,
     player,
     price,
     refused,
     start,
+    three_companies,
+    to_acquisition_round,
+    to_merger_round,
 )
 
 from engine.core.entities import Company
@@ -24,28 +25,36 @@ from engine.core.family1817.market import area, liquidate
 def companies() -> object:
     """Ann: A (2 shares, $70); Bob: B (2 shares, $60); Cy: C (5 shares, $80), Ann holds a share
     of C. Each buys a train and runs once; the merger round begins."""
-    game = new(3)
-    start(game, "a", "A", 70)
-    start(game, "b", "B", 60)
-    start(game, "c", "C", 80)
+    game = three_companies()
     act(game, "buy_shares", "a", shares=["C_1"])
-    pass_stock_round(game)
-    play_until_stock_round(game, stop="Merger and Conversion Round")
+    to_merger_round(game)
     return game
 
 
-def to_acquisition_round(game: object) -> None:
-    while game.round.name == "Merger and Conversion Round":
-        move = next(m for m in legal_moves(game) if m["type"] == "pass")
-        act(game, "pass", move["entity"], move.get("entity_type"))
+def ann_presides_a_and_c() -> object:
+    """Ann starts A (2 shares, $70) and C (5 shares, $80), Bob B ($60); the merger round begins."""
+    game = new(3)
+    start(game, "a", "A", 70)
+    start(game, "b", "B", 60)
+    act(game, "pass", "c")
+    start(game, "a", "C", 80)
+    to_merger_round(game)
+    return game
 
 
-def test_14_2_1_a_liquidation_nobody_bids_for_goes_to_the_bank_and_the_president_repays() -> None:
+def a_liquidated_with_two_loans() -> object:
+    """`companies()`, then A ($150, two loans) is put into liquidation in the merger round."""
     game = companies()
     a = corp(game, "A")
     game.loans.held["A"] = 2
     a.cash = 150
     liquidate(game, a, "test")
+    return game
+
+
+def test_14_2_1_a_liquidation_nobody_bids_for_goes_to_the_bank_and_the_president_repays() -> None:
+    game = a_liquidated_with_two_loans()
+    a = corp(game, "A")
     ann = player(game, "a").cash
     to_acquisition_round(game)
     assert a.cash == 0 and game.loans.count("A") == 0  # treasury and loans set aside
@@ -120,13 +129,7 @@ def test_14_2_3_a_friendly_sale_is_offered_by_the_president_at_market_value_or_m
 
 
 def test_14_2_the_president_of_the_company_for_sale_raises_by_at_most_10() -> None:
-    game = new(3)
-    start(game, "a", "A", 70)
-    start(game, "b", "B", 60)
-    act(game, "pass", "c")
-    start(game, "a", "C", 80)  # Ann presides over A and C
-    pass_stock_round(game)
-    play_until_stock_round(game, stop="Merger and Conversion Round")
+    game = ann_presides_a_and_c()
     game.market.move("A", "left", 20)
     corp(game, "A").cash = 0
     to_acquisition_round(game)
@@ -170,11 +173,7 @@ def test_14_2_2_the_buyer_takes_loans_first_then_repays_acquired_loans() -> None
 
 
 def test_14_2_1_set_aside_loans_stay_out_of_the_bank_until_the_sale_settles() -> None:
-    game = companies()
-    a = corp(game, "A")
-    game.loans.held["A"] = 2
-    a.cash = 150
-    liquidate(game, a, "test")
+    game = a_liquidated_with_two_loans()
     left = game.loans.available()
     to_acquisition_round(game)
     assert game.loans.count("A") == 0 and game.loans.available() == left  # set aside, still owed
@@ -353,13 +352,7 @@ def test_14_2_1_privates_of_a_liquidation_nobody_buys_close_with_it() -> None:
 def test_14_2_3_a_bid_made_when_everyone_else_is_out_wins_at_once() -> None:
     """The president bids last for their own company, everyone else having passed: the auction
     is over with that bid and the bidder's one company able to pay buys (18USA 109372 1109)."""
-    game = new(3)
-    start(game, "a", "A", 70)
-    start(game, "b", "B", 60)
-    act(game, "pass", "c")
-    start(game, "a", "C", 80)  # Ann presides over A and C
-    pass_stock_round(game)
-    play_until_stock_round(game, stop="Merger and Conversion Round")
+    game = ann_presides_a_and_c()
     corp(game, "C").cash = 1000
     to_acquisition_round(game)
     while legal_moves(game)[0]["choices"][0]["target"] != "A":

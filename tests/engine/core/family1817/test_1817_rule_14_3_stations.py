@@ -10,11 +10,10 @@ from family_helpers import (
     act,
     corp,
     legal_moves,
-    new,
-    pass_stock_round,
-    play_until_stock_round,
     refused,
-    start,
+    three_companies,
+    to_acquisition_round,
+    to_merger_round,
 )
 
 from engine.core.family1817.game import SITE_SALE_STATIONS
@@ -26,17 +25,11 @@ SITE = [SITE_SALE_STATIONS]
 def a_for_sale(options: list[str] | None = None) -> object:
     """Ann's A (2 shares, home A1) in acquisition, without money; Bob's B (2 shares, B2) and Cy's
     C (5 shares, A1) may buy it; the acquisition round opens with A's auction."""
-    game = new(3, options)
-    start(game, "a", "A", 70)
-    start(game, "b", "B", 60)
-    start(game, "c", "C", 80)
-    pass_stock_round(game)
-    play_until_stock_round(game, stop="Merger and Conversion Round")
+    game = three_companies(options)
+    to_merger_round(game)
     game.market.move("A", "left", 20)
     corp(game, "A").cash = 0
-    while game.round.name == "Merger and Conversion Round":
-        move = next(m for m in legal_moves(game) if m["type"] == "pass")
-        act(game, "pass", move["entity"], move.get("entity_type"))
+    to_acquisition_round(game)
     assert game.round.sale.target == "A"
     return game
 
