@@ -178,7 +178,8 @@ def _tiles(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any
             name = tile_name(tile["tile"])
             color = state.board.tiles[name].color
             rotations = ", ".join(map(str, tile["rotations"]))
-            out.append((f"{name} ({color}) — rotations {rotations}", name))
+            cost = f" — ${tile['cost']}" if tile.get("cost") else ""  # the engine's price of the lay
+            out.append((f"{name} ({color}) — rotations {rotations}{cost}", name))
     return out
 
 

@@ -107,3 +107,22 @@ async def test_an_18usa_log_imports_as_far_as_the_engine_plays_and_exports_as_im
         assert exported["players"] == document["players"] and exported["title"] == "18USA"
     finally:
         await repo.close()
+
+
+def test_the_tiles_offered_for_a_second_lay_say_what_it_costs() -> None:
+    """s8403 after NP's first lay (the coal token in E25): autocomplete offers the tiles for H22
+    with the $20 of a second tile action, the engine's price of the lay."""
+    from bot.suggest import suggest
+    from engine.legal import legal_moves
+
+    document = json.loads(next(path for path in USA_LOGS if path.stem.endswith("s8403")).read_text())
+    state = load_game({**document, "actions": document["actions"][:442]}).state
+    president = state.corporations["NP"].president()
+    assert president is not None
+    labels = [label for label, _ in suggest(state, legal_moves(state), president.id, "lay", "tile", "",
+                                            {"hex": "H22"})]
+    assert labels and all(label.endswith(" — $20") for label in labels), labels
+    first = load_game({**document, "actions": document["actions"][:441]}).state
+    labels = [label for label, _ in suggest(first, legal_moves(first), president.id, "lay", "tile", "",
+                                            {"hex": "H22"})]
+    assert labels and not any("$" in label for label in labels), labels  # the first lay is free there
