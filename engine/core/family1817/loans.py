@@ -79,7 +79,8 @@ def pay_interest(game: Family1817Game, corporation: Corporation) -> None:
         owed = game.interest_due(corporation)
     if corporation.cash >= owed:
         game.transfer(corporation, game.bank, owed)
-        game.log.append(f"{corporation.id} pays ${owed} interest on {game.loans.count(corporation.id)} loans")
+        loans = game.loans.count(corporation.id)
+        game.log.append(f"{corporation.id} pays ${owed} interest on {loans} loan{'' if loans == 1 else 's'}")
         return
     president = corporation.president()
     liquidate(game, corporation, f"it cannot pay ${owed} interest")

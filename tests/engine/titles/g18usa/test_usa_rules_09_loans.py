@@ -35,7 +35,7 @@ def test_12_8_interest_at_the_rate_then_no_repayment_in_the_round_of_the_loan() 
     rate = game.loans.current_rate()
     game.apply(ACTIONS[134])
     assert bo.cash == cash - rate * 1 and rate == 5
-    assert f"B&O pays ${rate} interest on 1 loans" in game.log
+    assert f"B&O pays ${rate} interest on 1 loan" in game.log
     # Its repay step: the loan was taken this round, so it may not be repaid (9, 12.9).
     assert kinds(game) == {"take_loan", "pass"}
     before = (bo.cash, game.loans.count("B&O"))
