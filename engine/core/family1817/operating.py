@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.core.actions import Pass
@@ -38,10 +39,17 @@ if TYPE_CHECKING:
     from engine.core.family1817.game import Family1817Game
 
 
-def family(game: Any) -> Family1817Game:
+@cache
+def _family_game_class() -> type[Family1817Game]:
+    # Imported once, at the first use: an import statement run at every call costs more than the
+    # check (the steps ask for the game thousands of times in a replay).
     from engine.core.family1817.game import Family1817Game
 
-    assert isinstance(game, Family1817Game), f"{type(game).__name__} is not an 1817-family game"
+    return Family1817Game
+
+
+def family(game: Any) -> Family1817Game:
+    assert isinstance(game, _family_game_class()), f"{type(game).__name__} is not an 1817-family game"
     return game
 
 

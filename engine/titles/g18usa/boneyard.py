@@ -18,6 +18,7 @@ from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
 from engine.errors import GameError
 from engine.titles.g18usa.actions import Choose
+from engine.titles.g18usa.usa_game import usa_game as _usa
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
@@ -25,13 +26,6 @@ if TYPE_CHECKING:
 
 BONEYARD = "P13"
 CHOICE_SUFFIX = " Train"
-
-
-def _usa(game: BaseGame) -> G18USA:
-    from engine.titles.g18usa.game import G18USA
-
-    assert isinstance(game, G18USA)
-    return game
 
 
 def boneyard_holder(game: G18USA, rusts: tuple[str, ...]) -> Corporation | None:

@@ -33,6 +33,7 @@ from engine.titles.g18usa.track import (
     check_lay,
     legal_lays,
 )
+from engine.titles.g18usa.usa_game import usa_game as _usa
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
@@ -78,13 +79,6 @@ class UsaOperatingRound(FamilyOperatingRound):
     def finish(self, game: BaseGame) -> None:
         if not self.closing:
             super().finish(game)
-
-
-def _usa(game: BaseGame) -> G18USA:
-    from engine.titles.g18usa.game import G18USA
-
-    assert isinstance(game, G18USA)
-    return game
 
 
 def _round(rnd: Round) -> UsaOperatingRound:

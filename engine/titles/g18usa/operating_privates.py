@@ -13,7 +13,7 @@ from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep
 from engine.errors import GameError
 from engine.titles.g18usa.actions import Assign
-from engine.titles.g18usa.operating import _round, _usa
+from engine.titles.g18usa.operating import _round
 from engine.titles.g18usa.stations import (
     BRIDGE_PRIVATES,
     check_bridge,
@@ -22,6 +22,7 @@ from engine.titles.g18usa.stations import (
     place_freight_marker,
     revalue_red_area,
 )
+from engine.titles.g18usa.usa_game import usa_game as _usa
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame

@@ -16,8 +16,9 @@ from engine.core.steps.operating import OperatingStep
 from engine.errors import GameError
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.actions import Choose
-from engine.titles.g18usa.operating import UsaOperatingRound, _round, _usa, budget
+from engine.titles.g18usa.operating import UsaOperatingRound, _round, budget
 from engine.titles.g18usa.revenue import RunTrain, check_run_set, great_northern_bonus, run_value
+from engine.titles.g18usa.usa_game import usa_game as _usa
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame

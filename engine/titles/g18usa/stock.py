@@ -21,6 +21,7 @@ from engine.errors import GameError
 from engine.titles.g18usa import ipo as ipos
 from engine.titles.g18usa.actions import Assign, Choose
 from engine.titles.g18usa.stations import check_station, city_of, place_station
+from engine.titles.g18usa.usa_game import usa_game as _usa
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
@@ -42,13 +43,6 @@ class UsaStockRound(FamilyStockRound):
             return [game.players[(start + i) % len(game.players)] for i in range(len(game.players))
                     if not game.players[(start + i) % len(game.players)].bankrupt]
         return super().acting_players(game)
-
-
-def _usa(game: BaseGame) -> G18USA:
-    from engine.titles.g18usa.game import G18USA
-
-    assert isinstance(game, G18USA)
-    return game
 
 
 def _stock(rnd: Round) -> UsaStockRound:

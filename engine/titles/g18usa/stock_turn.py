@@ -18,7 +18,8 @@ from engine.errors import GameError
 from engine.titles.g18usa import ipo as ipos
 from engine.titles.g18usa import president_sales
 from engine.titles.g18usa.setup import PRESIDENT_ABOVE_60
-from engine.titles.g18usa.stock import _stock, _usa, drop_unable_bidders
+from engine.titles.g18usa.stock import _stock, drop_unable_bidders
+from engine.titles.g18usa.usa_game import usa_game as _usa
 
 if TYPE_CHECKING:
     from engine.titles.g18usa.game import G18USA
