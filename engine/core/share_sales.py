@@ -3,6 +3,7 @@ site does, and the amounts a player may sell now (in a stock round or to raise c
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -124,7 +125,13 @@ def corporation_of_shares(game: BaseGame, share_ids: tuple[str, ...] | list[str]
 def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation | None = None,
                  stop_at: int | None = None, prices: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """Every amount of each company the player may sell now, with certificates that make it."""
-    choices = []
+    return list(sale_offers(game, player, keep_president_of, stop_at, prices))
+
+
+def sale_offers(game: BaseGame, player: Player, keep_president_of: Corporation | None = None,
+                stop_at: int | None = None, prices: dict[str, int] | None = None) -> Iterator[dict[str, Any]]:
+    """`sale_choices` one at a time, each worked out when asked for (whether there is any sale
+    at all is answered by the first)."""
     for corporation in game.corporations.values():
         owned = game.ledger.holding_order(corporation, player)
         if not owned:
@@ -150,9 +157,7 @@ def sale_choices(game: BaseGame, player: Player, keep_president_of: Corporation 
             if stop_at is not None and more_than_needed(corporation, ids, percent, price, stop_at):
                 break
             proceeds = price * corporation.units(plan.percent)
-            choices.append({"corporation": corporation.id, "shares": ids, "percent": percent,
-                            "price": proceeds})
-    return choices
+            yield {"corporation": corporation.id, "shares": ids, "percent": percent, "price": proceeds}
 
 
 def more_than_needed(corporation: Corporation, share_ids: tuple[str, ...] | list[str], percent: int,

@@ -13,7 +13,7 @@ title's way of starting companies; it records a company formed this round in `st
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -118,7 +118,21 @@ class FamilyStockStep(BuySellParShares):
         if family(game).asks_liquidation_presidents() and any(
                 area(game, corp) == LIQUIDATION for corp in self.companies_of(game, stock.current(game))):
             return True  # the site asks them, though they may only pass (s8600 at 335)
-        return any(move["type"] != "pass" for move in self.legal_moves(game, rnd))
+        return self.player_has_a_move(game, stock)
+
+    def may_do_more_than_pass(self, game: Any, stock: StockRound) -> bool:
+        """Whether `legal_moves` lists a move other than passing, from the first move found."""
+        stock = _stock(stock)
+        player = stock.current(game)
+        if stock.acting_for is None and not stock.turn_state.bought:
+            if self.must_sell_reason(game, stock, player):  # selling is then the only move of their own
+                if not self.no_sale_after_short(game, stock):
+                    return True
+            elif (any(self.buy_offers(game, stock, player)) or any(self.short_offers(game, stock, player))
+                  or (not self.no_sale_after_short(game, stock) and any(self.sell_offers(game, stock, player)))):
+                return True
+        return any(self.company_moves(game, corporation) for corporation in self.companies_of(game, player)
+                   if self.may_act_for(game, stock, corporation))
 
     # --- the player's own actions -----------------------------------------------------------
     def process_pass(self, game: Any, rnd: Round, entity: Holder, action: Pass) -> None:
@@ -251,7 +265,7 @@ class FamilyStockStep(BuySellParShares):
         moves: list[Move] = []
         if stock.acting_for is None:
             moves = [move for move in super().legal_moves(game, rnd) if move["type"] != "par"]
-            if stock.shorted and not game.sells_after_short():
+            if self.no_sale_after_short(game, stock):
                 moves = [move for move in moves if move["type"] != "sell_shares"]
             shorts = self.short_choices(game, stock, player)
             if shorts:
@@ -263,12 +277,20 @@ class FamilyStockStep(BuySellParShares):
                 moves += self.company_moves(game, corporation)
         return moves
 
+    @staticmethod
+    def no_sale_after_short(game: Any, stock: FamilyStockRound) -> bool:
+        return stock.shorted and not game.sells_after_short()
+
     def short_choices(self, game: Any, stock: FamilyStockRound, player: Player) -> list[Move]:
+        return list(self.short_offers(game, stock, player))
+
+    def short_offers(self, game: Any, stock: FamilyStockRound, player: Player) -> Iterator[Move]:
+        """`short_choices` one at a time, each worked out when asked for."""
         if stock.shorted or stock.turn_state.bought or self.must_sell_reason(game, stock, player):
-            return []
-        return [{"corporation": corp.id, "price": game.share_price(corp)}
-                for corp in game.corporations.values()
-                if short_refusal(family(game), player, corp) is None]
+            return
+        for corp in game.corporations.values():
+            if short_refusal(family(game), player, corp) is None:
+                yield {"corporation": corp.id, "price": game.share_price(corp)}
 
     def company_moves(self, game: Any, corporation: Corporation) -> list[Move]:
         if _stock(game.round).company_bought:

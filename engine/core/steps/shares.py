@@ -3,14 +3,14 @@ certificate or start a company, or pass."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action, BuyShares, Par, Pass, SellShares
 from engine.core.entities import Holder, Player, Share
 from engine.core.round import Round
-from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale, sale_choices
+from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale, sale_offers
 from engine.core.step import Handler, Move, Step
 from engine.core.stock_round import StockRound
 from engine.errors import GameError
@@ -63,6 +63,18 @@ class BuySellParShares(Step):
     # Whether the legal moves offer par moves (a family that starts companies otherwise does not
     # have them worked out after every action).
     offers_par = True
+    # Whether this class lists moves in `legal_moves` below the class that last said how to find
+    # the first one (`may_do_more_than_pass`): then only the full listing has every move.
+    lists_moves_not_found_first: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+
+        def owner(name: str) -> type:
+            return next(base for base in cls.__mro__ if name in vars(base))
+
+        listing, finding = owner("legal_moves"), owner("may_do_more_than_pass")
+        cls.lists_moves_not_found_first = listing is not finding and issubclass(listing, finding)
 
     def handlers(self) -> Mapping[str, Handler]:
         return {"sell_shares": self.process_sell, "buy_shares": self.process_buy,
@@ -80,7 +92,24 @@ class BuySellParShares(Step):
     def waiting(self, game: BaseGame, rnd: Round) -> bool:
         """A player who can neither sell, buy nor start a company has nothing to decide: the
         turn ends by itself, also after a sale that left nothing more to do."""
-        return any(move["type"] != "pass" for move in self.legal_moves(game, rnd))
+        return self.player_has_a_move(game, _stock(rnd))
+
+    def player_has_a_move(self, game: BaseGame, stock: StockRound) -> bool:
+        """Whether `legal_moves` lists a move other than passing: from the first move found, unless
+        a subclass lists moves that its `may_do_more_than_pass` does not know of."""
+        if self.lists_moves_not_found_first:
+            return any(move["type"] != "pass" for move in self.legal_moves(game, stock))
+        return self.may_do_more_than_pass(game, stock)
+
+    def may_do_more_than_pass(self, game: BaseGame, stock: StockRound) -> bool:
+        """Whether `legal_moves` lists a move other than passing, from the first move found
+        (asked after every action; every move is a non-empty dict, so `any` stops at the first).
+        A subclass that adds moves to `legal_moves` extends this too."""
+        if stock.turn_state.bought:
+            return False
+        player = stock.current(game)
+        return (any(self.buy_offers(game, stock, player)) or any(self.sell_offers(game, stock, player))
+                or (self.offers_par and any(self.par_offers(game, player))))
 
     def skip(self, game: BaseGame, rnd: Round) -> None:
         stock = _stock(rnd)
@@ -94,15 +123,19 @@ class BuySellParShares(Step):
     def must_sell_reason(self, game: BaseGame, rnd: StockRound, player: Player) -> str | None:
         """Rule 11.1: a player over the certificate limit who can sell must do so first."""
         count = game.certificate_count(player)
-        if count <= game.cert_limit or not self.legal_sells(game, rnd, player):
+        if count <= game.cert_limit or not any(self.sell_offers(game, rnd, player)):
             return None
         return (f"{player.name} holds {count} certificates, more than the limit of {game.cert_limit}, "
                 f"and must sell first (11.1)")
 
     def legal_sells(self, game: BaseGame, rnd: StockRound, player: Player) -> list[Move]:
+        return list(self.sell_offers(game, rnd, player))
+
+    def sell_offers(self, game: BaseGame, rnd: StockRound, player: Player) -> Iterator[Move]:
+        """`legal_sells` one at a time, each worked out when asked for."""
         if rnd.turn_state.bought:
-            return []
-        return sale_choices(game, player, prices=self.held_prices(game, rnd))
+            return
+        yield from sale_offers(game, player, prices=self.held_prices(game, rnd))
 
     @staticmethod
     def held_prices(game: BaseGame, rnd: StockRound) -> dict[str, int] | None:
@@ -230,26 +263,31 @@ class BuySellParShares(Step):
         return moves
 
     def buy_choices(self, game: BaseGame, rnd: StockRound, player: Player) -> list[Move]:
-        buys = []
+        return list(self.buy_offers(game, rnd, player))
+
+    def buy_offers(self, game: BaseGame, rnd: StockRound, player: Player) -> Iterator[Move]:
+        """`buy_choices` one at a time, each worked out when asked for."""
         for corporation in game.corporations.values():
+            by_id = sorted(corporation.shares, key=lambda s: s.id)
             for source in (corporation, game.pool):
-                share = next((s for s in sorted(corporation.shares, key=lambda s: s.id)
-                              if s.owner is source and not s.president), None)
+                share = next((s for s in by_id if s.owner is source and not s.president), None)
                 if share is None:
                     continue
                 try:
                     price = self.check_buy(game, rnd, player, share)
                 except GameError:
                     continue
-                buys.append({"corporation": corporation.id, "share": share.id,
-                             "from": "treasury" if source is corporation else "pool",
-                             "percent": share.percent, "price": price})
-        return buys
+                yield {"corporation": corporation.id, "share": share.id,
+                       "from": "treasury" if source is corporation else "pool",
+                       "percent": share.percent, "price": price}
 
     def par_choices(self, game: BaseGame, player: Player) -> list[Move]:
-        pars: list[Move] = []
+        return list(self.par_offers(game, player))
+
+    def par_offers(self, game: BaseGame, player: Player) -> Iterator[Move]:
+        """`par_choices` one at a time, each worked out when asked for."""
         if game.certificate_count(player) >= game.cert_limit:
-            return pars
+            return
         cells = game.market.par_cells()
         for corporation in game.corporations.values():
             if corporation.ipoed:  # refused by check_par at every price: passed over at once
@@ -259,6 +297,5 @@ class BuySellParShares(Step):
                     game.check_par(player, corporation, cell)
                 except GameError:
                     continue
-                pars.append({"corporation": corporation.id, "share_price": cell.engine_id,
-                             "price": cell.price, "cost": game.par_cost(corporation, cell.price)})
-        return pars
+                yield {"corporation": corporation.id, "share_price": cell.engine_id,
+                       "price": cell.price, "cost": game.par_cost(corporation, cell.price)}

@@ -4,7 +4,7 @@ sells one share short (11.2), then buys one certificate (11.3) or starts a compa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action, Bid, BuyShares
@@ -53,8 +53,8 @@ class UsaStockStep(FamilyStockStep):
         game.log.append(f"{player.name} starts the auction for {corporation.id} at ${action.price}")
 
     # --- rule 17's variant: buying from a president above 60% (president_sales.py) -----------
-    def buy_choices(self, game: Any, rnd: StockRound, player: Player) -> list[Move]:
-        choices = super().buy_choices(game, rnd, player)
+    def buy_offers(self, game: Any, rnd: StockRound, player: Player) -> Iterator[Move]:
+        yield from super().buy_offers(game, rnd, player)
         for corporation in game.corporations.values():
             share = president_sales.share_from_president(_usa(game), corporation, player)
             if share is None:
@@ -63,9 +63,8 @@ class UsaStockStep(FamilyStockStep):
                 price = president_sales.check_buy_from_president(_usa(game), rnd, player, share)
             except GameError:
                 continue
-            choices.append({"corporation": corporation.id, "share": share.id, "from": "president",
-                            "percent": share.percent, "price": price})
-        return choices
+            yield {"corporation": corporation.id, "share": share.id, "from": "president",
+                   "percent": share.percent, "price": price}
 
     def process_buy(self, game: Any, rnd: Round, entity: Holder, action: BuyShares) -> None:
         stock = _stock(rnd)
@@ -99,13 +98,24 @@ class UsaStockStep(FamilyStockStep):
         player = stock.current(game)
         moves = super().legal_moves(game, rnd)
         if stock.acting_for is None and not stock.turn_state.bought:
-            starts = [{"corporation": corp.id, "min": ipos.MIN_BID, "max": ipos.max_bid(usa, player, None)}
-                      for corp in usa.corporations.values()
-                      if start_refusal(usa, player, corp, ipos.MIN_BID) is None]
+            starts = list(self.start_offers(usa, player))
             if starts:
                 at = next((i for i, move in enumerate(moves) if move["type"] == "pass"), len(moves))
                 moves.insert(at, {"type": "bid", "entity": player.id, "choices": starts})
         return moves
+
+    def may_do_more_than_pass(self, game: Any, stock: StockRound) -> bool:
+        stock = _stock(stock)
+        return super().may_do_more_than_pass(game, stock) or (
+            stock.acting_for is None and not stock.turn_state.bought
+            and any(self.start_offers(_usa(game), stock.current(game))))
+
+    @staticmethod
+    def start_offers(game: G18USA, player: Player) -> Iterator[Move]:
+        """The companies `player` may start now (11.6), each worked out when asked for."""
+        for corp in game.corporations.values():
+            if start_refusal(game, player, corp, ipos.MIN_BID) is None:
+                yield {"corporation": corp.id, "min": ipos.MIN_BID, "max": ipos.max_bid(game, player, None)}
 
 
 def start_refusal(game: G18USA, player: Player, corporation: Corporation, price: int | None) -> str | None:
