@@ -44,54 +44,46 @@ def _stations(board: Board, corporation: str) -> list[Node]:
 def _walk(board: Board, corporation: str, starts: list[Node], enough_nodes: int | None = None) -> Reach:
     """The reach from `starts`; with `enough_nodes`, possibly only part of it, once it holds
     that many stops."""
+    # The map's largest walk, asked at each tile lay and station of a replay: one loop, and each
+    # hex's paths read by endpoint (`TileDef.links`), not one by one.
     reach = Reach()
+    reached_hexes, nodes, paths = reach.hexes, reach.nodes, reach.paths
+    hexes = board.hexes
     visited: set[tuple[str, int, int]] = set()
     stack: list[tuple[str, tuple[str, int]]] = []
     for node in starts:
         coord = node[0]
-        reach.nodes.add(node)
+        nodes.add(node)
         # A token's hex counts as reached from every side, so its first tile may face any way.
-        reach.hexes.setdefault(coord, set()).update(range(6))
+        reached_hexes.setdefault(coord, set()).update(range(6))
         stack.append((coord, (node[1], node[2])))
     while stack:
         coord, endpoint = stack.pop()
-        state = board.hexes[coord]
-        for path_index, (a, b) in enumerate(state.paths()):
-            if endpoint == a:
-                far = b
-            elif endpoint == b:
-                far = a
-            else:
-                continue
-            key = (coord, path_index, 0 if endpoint == a else 1)
+        state = hexes[coord]
+        for path_index, far, side in state.tile.links(state.rotation).get(endpoint, ()):
+            key = (coord, path_index, side)
             if key in visited:
                 continue
             visited.add(key)
-            reach.paths.add((coord, path_index))
-            _follow(board, corporation, reach, stack, coord, far)
-            if enough_nodes is not None and len(reach.nodes) >= enough_nodes:
+            paths.add((coord, path_index))
+            kind, index = far
+            if kind == "edge":
+                reached_hexes.setdefault(coord, set()).add(index)
+                neighbor = state.hexdef.neighbors.get(index)
+                if neighbor is not None and neighbor in hexes:
+                    entry = opposite(index)
+                    reached_hexes.setdefault(neighbor, set()).add(entry)
+                    stack.append((neighbor, ("edge", entry)))
+            elif kind == "junction":
+                stack.append((coord, far))
+            else:
+                node = (coord, kind, index)
+                nodes.add(node)
+                if stop_is_passable(board, node, corporation):
+                    stack.append((coord, far))
+            if enough_nodes is not None and len(nodes) >= enough_nodes:
                 return reach
     return reach
-
-
-def _follow(board: Board, corporation: str, reach: Reach,
-            stack: list[tuple[str, tuple[str, int]]], coord: str, far: tuple[str, int]) -> None:
-    kind, index = far
-    if kind == "edge":
-        reach.hexes.setdefault(coord, set()).add(index)
-        neighbor = board.hexes[coord].hexdef.neighbors.get(index)
-        if neighbor is None or neighbor not in board.hexes:
-            return
-        entry = opposite(index)
-        reach.hexes.setdefault(neighbor, set()).add(entry)
-        stack.append((neighbor, ("edge", entry)))
-    elif kind == "junction":
-        stack.append((coord, far))
-    else:
-        node = (coord, kind, index)
-        reach.nodes.add(node)
-        if stop_is_passable(board, node, corporation):
-            stack.append((coord, far))
 
 
 def can_run_a_route(board: Board, corporation: str) -> bool:

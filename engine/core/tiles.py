@@ -10,6 +10,7 @@ COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
 # An endpoint of a path: ("edge", 0..5), ("city", i), ("town", i), ("offboard", i), ("junction", 0).
 Endpoint = tuple[str, int]
 Path = tuple[Endpoint, Endpoint]
+Link = tuple[int, Endpoint, int]  # (path index, far endpoint, which end of the path it leaves from)
 STOP_KINDS = ("city", "town", "offboard")
 
 
@@ -75,6 +76,9 @@ class TileDef:
     # The paths of each rotation asked for so far: every walk over the map asks for them per hex.
     _turned_paths: dict[int, tuple[Path, ...]] = field(init=False, repr=False, compare=False,
                                                         default_factory=dict)
+    # The paths of each rotation by endpoint, asked for so far (see `links`).
+    _links: dict[int, dict[Endpoint, tuple[Link, ...]]] = field(init=False, repr=False, compare=False,
+                                                                default_factory=dict)
 
     def __post_init__(self) -> None:
         turned = tuple(frozenset((edge + rotation) % 6 for edge in self._exits) for rotation in range(6))
@@ -109,6 +113,21 @@ class TileDef:
             found = self._turned_paths[rotation] = tuple(
                 (rotate(a, rotation), rotate(b, rotation)) for a, b in self.paths)
         return list(found)
+
+    def links(self, rotation: int) -> dict[Endpoint, tuple[Link, ...]]:
+        """For each endpoint in this rotation, the paths that leave it: (path index in
+        `rotated_paths`, the far endpoint, 0 when the endpoint is the path's first end, else 1).
+        A walk over the map follows these instead of reading every path of a hex at each step.
+        Shared: read it, never change it."""
+        found = self._links.get(rotation)
+        if found is None:
+            links: dict[Endpoint, list[Link]] = {}
+            for index, (a, b) in enumerate(self.rotated_paths(rotation)):
+                links.setdefault(a, []).append((index, b, 0))
+                if b != a:
+                    links.setdefault(b, []).append((index, a, 1))
+            found = self._links[rotation] = {end: tuple(leaving) for end, leaving in links.items()}
+        return found
 
     def shape(self, rotation: int) -> TrackShape:
         """The track in this rotation as an upgrade must keep it (worked out once per rotation)."""
