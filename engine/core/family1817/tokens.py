@@ -25,6 +25,8 @@ from engine.errors import GameError
 
 def crowded_stations(game: Any) -> list[Corporation]:
     candidates = crowded_candidates(game)
+    if not candidates:  # as after almost every action: no company's list to read
+        return []
     return [corp for corp in game.corporations.values()
             if corp.id in candidates and corp.ipoed and stations_to_remove(game, corp) > 0]
 
