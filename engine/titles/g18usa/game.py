@@ -265,11 +265,14 @@ class G18USA(Family1817Game):
         """Rule 12.7: a company owns one Pullman at most; one that gets a second (buying another
         company) discards trains, any of them, until it is within both limits (as on the site)."""
         # Asked for every company before every move: counted trains are some of its trains, so a
-        # company with no more trains than the limit is over it only by a second Pullman.
+        # company with no more trains than the limit is over it only by a second Pullman, and one
+        # train is within every limit (the lowest is 2, 6.3).
         trains = corporation.trains
+        if len(trains) < 2:
+            return False
         if len(trains) > self.train_limit(corporation) and super().must_discard(corporation):
             return True
-        return len(trains) > 1 and sum(1 for train in trains if usa_phases.is_pullman(train)) > 1
+        return sum(map(usa_phases.is_pullman, trains)) > 1
 
     def defer_rusting(self, rusts: tuple[str, ...]) -> bool:
         """P13 Pennsy Boneyard: the rusting waits for its company's choice."""
