@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 LIQUIDATION = "liquidation"
 ACQUISITION = "acquisition"
+# Types a cell may have and still be an ordinary price for merged and started companies.
+ORDINARY_TYPES = frozenset({"par", "safe_par"})
 
 
 def area(game: BaseGame, corporation: Corporation) -> str | None:
@@ -57,11 +59,22 @@ def market_price(game: BaseGame, corporation: Corporation) -> int:
 def price_at_most(game: BaseGame, value: int, low: int = 0, high: int | None = None) -> Cell:
     """The highest priced ordinary cell not above `value` (merger prices, starting prices),
     kept within `low` and `high`."""
-    cells = [cell for cell in game.market.cells.values()
-             if not cell.types or set(cell.types) <= {"par", "safe_par"}]
-    cells = [cell for cell in cells if cell.price >= low and (high is None or cell.price <= high)]
-    fitting = [cell for cell in cells if cell.price <= value] or [min(cells, key=lambda c: c.price)]
-    return max(fitting, key=lambda cell: (cell.price, cell.col))
+    # One pass over the market, asked for every pair of companies that might merge (14.1.2).
+    best: Cell | None = None  # the highest fitting, the first of equals
+    lowest: Cell | None = None  # the first of the cheapest, when none fits
+    for cell in game.market.cells.values():
+        price = cell.price
+        if price < low or (high is not None and price > high):
+            continue
+        if cell.types and not set(cell.types) <= ORDINARY_TYPES:
+            continue
+        if lowest is None or price < lowest.price:
+            lowest = cell
+        if price <= value and (best is None or (price, cell.col) > (best.price, best.col)):
+            best = cell
+    if lowest is None:
+        raise ValueError(f"no ordinary market cell between ${low} and ${high}")
+    return best or lowest
 
 
 def dividend_steps(game: BaseGame, corporation: Corporation, paid: int) -> int:
