@@ -16,7 +16,7 @@ A title's round is `MergerRound` with `PostConversionStep()`, `PostConversionLoa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -144,9 +144,15 @@ class ConversionStep(Step):
                 and family(game).company_size(corporation) in family(game).NEXT_SIZE)
 
     def partners(self, game: Any, rnd: MergerRound, corporation: Corporation) -> list[Corporation]:
-        return [other for other in game.operating_order()
-                if other is not corporation and other.id not in rnd.involved and in_normal_area(game, other)
-                and merger_refusal(family(game), corporation, other) is None]
+        return list(self.partner_offers(game, rnd, corporation))
+
+    def partner_offers(self, game: Any, rnd: MergerRound, corporation: Corporation) -> Iterator[Corporation]:
+        """`partners` one at a time, each worked out when asked for (whether there is any is
+        asked after every action of the round)."""
+        for other in game.operating_order():
+            if (other is not corporation and other.id not in rnd.involved and in_normal_area(game, other)
+                    and merger_refusal(family(game), corporation, other) is None):
+                yield other
 
     def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
         merger = _merger(rnd)
@@ -155,7 +161,7 @@ class ConversionStep(Step):
         if not self.may_act(game, merger, entity):
             return []
         kinds = ["convert"]
-        if self.partners(game, merger, entity):
+        if next(self.partner_offers(game, merger, entity), None) is not None:
             kinds.append("merge")
         return kinds + ["pass"]
 
