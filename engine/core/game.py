@@ -100,7 +100,7 @@ class BaseGame(TitleRules, RouteHooksMixin):
         if len({p.key for p in self.players}) != count:
             raise GameError("player ids must be different")
         self.cert_limit = int(constants["certificate_limit"][str(count)])
-        self.board = Board(self.data["map"], self.data["tiles"])
+        self.board = self.make_board()
         self.market = StockMarket(self.data["market"])
         self.depot = Depot.from_data(self.data["entities"]["trains"], count)
         self.phases: list[Phase] = parse_phases(self.data["entities"]["phases"])
@@ -135,6 +135,11 @@ class BaseGame(TitleRules, RouteHooksMixin):
     # --- hooks for titles ------------------------------------------------------------------
     def title_data(self) -> dict[str, Any]:
         raise NotImplementedError
+
+    def make_board(self) -> Board:
+        """The map before play, made once the players are seated (a title whose map depends on
+        its random setup deals it here)."""
+        return Board(self.data["map"], self.data["tiles"])
 
     def setup(self) -> None:
         """Create corporations and companies and do the random setup."""

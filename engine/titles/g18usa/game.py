@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core.board import HexState
+from engine.core.board import Board, HexState
 from engine.core.entities import Company, Corporation, Player, Train
 from engine.core.family1817.game import FAMILY_OPTIONS, Family1817Game
 from engine.core.family1817.market import LIQUIDATION, area
@@ -62,11 +62,14 @@ class G18USA(Family1817Game):
         return load_data()
 
     # --- setup (rule 2) --------------------------------------------------------------------------
-    def setup(self) -> None:
+    def make_board(self) -> Board:
+        """The map with the dealt metropolises and red-area values (2.3-2.5): the deal comes first."""
         seats = [{"id": player.id, "name": player.name} for player in self.players]
         self.usa = setup_from_seed(self.seed, seats, self.options)
         self.umap = UsaMap(self.usa, self.options)
-        self.board = self.umap.board
+        return self.umap.board
+
+    def setup(self) -> None:
         self.rng.state = self.usa.rand_state_after_setup
         self.depot = Depot.from_data(usa_phases.depot_trains(self.usa), len(self.players))
         self.pullmans_made = 0
