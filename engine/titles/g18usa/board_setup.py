@@ -15,15 +15,17 @@ FROM_VALUE_TOKEN = "from_value_token"
 def map_with_red_area_values(map_data: dict[str, Any], setup: UsaSetup) -> dict[str, Any]:
     """A copy of the map data whose red-area stops carry the values dealt to their area."""
     colors = map_data["randomized_setup"]["red_area_value_tokens"]["value_colors"]
-    filled = copy.deepcopy(map_data)
-    for raw in filled["hexes"]:
+    # Only the red areas' hexes are copied: the rest are shared with the data, never changed.
+    hexes = []
+    for raw in map_data["hexes"]:
         area = setup.red_area_of(raw["coord"])
-        if area is None:
-            continue
-        for stop in (*raw["towns"], *raw["offboards"]):
-            if stop["revenue"] == FROM_VALUE_TOKEN:
-                stop["revenue"] = dict(zip(colors, area.values, strict=True))
-    return filled
+        if area is not None:
+            raw = copy.deepcopy(raw)
+            for stop in (*raw["towns"], *raw["offboards"]):
+                if stop["revenue"] == FROM_VALUE_TOKEN:
+                    stop["revenue"] = dict(zip(colors, area.values, strict=True))
+        hexes.append(raw)
+    return {**map_data, "hexes": hexes}
 
 
 def lay_metropolis_tiles(board: Board, setup: UsaSetup) -> None:

@@ -84,12 +84,15 @@ def rural_junction_tiles(tiles_data: dict[str, Any], options: Collection[str]) -
     """The tile data with rural junctions closed to run ends when the site's reading is on."""
     if SITE_RURAL_JUNCTION_ENDS not in options:
         return tiles_data
-    changed = copy.deepcopy(tiles_data)
-    for raw in changed["tiles"]:
+    # Only the rural junctions are copied: the other tiles are shared with the data, never changed.
+    tiles = []
+    for raw in tiles_data["tiles"]:
         if raw.get("kind") == "rural_junction":
+            raw = copy.deepcopy(raw)
             for town in raw["towns"]:
                 town["route_may_not_end_here"] = True
-    return changed
+        tiles.append(raw)
+    return {**tiles_data, "tiles": tiles}
 
 
 class UsaMap:
