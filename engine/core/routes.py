@@ -27,13 +27,8 @@ class Run:
 
 
 def _paths_at(board: Board, coord: str, endpoint: tuple[str, int]) -> list[tuple[int, tuple[str, int]]]:
-    found = []
-    for index, (a, b) in enumerate(board.hexes[coord].paths()):
-        if a == endpoint:
-            found.append((index, b))
-        elif b == endpoint:
-            found.append((index, a))
-    return found
+    state = board.hexes[coord]
+    return [(index, far) for index, far, _ in state.tile.links(state.rotation).get(endpoint, ())]
 
 
 def _walk_chain(board: Board, chain: list[str], start: Node,

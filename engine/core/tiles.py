@@ -69,8 +69,10 @@ class TileDef:
     # Slots of city 0 that hold a neutral token as soon as the tile is laid.
     neutral_slots: tuple[int, ...] = ()
 
-    # The exits in each rotation, asked for every tile, hex and rotation of a legal-moves query.
-    _turned_exits: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
+    # The exits in each rotation, asked for every tile, hex and rotation of a legal-moves query
+    # (worked out at the first question: most tiles of a game's set are never asked about).
+    _turned_exits: tuple[frozenset[int], ...] | None = field(init=False, repr=False, compare=False,
+                                                              default=None)
     # The track shape of each rotation asked for so far (see `shape`).
     _shapes: dict[int, TrackShape] = field(init=False, repr=False, compare=False, default_factory=dict)
     # The paths of each rotation asked for so far: every walk over the map asks for them per hex.
@@ -79,10 +81,6 @@ class TileDef:
     # The paths of each rotation by endpoint, asked for so far (see `links`).
     _links: dict[int, dict[Endpoint, tuple[Link, ...]]] = field(init=False, repr=False, compare=False,
                                                                 default_factory=dict)
-
-    def __post_init__(self) -> None:
-        turned = tuple(frozenset((edge + rotation) % 6 for edge in self._exits) for rotation in range(6))
-        object.__setattr__(self, "_turned_exits", turned)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TileDef:
         return self
@@ -138,7 +136,11 @@ class TileDef:
         return found
 
     def exits(self, rotation: int) -> set[int]:
-        return set(self._turned_exits[rotation % 6])
+        turned = self._turned_exits
+        if turned is None:
+            turned = tuple(frozenset((edge + turn) % 6 for edge in self._exits) for turn in range(6))
+            object.__setattr__(self, "_turned_exits", turned)
+        return set(turned[rotation % 6])
 
     def color_rank(self) -> int:
         """Position in the upgrade sequence white, yellow, green, brown, gray (-1 off it)."""
