@@ -68,11 +68,17 @@ def _walk(board: Board, corporation: str, starts: list[Node], enough_nodes: int 
             paths.add((coord, path_index))
             kind, index = far
             if kind == "edge":
-                reached_hexes.setdefault(coord, set()).add(index)
+                edges = reached_hexes.get(coord)
+                if edges is None:
+                    edges = reached_hexes[coord] = set()
+                edges.add(index)
                 neighbor = state.hexdef.neighbors.get(index)
                 if neighbor is not None and neighbor in hexes:
                     entry = opposite(index)
-                    reached_hexes.setdefault(neighbor, set()).add(entry)
+                    edges = reached_hexes.get(neighbor)
+                    if edges is None:
+                        edges = reached_hexes[neighbor] = set()
+                    edges.add(entry)
                     stack.append((neighbor, ("edge", entry)))
             elif kind == "junction":
                 stack.append((coord, far))
