@@ -17,7 +17,13 @@ from engine.errors import GameError
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.actions import Choose
 from engine.titles.g18usa.operating import UsaOperatingRound, _round, budget
-from engine.titles.g18usa.revenue import RunTrain, check_run_set, great_northern_bonus, run_value
+from engine.titles.g18usa.revenue import (
+    RunTrain,
+    check_run_set,
+    checked_stops,
+    great_northern_bonus,
+    run_value,
+)
 from engine.titles.g18usa.usa_game import usa_game as _usa
 
 if TYPE_CHECKING:
@@ -168,17 +174,24 @@ def check_runs(game: G18USA, corp: Corporation, rnd: UsaOperatingRound,
     check_run_set(game.umap, [stops for _, _, stops, _ in built])
     runs = []
     values = []
-    for _route, train, stops, paths in built:
+    # While a log imports, its stored revenues stand: those runs are checked, not valued.
+    trusted = [game.trust_logged_revenue() and isinstance(route.get("revenue"), int) for route, *_ in built]
+    for (_route, train, stops, paths), stands in zip(built, trusted, strict=True):
         attached = {u for u, t in rnd.attachments.items() if t == train.id}
         distance = train.distance + (1 if attached & {SWITCHER, EXTENDER} else 0)
         run_train = RunTrain(train.id, distance, PULLMAN in attached, SWITCHER in attached)
-        values.append(run_value(game.umap, corp.id, game.phase.name, run_train, stops, paths, owned))
-    if "P17" in owned:
+        if stands:
+            checked_stops(game.umap, corp.id, game.phase.name, run_train, stops)
+            values.append(0)
+        else:
+            values.append(run_value(game.umap, corp.id, game.phase.name, run_train, stops, paths, owned))
+    if "P17" in owned and not all(trusted):
         bonus = great_northern_bonus(game.umap, [(t.id, stops) for _, t, stops, _ in built])
         values = [v + bonus.get(t.id, 0) for v, (_, t, _, _) in zip(values, built, strict=True)]
-    for value, (route, train, stops, paths) in zip(values, built, strict=True):
+    for value, (route, train, stops, paths), stands in zip(values, built, trusted, strict=True):
         declared = route.get("revenue")
-        if game.trust_logged_revenue() and isinstance(declared, int):
+        if stands:
+            assert isinstance(declared, int)
             value = declared
         elif isinstance(declared, int) and declared != value:
             raise GameError(f"the run of train {train.id} is worth ${value}, not ${declared}")

@@ -113,17 +113,22 @@ def great_northern_bonus(umap: UsaMap, runs: Sequence[tuple[str, Sequence[Node]]
 def run_value(umap: UsaMap, corporation: str, phase: str, train: RunTrain, stops: Sequence[Node],
               paths: Sequence[tuple[str, int]], owned: Collection[str] = ()) -> int:
     """Check one run by the core rules (12.1, 12.4) and return its 18USA value."""
-    board = umap.board
+    counted = checked_stops(umap, corporation, phase, train, stops)
+    value = sum(stop_value(umap, corporation, node, phase, train.pullman) for node in counted)
+    bonuses = track_bonuses(umap, phase)
+    value += sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
+    return value + run_bonus(umap, corporation, owned, stops)
+
+
+def checked_stops(umap: UsaMap, corporation: str, phase: str, train: RunTrain, stops: Sequence[Node]) -> list[Node]:
+    """Check one run by the core rules (12.1, 12.4); the stops that count (P19's Switcher drops one)."""
     counted = list(stops)
     if train.switcher:
         drop = switcher_drop(umap, corporation, counted, phase, train.distance)
         if drop is not None:
             counted.pop(drop)
-    check_run(board, corporation, counted, train.distance, umap.phase(phase).colors)
-    value = sum(stop_value(umap, corporation, node, phase, train.pullman) for node in counted)
-    bonuses = track_bonuses(umap, phase)
-    value += sum(bonuses.get(coord, 0) for coord in {coord for coord, _ in paths})
-    return value + run_bonus(umap, corporation, owned, stops)
+    check_run(umap.board, corporation, counted, train.distance, umap.phase(phase).colors)
+    return counted
 
 
 def switcher_drop(umap: UsaMap, corporation: str, stops: Sequence[Node], phase: str,
