@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from engine.core.board import Board, opposite
-from engine.core.position_cache import cached
+from engine.core.position_cache import cached, kept
 
 Node = tuple[str, str, int]  # (hex coord, stop kind, stop index)
 
@@ -37,13 +38,28 @@ def reach_of(board: Board, corporation: str, extra_starts: list[Node] | None = N
                   lambda: _walk(board, corporation, _stations(board, corporation)))
 
 
+def reaches(board: Board, corporation: str, coord: str, edges: Collection[int]) -> bool:
+    """Whether the company's network reaches `coord` by one of its `edges` (new track must
+    connect to it, 12.2): from the reach kept for this position if there is one, else by a walk
+    that stops as soon as it does."""
+    known = kept(board, ("reach", corporation))
+    if isinstance(known, Reach):
+        return not known.hexes.get(coord, set()).isdisjoint(edges)
+    if not edges:
+        return False
+    target = (coord, frozenset(edges))
+    return not _walk(board, corporation, _stations(board, corporation), target=target).hexes.get(
+        coord, set()).isdisjoint(edges)
+
+
 def _stations(board: Board, corporation: str) -> list[Node]:
     return [(coord, "city", city) for coord, city in board.token_hexes(corporation)]
 
 
-def _walk(board: Board, corporation: str, starts: list[Node], enough_nodes: int | None = None) -> Reach:
+def _walk(board: Board, corporation: str, starts: list[Node], enough_nodes: int | None = None,
+          target: tuple[str, frozenset[int]] | None = None) -> Reach:
     """The reach from `starts`; with `enough_nodes`, possibly only part of it, once it holds
-    that many stops."""
+    that many stops; with a `target` (hex, edges), once it reaches one of those edges."""
     # The map's largest walk, asked at each tile lay and station of a replay: one loop, and each
     # hex's paths read by endpoint (`TileDef.links`), not one by one.
     reach = Reach()
@@ -51,12 +67,15 @@ def _walk(board: Board, corporation: str, starts: list[Node], enough_nodes: int 
     hexes = board.hexes
     visited: set[tuple[str, int, int]] = set()
     stack: list[tuple[str, tuple[str, int]]] = []
+    target_coord, target_edges = target if target is not None else (None, frozenset())
     for node in starts:
         coord = node[0]
         nodes.add(node)
         # A token's hex counts as reached from every side, so its first tile may face any way.
         reached_hexes.setdefault(coord, set()).update(range(6))
         stack.append((coord, (node[1], node[2])))
+        if coord == target_coord:
+            return reach
     while stack:
         coord, endpoint = stack.pop()
         state = hexes[coord]
@@ -72,6 +91,8 @@ def _walk(board: Board, corporation: str, starts: list[Node], enough_nodes: int 
                 if edges is None:
                     edges = reached_hexes[coord] = set()
                 edges.add(index)
+                if coord == target_coord and index in target_edges:
+                    return reach
                 neighbor = state.hexdef.neighbors.get(index)
                 if neighbor is not None and neighbor in hexes:
                     entry = opposite(index)
@@ -79,6 +100,8 @@ def _walk(board: Board, corporation: str, starts: list[Node], enough_nodes: int 
                     if edges is None:
                         edges = reached_hexes[neighbor] = set()
                     edges.add(entry)
+                    if neighbor == target_coord and entry in target_edges:
+                        return reach
                     stack.append((neighbor, ("edge", entry)))
             elif kind == "junction":
                 stack.append((coord, far))

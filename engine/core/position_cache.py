@@ -44,6 +44,15 @@ def cached(board: Board, key: Hashable, compute: Callable[[], T]) -> T:
     return value
 
 
+def kept(board: Board, key: Hashable) -> Any | None:
+    """The answer for `key` if one is kept for the board's current position, else None (nothing
+    is computed)."""
+    answers = _CACHES.get(board)
+    if answers is None or key not in answers.values or answers.fingerprint != board.fingerprint():
+        return None
+    return answers.values[key]
+
+
 def forget(board: Board) -> None:
     """Drop every answer kept for the board."""
     _CACHES.pop(board, None)

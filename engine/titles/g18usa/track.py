@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.board import HexState, split_tile_id
-from engine.core.graph import Reach, reach_of
+from engine.core.graph import Reach, reach_of, reaches
 from engine.core.lay_account import terrain_words
 from engine.core.position_cache import cached
 from engine.core.tiles import TileDef
@@ -100,7 +100,8 @@ class UsaLay:
 
 def check_lay(umap: UsaMap, turn: TrackTurn, entity: str, coord: str, tile_id: str, rotation: int,
               reach: Reach | None = None) -> UsaLay:
-    """Check a lay_tile action; `reach` defaults to the company's network on the board."""
+    """Check a lay_tile action; without `reach` (the company's network on the board), only as
+    much of the network is walked as shows that it reaches the new track."""
     board = umap.board
     if coord not in board.hexes:
         raise GameError(f"{coord!r} is not a hex on the map")
@@ -118,8 +119,6 @@ def check_lay(umap: UsaMap, turn: TrackTurn, entity: str, coord: str, tile_id: s
     if not isinstance(rotation, int) or not 0 <= rotation <= 5:
         raise GameError("rotation is a number from 0 to 5")
     phase = umap.phase(turn.phase)
-    if reach is None:
-        reach = reach_of(board, turn.corporation)
     nature, candidates, skip_levels = _candidates(umap, turn, entity, state, tile, phase)
     if name not in candidates:
         listed = ", ".join(candidates) or "none"
@@ -136,7 +135,7 @@ def check_lay(umap: UsaMap, turn: TrackTurn, entity: str, coord: str, tile_id: s
 
 
 def _check_turned(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, tile: TileDef,
-                  rotation: int, nature: str, reach: Reach) -> None:
+                  rotation: int, nature: str, reach: Reach | None) -> None:
     """The checks that depend on the rotation: the network reaches the new track, and a
     resource tile points into a city."""
     _check_reach(umap, turn, state, tile, rotation, nature, reach)
@@ -344,17 +343,20 @@ def _check_max_exits(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileD
 
 
 def _check_reach(umap: UsaMap, turn: TrackTurn, state: HexState, tile: TileDef, rotation: int,
-                 nature: str, reach: Reach) -> None:
+                 nature: str, reach: Reach | None) -> None:
     coord = state.coord
     if nature in ("S8", "home_brown") and coord == turn.home:
         return
-    edges = reach.hexes.get(coord, set())
-    if nature == "denver":
-        if not edges:
-            raise GameError(f"{turn.corporation} must reach Denver ({coord}) to choose its orientation")
+    wanted = range(6) if nature == "denver" else tile.exits(rotation)  # Denver: reached at all
+    if reach is None:
+        connected = reaches(umap.board, turn.corporation, coord, wanted)
+    else:
+        connected = not reach.hexes.get(coord, set()).isdisjoint(wanted)
+    if connected:
         return
-    if not (tile.exits(rotation) & edges):
-        raise GameError(f"{coord} is not connected to {turn.corporation}'s track")
+    if nature == "denver":
+        raise GameError(f"{turn.corporation} must reach Denver ({coord}) to choose its orientation")
+    raise GameError(f"{coord} is not connected to {turn.corporation}'s track")
 
 
 # --- costs ---------------------------------------------------------------------------------
