@@ -4,7 +4,7 @@ Pullman are the 1817 family's steps."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.core.actions import Action, BuyTrain, Pass, RunRoutes
@@ -373,7 +373,7 @@ class UsaBuyTrainStep(EndedByAnAttachment):
         corp = _round(rnd).corporation
         if not room_for_train(usa, corp):
             return []
-        if not buyable(usa, corp):
+        if not any(buyable_offers(usa, corp)):
             return []
         return ["buy_train", "pass"]
 
@@ -410,21 +410,26 @@ def buyable(game: G18USA, corp: Corporation, money: int | None = None) -> list[d
     """What the company can buy with `money`: the next new train, the open market's, other
     companies', a Pullman. By default the money it could borrow is counted in (loans may be
     taken first), which is what keeps the step open."""
+    return list(buyable_offers(game, corp, money))
+
+
+def buyable_offers(game: G18USA, corp: Corporation, money: int | None = None) -> Iterator[dict[str, Any]]:
+    """`buyable` one at a time, each worked out when asked for (whether the step waits is
+    answered by the first)."""
     if money is None:
         money = budget(game, corp)
-    choices: list[dict[str, Any]] = []
     upcoming = game.depot.next_train()
     bank = [(upcoming, "depot")] if upcoming is not None else []
     for train, source in bank + [(train, "market") for train in game.depot.discarded]:
-        choices += [{"train": train.id, "price": price, "from": source}
-                    for price in bank_prices(game, corp, train) if money >= price]
+        for price in bank_prices(game, corp, train):
+            if money >= price:
+                yield {"train": train.id, "price": price, "from": source}
     if pullman_allowed(game, corp) is None and money >= PULLMAN_PRICE:
-        choices.append({"train": f"P-{game.pullmans_made}", "price": PULLMAN_PRICE, "from": "depot"})
+        yield {"train": f"P-{game.pullmans_made}", "price": PULLMAN_PRICE, "from": "depot"}
     if money >= 1:
         for other in game.corporations.values():
             if other is corp or not other.trains:
                 continue
             for train in other.trains:
                 if not usa_phases.is_obsolete(game, train):
-                    choices.append({"train": train.id, "from": other.id, "min_price": 1, "max_price": money})
-    return choices
+                    yield {"train": train.id, "from": other.id, "min_price": 1, "max_price": money}
