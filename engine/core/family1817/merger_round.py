@@ -30,7 +30,13 @@ from engine.core.family1817.operating import family
 from engine.core.family1817.shorts import close_short
 from engine.core.family1817.sizes import convert, merge, merger_refusal
 from engine.core.round import Round
-from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale, sale_choices
+from engine.core.share_sales import (
+    corporation_of_shares,
+    execute_sale,
+    plan_sale,
+    sale_choices,
+    sale_offers,
+)
 from engine.core.step import Handler, Move, Step
 from engine.core.steps.shares import share_choice_matches
 from engine.errors import GameError
@@ -278,21 +284,26 @@ class PostConversionStep(Step):
         company, under the usual rules (11.1), as on the site (s8400 at 644: MKT after PRR's
         merger). A player is asked only when they could buy or sell the new company's shares
         (as on the site: 109372 at 717, s8400 at 467)."""
+        return sale_choices(game, player) if self.offers_sales(game, rnd, player) else []
+
+    def offers_sales(self, game: Any, rnd: Round, player: Player, buys: bool | None = None) -> bool:
+        """Whether `sells` offers any sale, from the first sale found (`buys`: whether the player
+        may buy, when already known)."""
         corporation = self.corporation(game, rnd)
         if _merger(rnd).president_dealing or not in_normal_area(game, corporation):
-            return []
-        choices = sale_choices(game, player)
-        if self.buys(game, rnd, player) or any(c["corporation"] == corporation.id for c in choices):
-            return choices
-        return []
+            return False
+        if buys if buys is not None else self.buys(game, rnd, player):
+            return any(sale_offers(game, player))
+        return any(choice["corporation"] == corporation.id for choice in sale_offers(game, player))
 
     def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
         if entity is not self.acting_entity(game, rnd) or not isinstance(entity, Player):
             return []
         kinds = []
-        if self.buys(game, rnd, entity):
+        buys = bool(self.buys(game, rnd, entity))
+        if buys:
             kinds.append("buy_shares")
-        if self.sells(game, rnd, entity):
+        if self.offers_sales(game, rnd, entity, buys):
             kinds.append("sell_shares")
         return kinds + ["pass"] if kinds else []
 
