@@ -128,8 +128,9 @@ class FamilyStockStep(BuySellParShares):
             if self.must_sell_reason(game, stock, player):  # selling is then the only move of their own
                 if not self.no_sale_after_short(game, stock):
                     return True
-            elif (any(self.buy_offers(game, stock, player)) or any(self.short_offers(game, stock, player))
-                  or (not self.no_sale_after_short(game, stock) and any(self.sell_offers(game, stock, player)))):
+            # Sales first: a player's own certificates are fewer to look through than every company's.
+            elif ((not self.no_sale_after_short(game, stock) and any(self.sell_offers(game, stock, player)))
+                  or any(self.buy_offers(game, stock, player)) or any(self.short_offers(game, stock, player))):
                 return True
         return any(self.company_moves(game, corporation) for corporation in self.companies_of(game, player)
                    if self.may_act_for(game, stock, corporation))
