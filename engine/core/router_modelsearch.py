@@ -1,12 +1,15 @@
-"""The whole-network search: a quick first answer, bounds per train, then the model to prove it.
+"""The whole-network search: a quick first answer, then the proof.
 
 1. router_heuristic plans good runs in a few tens of milliseconds; CP-SAT starts from them, and
    on most positions proves them or better at once (small models without its LP, which proves
    them fastest).
-2. Otherwise, with several trains, each kind of train is solved alone. What one train can earn alone
-   bounds what it earns beside the others, so these bounds cut the joint search; when the first
-   answer already earns their sum, it is proven without the joint search at all.
-3. The joint model (router_model) again, with these bounds, proves or improves until the deadline.
+2. Otherwise, with several trains, the conflict search (router_joint): each train solved alone,
+   then branching on the track (or attachment, or end group) the trains' best runs share. Its
+   single-train models are small and fast; the joint model's LP lets every train earn nearly what
+   it earns alone, so it proves slowly (18USA logs, 109372 action 1441 and s8503's 4+4 with a
+   Pullman, P17 and P30: 8-20 s where the conflict search takes 0.2-0.7 s).
+3. If that search does not finish in its share, the joint model (router_model) again, bounded by
+   what each train earns alone (the conflict search's root), proves or improves until the deadline.
 
 Every phase checks the clock: out of time, the best answer so far is returned, not proven.
 """
@@ -19,11 +22,11 @@ from dataclasses import replace
 
 from engine.core.route_hooks import assign_attachments, attachment_credit
 from engine.core.router_heuristic import Plan, plan_trains
+from engine.core.router_joint import prove
 from engine.core.router_model import (
     LINEARIZATION,
     ModelInput,
     ModelOutcome,
-    TrainSpec,
     run_from_walk,
     solve,
 )
@@ -36,7 +39,12 @@ SMALL_EDGES = 64
 # Of what is left, for a first try of the model: small positions end here. With 0.25 the bounds
 # of single trains came too late for the hardest 18USA log positions (109372 action 1060).
 FIRST_SHARE = 0.1
-SINGLES_SHARE = 0.4  # of what is left then, at most, for the bounds of single trains
+# Of what is left then, for the conflict search (router_joint); the joint model, bounded by what
+# each train earns alone, gets the rest.
+CONFLICT_SHARE = 0.6
+# With three trains and more the conflicts multiply (generated 18Texas maps with hooks, 4+4+3:
+# 2,500 single-train solves not enough): mostly the bounds of single trains for the joint model.
+CONFLICT_SHARE_MORE = 0.25
 
 
 def _holders(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, int]:
@@ -78,53 +86,6 @@ def _as_outcome(problem: ModelInput, plans: Sequence[Plan], proven: bool) -> Mod
     return ModelOutcome(tuple(runs), sum(run.revenue for run in runs), proven, bool(runs))
 
 
-def _kind(problem: ModelInput, t: int) -> tuple[object, ...]:
-    """What makes two trains interchangeable for the bound of one train alone."""
-    train = problem.trains[t]
-    allowed = tuple(a.trains is None or train.id in a.trains for a in problem.attachments)
-    return (train.distance, tuple(sorted(train.values.items())), tuple(sorted(train.track_bonuses.items())),
-            allowed)
-
-
-def _alone(problem: ModelInput, t: int, attachments: bool) -> ModelInput:
-    spec: TrainSpec = problem.trains[t]
-    kept = tuple(a for a in problem.attachments if a.trains is None or spec.id in a.trains) if attachments else ()
-    return replace(problem, trains=(spec,), attachments=kept, end_limits=())
-
-
-def _single_bounds(problem: ModelInput, plans: Sequence[Plan], deadline: float) -> tuple[dict[int, int], int | None]:
-    """Per train, the most it earns alone (with the attachments it may carry), and, when the
-    attachments allow a simple sum, the most all trains together can earn; {} if out of time."""
-    value_only = all(not a.changes_distance for a in problem.attachments)
-    simple = not problem.attachments or (len(problem.attachments) == 1 and value_only)
-    by_train = {plan.train: plan for plan in plans}
-    known: dict[tuple[object, ...], tuple[int, int]] = {}
-    caps: dict[int, int] = {}
-    bare: dict[int, int] = {}
-    for t in range(len(problem.trains)):
-        kind = _kind(problem, t)
-        if kind not in known:
-            results = []
-            for attachments in ((True, False) if problem.attachments and simple else (True,)):
-                alone = _alone(problem, t, attachments)
-                plan = by_train.get(t)
-                hint = [replace(plan, train=0)] if plan is not None else []
-                outcome = solve(alone, deadline - time.perf_counter(), plans=hint, holders={})
-                if not outcome.proven:
-                    return {}, None
-                results.append(outcome.total)
-            known[kind] = (results[0], results[-1])
-        caps[t], bare[t] = known[kind]
-    if not simple:
-        return caps, None
-    if not problem.attachments:
-        return caps, sum(caps.values())
-    attachment = problem.attachments[0]
-    carriers = [t for t, spec in enumerate(problem.trains) if attachment.trains is None or spec.id in attachment.trains]
-    base = sum(bare.values())
-    return caps, base + max((caps[t] - bare[t] for t in carriers), default=0)
-
-
 def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
     """The best runs of the problem's trains, proven if there is time (see the module docstring)."""
     started = time.perf_counter()
@@ -132,25 +93,35 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
     first = _worth(problem, plans)
     holders = _holders(problem, plans)
     small = len(problem.graph.edges) <= SMALL_EDGES
+    linearization = 0 if small else LINEARIZATION
     outcome = solve(problem, (deadline - time.perf_counter()) * (FIRST_SHARE if len(problem.trains) > 1 else 1),
-                    plans=plans, holders=holders, linearization=0 if small else LINEARIZATION)
-    if len(problem.trains) > 1 and not outcome.proven and plans and time.perf_counter() < deadline:
-        singles_end = time.perf_counter() + (deadline - time.perf_counter()) * SINGLES_SHARE
-        caps, total_cap = _single_bounds(problem, plans, singles_end)
+                    plans=plans, holders=holders, linearization=linearization)
+    if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline:
         best = max(first, outcome.total if outcome.found else 0)
-        if total_cap is not None and best >= total_cap:
-            # An answer earns what the trains could earn if none were in another's way.
+        share = CONFLICT_SHARE if len(problem.trains) == 2 else CONFLICT_SHARE_MORE
+        searched = prove(problem, best, time.perf_counter() + (deadline - time.perf_counter()) * share, linearization)
+        if searched.better is not None and searched.better.total > best:
+            outcome = replace(searched.better, proven=searched.finished)
+        elif searched.finished:
+            # Nothing earns more than the best answer so far.
             return _as_outcome(problem, plans, True) if first >= best else replace(outcome, proven=True)
+        if outcome.proven or time.perf_counter() >= deadline:
+            return _best_of(problem, plans, first, outcome)
         start, start_holders = plans, holders
         if outcome.found and outcome.total > first:
-            # Start again from the model's better answer.
+            # Start again from the better answer.
             start = [Plan(run.train, run.vertices, run.edges, run.revenue) for run in outcome.runs]
             index = {attachment.id: k for k, attachment in enumerate(problem.attachments)}
             start_holders = {index[name]: run.train for run in outcome.runs for name in run.attachments}
-        again = solve(problem, deadline - time.perf_counter(), plans=start, holders=start_holders, caps=caps,
-                      total_cap=total_cap, linearization=0 if small else LINEARIZATION)
+        again = solve(problem, deadline - time.perf_counter(), plans=start, holders=start_holders,
+                      caps=searched.caps, total_cap=sum(searched.caps.values()) if searched.caps else None,
+                      linearization=linearization)
         if again.found and (again.proven or again.total > outcome.total or not outcome.found):
             outcome = again
+    return _best_of(problem, plans, first, outcome)
+
+
+def _best_of(problem: ModelInput, plans: Sequence[Plan], first: int, outcome: ModelOutcome) -> ModelOutcome:
     if outcome.found and outcome.total >= first or not plans:
         return outcome
     return _as_outcome(problem, plans, False)

@@ -16,6 +16,7 @@ from test_router_small import random_position
 
 from engine.core import router_modelsearch
 from engine.core.router import _engine_agrees, best_runs
+from engine.core.router_joint import Proof
 from engine.core.router_model import ModelOutcome
 
 
@@ -23,9 +24,14 @@ def _no_solver(*args: Any, **options: Any) -> ModelOutcome:
     return ModelOutcome((), 0, False, False)
 
 
+def _no_proof(*args: Any, **options: Any) -> Proof:
+    return Proof(None, False, {})
+
+
 @pytest.mark.parametrize("hooked", [False, True], ids=["plain", "hooked"])
 def test_beam_answers_are_legal_moves_and_mostly_the_best(monkeypatch: pytest.MonkeyPatch, hooked: bool) -> None:
     monkeypatch.setattr(router_modelsearch, "solve", _no_solver)
+    monkeypatch.setattr(router_modelsearch, "prove", _no_proof)
     best = 0
     for seed in range(0, 120, 4):
         state, mover = random_position(seed, tiles=30 + seed % 16)
