@@ -20,6 +20,7 @@ on the machine disturb less), how many answers were proven optimal, and the peak
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import resource
 import statistics
@@ -36,8 +37,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 from dense_position import COMPANY, dense_board  # noqa: E402
 from dense_usa import COMPANY as USA_COMPANY  # noqa: E402
 from dense_usa import MEXICO, dense_usa_board  # noqa: E402
-from usa_positions import LOGS as USA_LOGS  # noqa: E402
-from usa_positions import run_problems  # noqa: E402
 
 from engine.core.entities import Train  # noqa: E402
 from engine.core.graph import Node  # noqa: E402
@@ -163,8 +162,20 @@ def time_problems(title: str, problems: list[tuple[str, RouteProblem]], budget: 
         print(line(f"{title} (budget {budget} s)", seconds, proven, cpu))
 
 
+def _board_positions() -> Any:
+    """bench/usa_positions.py, loaded by its path: the 18USA tests have a usa_positions module too,
+    which tests/engine/titles/g18usa/usa_tracecheck.py (bench/usa_game_positions.py) imports."""
+    spec = importlib.util.spec_from_file_location("bench_usa_positions", ROOT / "bench" / "usa_positions.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def time_usa_logs(budget: float) -> None:
     """Every run position of the 18USA logs, rebuilt on the board alone (bench/usa_positions.py)."""
+    board_positions = _board_positions()
+    USA_LOGS, run_problems = board_positions.LOGS, board_positions.run_problems  # noqa: N806
     seconds: list[float] = []
     cpu: list[float] = []
     proven = 0
