@@ -44,6 +44,9 @@ FIRST_SHARE = 0.1
 # logs: s8503's 4+4 with attachments the conflict search in 0.4-1 s; 109372 action 1202's 6+4 the
 # bounded joint model in 0.5 s after the search's root); with 0.6, 1202 went unproven.
 CONFLICT_SHARE = 0.35
+# On small models (SMALL_EDGES) the conflict search's single-train solves take a few ms, and it
+# proves what the joint model does not (s8503's 4+4, 35-63 edges, with a Pullman, P17, P30).
+CONFLICT_SHARE_SMALL = 0.7
 # With three trains and more the conflicts multiply (generated 18Texas maps with hooks, 4+4+3:
 # 2,500 single-train solves not enough): mostly the bounds of single trains for the joint model.
 CONFLICT_SHARE_MORE = 0.25
@@ -100,7 +103,7 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
                     plans=plans, holders=holders, linearization=linearization)
     if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline:
         best = max(first, outcome.total if outcome.found else 0)
-        share = CONFLICT_SHARE if len(problem.trains) == 2 else CONFLICT_SHARE_MORE
+        share = (CONFLICT_SHARE_SMALL if small else CONFLICT_SHARE) if len(problem.trains) == 2 else CONFLICT_SHARE_MORE
         searched = prove(problem, best, time.perf_counter() + (deadline - time.perf_counter()) * share, linearization)
         if searched.better is not None and searched.better.total > best:
             outcome = replace(searched.better, proven=searched.finished)
