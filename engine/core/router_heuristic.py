@@ -7,6 +7,11 @@ length go on. A local search then bends each stretch of track between two stops 
 with track bonuses the run does not collect yet. Trains are planned one after another on the
 track the earlier ones left free, then each is planned again around the others while that pays;
 then each train is fixed on each of its few best runs in turn and the others planned around it.
+An extender (an attachment that only adds distance) goes on the train that gains most by it.
+
+For positions the model does not prove at once, `improve_plans` searches longer: more pivots from
+a wider beam, and each pivot also with its stretches rerouted off the track the other trains'
+best runs want, so that one train gives up a little for another to earn more.
 
 Everything here only proposes: the model checks and proves. A proposal is always a legal run
 by the model's own rules, so the model can take it as its first solution.
@@ -14,18 +19,23 @@ by the model's own rules, so the model can take it as its first solution.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
 from itertools import permutations
 
+from engine.core.route_hooks import best_attachment_credit
 from engine.core.router_model import ModelInput
 
 WIDTH = 24  # partial runs kept per length, at first
 MAX_WIDTH = 384  # and at most
 DETOUR_TRIES = 3  # passes of the detour search over a run
 PIVOTS = 6  # best runs of each train on which the others are planned in turn (_pivots)
+MAX_PIVOTS = 48  # and at most, in the longer search (improve_plans)
+IMPROVE_CPU = 0.4  # seconds the longer search may have at least, times the machine's load (improve_plans)
 
 
 @dataclass(frozen=True)
@@ -36,14 +46,21 @@ class Plan:
     vertices: tuple[int, ...]
     edges: tuple[int, ...]
     value: int  # what it earns on this train, attachments not included
+    # Attachments (indices into ModelInput.attachments) that lengthen this train and that its run
+    # needs: an extender's extra stop. Value-only attachments are handed out afterwards.
+    carries: tuple[int, ...] = ()
 
 
 class _Net:
     """The track graph in the shape the searches want: adjacency lists and bit masks."""
 
-    def __init__(self, problem: ModelInput) -> None:
+    def __init__(self, problem: ModelInput, carried: dict[int, tuple[int, ...]] | None = None) -> None:
         graph = problem.graph
         self.problem = problem
+        # Train -> the attachments that lengthen it (_lengthening), and its distance with them.
+        self.carried = carried or {}
+        self.distance = [train.distance + sum(problem.attachments[k].distance_bonus for k in self.carried.get(t, ()))
+                         for t, train in enumerate(problem.trains)]
         self.size = len(graph.vertices)
         self.adjacent: list[list[tuple[int, int]]] = [[] for _ in range(self.size)]
         for e, edge in enumerate(graph.edges):
@@ -193,8 +210,7 @@ def best_run(net: _Net, t: int, banned: int = 0, banned_vertices: int = 0, width
 def top_runs(net: _Net, t: int, banned: int, banned_vertices: int, width: int, deadline: float | None,
              no_end: int, keep: int) -> list[Plan]:
     """The `keep` best runs best_run's search meets, through different sets of stops, best first."""
-    problem = net.problem
-    distance = problem.trains[t].distance
+    distance = net.distance[t]
     values = net.values[t]
     edge_bonus = net.edge_bonus[t]
     beam: list[_State] = []
@@ -247,7 +263,8 @@ def top_runs(net: _Net, t: int, banned: int, banned_vertices: int, width: int, d
             if grown_state.tokened and net.end_ok[target] and not no_end & (1 << target):
                 known_plan = finished.get(grown_state.stops)
                 if known_plan is None or known_plan.value < value:
-                    finished[grown_state.stops] = Plan(t, tuple(vertices), tuple(grown_state.edges), value)
+                    finished[grown_state.stops] = Plan(t, tuple(vertices), tuple(grown_state.edges), value,
+                                                       net.carried.get(t, ()))
     # Ties keep the order they were found in (the first found first), as one best did before.
     ranked_plans = sorted(finished.values(), key=lambda plan: -plan.value)[:keep]
     return [_detours(net, plan, banned, banned_vertices, deadline) for plan in ranked_plans]
@@ -311,7 +328,7 @@ def _bend(net: _Net, plan: Plan, first: int, last: int, banned: int, banned_vert
             + plan.vertices[last + 1:]
         if len(set(vertices)) != len(vertices):
             continue
-        candidate = Plan(t, vertices, edges, net.run_value(t, vertices, edges))
+        candidate = Plan(t, vertices, edges, net.run_value(t, vertices, edges), plan.carries)
         if best is None or candidate.value > best.value:
             best = candidate
     return best
@@ -344,15 +361,16 @@ def _path_between(net: _Net, a: int, b: int, blocked_vertices: int, blocked_edge
 
 def plan_trains(problem: ModelInput, deadline: float | None = None, width: int = WIDTH,
                 rounds: int = 3) -> list[Plan]:
-    """Good track-disjoint runs for all trains (attachments not counted).
+    """Good track-disjoint runs for all trains (value-only attachments not counted).
 
     The trains are planned in turn, in every order for up to three trains (the first to choose
     takes the best track), and the best total wins. While time is left and the beam had to drop
-    partial runs, the search is done again with a beam four times as wide.
+    partial runs, the search is done again with a beam four times as wide. An attachment that only
+    lengthens a train (an extender) goes on the train whose run alone gains most by it.
     """
-    net = _Net(problem)
+    net = _Net(problem, _lengthening(problem, width, deadline))
     count = len(problem.trains)
-    longest_first = sorted(range(count), key=lambda t: -problem.trains[t].distance)
+    longest_first = sorted(range(count), key=lambda t: -net.distance[t])
     orders = [list(order) for order in permutations(longest_first)] if count <= 3 else \
         [longest_first, longest_first[::-1]]
     # One pass whatever the clock says: on a loaded machine the share of the time budget can pass
@@ -366,7 +384,7 @@ def plan_trains(problem: ModelInput, deadline: float | None = None, width: int =
             if deadline is not None and time.perf_counter() > deadline and best:
                 return [best[t] for t in sorted(best)]
             plans = _plan_in_order(net, order, deadline, width, rounds)
-            if sum(plan.value for plan in plans.values()) > sum(plan.value for plan in best.values()) or not best:
+            if _total(plans) > _total(best) or not best:
                 best = plans
         if count > 1 and not pivoted:
             best = _pivots(net, best, longest_first, deadline, width, rounds)
@@ -376,31 +394,218 @@ def plan_trains(problem: ModelInput, deadline: float | None = None, width: int =
         width *= 4
 
 
+def improve_plans(problem: ModelInput, plans: Sequence[Plan], deadline: float, latest: float | None = None,
+                  width: int = WIDTH) -> list[Plan]:
+    """Runs for several trains that earn more than `plans` (plan_trains's), if a longer search
+    finds them: pivots from a wider beam, each also steered off the track the other trains want
+    (_pivots), twice as many each time round while that pays. For positions the model did not
+    prove at once: on late 18USA maps the quick plans can stay well below the players' own runs
+    (109372 actions 1441 and 1489: 920 and 930 against the players' 980; this search finds 990
+    and 1000 in 0.15 to 0.3 s of CPU; at 0.25 s times the load, 1441 stayed at 920 under a load
+    average of 5 on 2 cores).
+
+    The search stops at `deadline`, or on a loaded machine later, up to `latest`: about
+    IMPROVE_CPU seconds of CPU at the machine's load, so that what it finds depends less on
+    what else runs."""
+    if len(problem.trains) < 2 or not plans:
+        return list(plans)
+    stop = max(deadline, time.perf_counter() + IMPROVE_CPU * _load())
+    stop = stop if latest is None else min(stop, max(latest, deadline))
+    net = _Net(problem, {plan.train: plan.carries for plan in plans if plan.carries})
+    best = {plan.train: plan for plan in plans}
+    order = sorted(range(len(problem.trains)), key=lambda t: -net.distance[t])
+    tried: set[tuple[int, tuple[int, ...]]] = set()
+    pivots = PIVOTS
+    while time.perf_counter() < stop and pivots <= MAX_PIVOTS:
+        # Each pivot planned again once only (rounds=1): twice as many pivots tried in the time.
+        found = _pivots(net, best, order, stop, width, 1, pivots, 4 * width, True, tried)
+        if _total(found) <= _total(best):
+            break
+        best = _plan_in_order(net, order, stop, width, 3, start=found)
+        pivots *= 2
+    return [best[t] for t in sorted(best)]
+
+
+def _load() -> float:
+    """How many processes want each core (the last minute's load average), at least 1, at most 4."""
+    try:
+        return min(max(os.getloadavg()[0] / (os.cpu_count() or 1), 1.0), 4.0)
+    except OSError:
+        return 1.0
+
+
+def _total(plans: dict[int, Plan]) -> int:
+    return sum(plan.value for plan in plans.values())
+
+
+def _lengthening(problem: ModelInput, width: int, deadline: float | None) -> dict[int, tuple[int, ...]]:
+    """Train -> the attachments that only add distance (an extender) it should carry: each on the
+    eligible train, or none, with which a quick plan of all trains earns most. Without them the
+    runs the model started from were a stop short (109372 action 1246: PRR's extender chosen for a
+    4-train, the players' 640 against the beam's 580); and the train that gains most alone is not
+    always the one to extend (a 2-train reaching a third city may beat a 3-train reaching a fourth)."""
+    lengthening = [k for k, attachment in enumerate(problem.attachments)
+                   if attachment.distance_bonus and not attachment.skips]
+    carried: dict[int, tuple[int, ...]] = {}
+    order = sorted(range(len(problem.trains)), key=lambda t: -problem.trains[t].distance)
+    for k in lengthening:
+        allowed = problem.attachments[k].trains
+        best_total, holder = -1, None
+        for t in [None, *order]:
+            if t is not None and allowed is not None and problem.trains[t].id not in allowed:
+                continue
+            trial = dict(carried)
+            if t is not None:
+                trial[t] = trial.get(t, ()) + (k,)
+            net = _Net(problem, trial)
+            plans = _plan_in_order(net, sorted(order, key=lambda u: -net.distance[u]), deadline, width, 1)
+            total = _total(plans) + _attachment_credit(problem, plans.values())
+            if total > best_total:
+                best_total, holder = total, t
+        if holder is not None:
+            carried[holder] = carried.get(holder, ()) + (k,)
+    return carried
+
+
+def _attachment_credit(problem: ModelInput, plans: Iterable[Plan]) -> int:
+    """What the value-only attachments (a Pullman) add to these runs, handed out as the engine does."""
+    graph = problem.graph
+    described = []
+    for plan in plans:
+        stops = [graph.stop_of[v] for v in plan.vertices if v in graph.stop_of]
+        described.append((problem.trains[plan.train].id, stops, [problem.costs.get(node, 1) for node in stops]))
+    return sum(best_attachment_credit(problem.attachments, described).values())
+
+
 def _pivots(net: _Net, best: dict[int, Plan], order: list[int], deadline: float | None, width: int,
-            rounds: int) -> dict[int, Plan]:
-    """Better plans for several trains: one train fixed on each of its few best runs in turn, the
-    others planned around it. The greedy plans give the first train the best track, and on late
-    18USA maps that often leaves the others little (109372 action 1441, B&O's 8- and 6-train:
-    the players' 540 + 440 against the greedy 620 + 280)."""
-    total = sum(plan.value for plan in best.values())
+            rounds: int, pivots: int = PIVOTS, list_width: int | None = None, steer: bool = False,
+            tried: set[tuple[int, tuple[int, ...]]] | None = None) -> dict[int, Plan]:
+    """Better plans for several trains: one train fixed on each of its `pivots` best runs in turn
+    (from a beam `list_width` wide; best runs first, the trains taking turns), the others planned
+    around it, then each planned again around the others, the pivot first, `rounds` times at
+    most while that pays.
+
+    The greedy plans give the first train the best track, and on late 18USA maps that often leaves
+    the others little (109372 action 1441, B&O's 8- and 6-train: the players' 540 + 440 against
+    the greedy 590 + 330). With `steer`, a pivot run is also tried by the same stops along ways
+    that keep off the track the other trains' best runs want (_steer): the best pair there often
+    has one train give up a resource hex or a short way to leave the other its way (1441: 990
+    that way). Pivots in `tried` (train, edges) are not tried again; those tried are added."""
+    tried = set() if tried is None else tried
+    total = _total(best)
+    lists = {t: top_runs(net, t, 0, 0, list_width or width, deadline, 0, pivots) for t in order}
+    # Steered pivots first (measured: the better pairs come from them sooner), best runs first.
+    queue: list[tuple[bool, int, int, Plan]] = []  # (not steered, rank, train, pivot)
     for t in order:
-        for candidate in top_runs(net, t, 0, 0, width, deadline, 0, PIVOTS):
-            if deadline is not None and time.perf_counter() > deadline:
-                return best
-            plans = _plan_in_order(net, order, deadline, width, rounds, {t: candidate})
-            worth = sum(plan.value for plan in plans.values())
-            if worth > total:
-                best, total = plans, worth
+        avoid = _wanted_track(net, [lists[u] for u in order if u != t]) if steer else []
+        for rank, candidate in enumerate(lists[t]):
+            queue.append((True, rank, t, candidate))
+            steered = _steer(net, candidate, avoid) if steer else None
+            if steered is not None:
+                queue.append((False, rank, t, steered))
+    queue.sort(key=lambda item: item[:2])
+    for _, _, t, pivot in queue:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        if (t, pivot.edges) in tried:
+            continue
+        tried.add((t, pivot.edges))
+        others = [u for u in order if u != t]
+        plans = _plan_in_order(net, others, deadline, width, 1, {t: pivot})
+        plans = _plan_in_order(net, [t, *others], deadline, width, rounds, start=plans)
+        worth = _total(plans)
+        if worth > total:
+            best, total = plans, worth
     return best
 
 
+STEER = 8  # tile paths a way may grow by to keep off one edge every other train's best runs use
+
+
+def _wanted_track(net: _Net, others: list[list[Plan]]) -> list[float]:
+    """Edge -> how much the other trains' best runs alone want it: per train, the share of its
+    best runs that use it."""
+    wanted = [0.0] * len(net.length)
+    twins = net.problem.graph.twins
+    for runs in others:
+        for run in runs:
+            for e in run.edges:
+                for f in twins.get(e, [e]):
+                    wanted[f] += 1 / len(runs)
+    return wanted
+
+
+def _steer(net: _Net, plan: Plan, avoid: list[float]) -> Plan | None:
+    """The plan's stops in the same order, each stretch between two by the way that crosses the
+    fewest tile paths counting `avoid` of an edge as STEER more; None if that is the way already
+    or a stretch finds no way."""
+    stops = [v for v in plan.vertices if net.stop[v]]
+    blocked = 0
+    for v in stops:
+        blocked |= 1 << v
+    used = 0
+    vertices = [stops[0]]
+    edges: list[int] = []
+    for a, b in zip(stops, stops[1:], strict=False):
+        way = _cheapest_way(net, a, b, blocked, used, edges[-1] if edges else None, avoid)
+        if way is None or _twice(net, way):
+            return None
+        walked = _walk(net, a, way)
+        for v in walked[:-1]:
+            blocked |= 1 << v
+        for e in way:
+            used |= net.mask[e]
+        vertices += walked
+        edges += way
+    if tuple(edges) == plan.edges or len(set(vertices)) != len(vertices):
+        return None
+    return Plan(plan.train, tuple(vertices), tuple(edges), net.run_value(plan.train, tuple(vertices), tuple(edges)),
+                plan.carries)
+
+
+def _cheapest_way(net: _Net, a: int, b: int, blocked_vertices: int, blocked_edges: int, incoming: int | None,
+                  avoid: list[float]) -> tuple[int, ...] | None:
+    """The way from stop a to stop b over track vertices of least length plus STEER * avoid."""
+    parent: dict[int, tuple[int, int]] = {}
+    settled = blocked_vertices | (1 << a)
+    best = {a: 0.0}
+    queue: list[tuple[float, int, int]] = [(0.0, a, incoming if incoming is not None else -1)]
+    adjacent, stop, side_group, length = net.adjacent, net.stop, net.side_group, net.length
+    while queue:
+        far, v, came_by = heappop(queue)
+        if v == b:
+            edge, previous = parent[b]
+            return _traced(parent, a, previous, edge)
+        if v != a:
+            if settled & (1 << v):
+                continue
+            settled |= 1 << v
+        group = side_group.get((came_by, v))
+        for e, w in adjacent[v]:
+            if blocked_edges & (1 << e):
+                continue
+            if group is not None and side_group[(e, v)] == group:
+                continue
+            if w != b and (settled & (1 << w) or stop[w]):
+                continue
+            distance = far + length[e] + STEER * avoid[e]
+            if distance < best.get(w, distance + 1):
+                best[w] = distance
+                parent[w] = (e, v)
+                heappush(queue, (distance, w, e))
+    return None
+
+
 def _plan_in_order(net: _Net, order: list[int], deadline: float | None, width: int,
-                   rounds: int, fixed: dict[int, Plan] | None = None) -> dict[int, Plan]:
+                   rounds: int, fixed: dict[int, Plan] | None = None,
+                   start: dict[int, Plan] | None = None) -> dict[int, Plan]:
     """Each train in turn on the track the others leave it, then again while that pays; the
-    trains of `fixed` keep those plans."""
+    trains of `fixed` keep those plans, those of `start` begin with them."""
     problem = net.problem
     plans: dict[int, Plan] = dict(fixed or {})
-    order = [t for t in order if t not in plans]
+    plans.update(start or {})
+    first = [t for t in order if t not in plans]
+    order = [t for t in order if t not in (fixed or {})]
     ends_in: list[int] = []  # per end limit: its stops, as vertex bits
     for hexes, _ in problem.end_limits:
         ends_in.append(sum(1 << v for v, node in problem.graph.stop_of.items() if node[0] in hexes))
@@ -427,12 +632,12 @@ def _plan_in_order(net: _Net, order: list[int], deadline: float | None, width: i
                     sides |= 1 << v
         return edges, sides
 
-    for t in order:
+    for t in first:
         edges, sides = others_track(t)
         plan = best_run(net, t, edges, sides, width, deadline, closed_ends(t))
         if plan is not None:
             plans[t] = plan
-    for _ in range(rounds - 1):
+    for _ in range(rounds - (1 if first else 0)):
         changed = False
         for t in order:
             if deadline is not None and time.perf_counter() > deadline:

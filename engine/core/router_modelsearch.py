@@ -3,7 +3,8 @@
 1. router_heuristic plans good runs in a few tens of milliseconds; CP-SAT starts from them, and
    on most positions proves them or better at once (small models without its LP, which proves
    them fastest).
-2. Otherwise, with several trains, the conflict search (router_joint): each train solved alone,
+2. Otherwise, with several trains, a longer search for good runs (router_heuristic.improve_plans)
+   gets a share of the time, then the conflict search (router_joint): each train solved alone,
    then branching on the track (or attachment, or end group) the trains' best runs share. Its
    single-train models are small and fast; the joint model's LP lets every train earn nearly what
    it earns alone, so it proves slowly (18USA logs, 109372 action 1441 and s8503's 4+4 with a
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.core.route_hooks import assign_attachments, attachment_credit
-from engine.core.router_heuristic import Plan, plan_trains
+from engine.core.router_heuristic import Plan, improve_plans, plan_trains
 from engine.core.router_joint import prove
 from engine.core.router_model import (
     LINEARIZATION,
@@ -50,6 +51,10 @@ CONFLICT_SHARE_SMALL = 0.7
 # With three trains and more the conflicts multiply (generated 18Texas maps with hooks, 4+4+3:
 # 2,500 single-train solves not enough): mostly the bounds of single trains for the joint model.
 CONFLICT_SHARE_MORE = 0.25
+# Of what is left after the first try, for a longer search for good runs first
+# (router_heuristic.improve_plans): 109372 actions 1441 and 1489 need 0.15-0.3 s of CPU there to
+# reach the players' runs (980; the quick plans and the searches after them stay at 920 and 930).
+IMPROVE_SHARE = 0.3
 
 
 def _holders(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, int]:
@@ -61,8 +66,12 @@ def _holders(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, int]:
         described.append((problem.trains[plan.train].id, stops, [problem.costs.get(node, 1) for node in stops]))
     by_id = {train.id: t for t, train in enumerate(problem.trains)}
     given = assign_attachments(problem.attachments, described)
-    return {k: by_id[given[attachment.id]] for k, attachment in enumerate(problem.attachments)
-            if attachment.id in given}
+    holders = {k: by_id[given[attachment.id]] for k, attachment in enumerate(problem.attachments)
+               if attachment.id in given}
+    # The extenders the plans' runs need (assign_attachments hands out value-only ones only), so
+    # that _credits names them with the run's other attachments.
+    holders.update({k: plan.train for plan in plans for k in plan.carries})
+    return holders
 
 
 def _credits(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, tuple[int, tuple[str, ...]]]:
@@ -102,6 +111,12 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
     outcome = solve(problem, (deadline - time.perf_counter()) * (FIRST_SHARE if len(problem.trains) > 1 else 1),
                     plans=plans, holders=holders, linearization=linearization)
     if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline:
+        # A hard position: a longer search for better runs first, which the search below may prove.
+        better = improve_plans(problem, plans, time.perf_counter() + (deadline - time.perf_counter()) * IMPROVE_SHARE,
+                               latest=deadline)
+        if _worth(problem, better) > first:
+            plans, first = better, _worth(problem, better)
+            holders = _holders(problem, plans)
         best = max(first, outcome.total if outcome.found else 0)
         share = (CONFLICT_SHARE_SMALL if small else CONFLICT_SHARE) if len(problem.trains) == 2 else CONFLICT_SHARE_MORE
         searched = prove(problem, best, time.perf_counter() + (deadline - time.perf_counter()) * share, linearization)
