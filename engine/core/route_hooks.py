@@ -16,7 +16,8 @@ exactly (no hook is an opaque function of a whole run):
 * `route_attachments`: things the company gives to one train of its choice for this run: a
   Pullman (+$20 per counted stop), a switcher (one stop passed without counting or earning, which
   may be a city full of other stations), an extender (+1 distance), a route bonus for stopping at
-  given hexes (P17). The optimizer also chooses which train gets each.
+  given hexes (P17). The optimizer also chooses which train gets each; a train takes at most one
+  of those marked `exclusive` (18USA: the switcher, the extender and the Pullman).
 
 Train names such as 2+ or obsolete trains need no hook: the title gives each train its distance.
 Red areas that must end a run, metropolises and the rest of a tile's values come from tiles.
@@ -24,7 +25,7 @@ Red areas that must end a run, metropolises and the rest of a tile's values come
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import TYPE_CHECKING
@@ -60,7 +61,8 @@ class Attachment:
     for each skip used (18USA's switcher: +1 distance, but only with one stop left out).
     `run_bonuses`: (hexes, amount) pairs: the train earns the largest amount whose hexes its run
     all stops in. `no_stop_bonus`: stops that earn no `stop_bonus` although they take distance
-    (18USA: a Pullman adds nothing at a rural junction).
+    (18USA: a Pullman adds nothing at a rural junction). `exclusive`: a train carries at most one
+    exclusive attachment (18USA's upgrades: a train already carrying one is not offered another).
     """
 
     id: str
@@ -71,6 +73,7 @@ class Attachment:
     run_bonuses: tuple[tuple[frozenset[str], int], ...] = ()
     distance_per_skip: int = 0
     no_stop_bonus: frozenset[Node] = frozenset()
+    exclusive: bool = False
 
     @property
     def changes_distance(self) -> bool:
@@ -176,12 +179,15 @@ def attachment_credit(attachment: Attachment, stops: Sequence[Node],
 
 
 def assign_attachments(attachments: Sequence[Attachment],
-                       runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]]) -> dict[str, str]:
+                       runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]],
+                       occupied: Collection[str] = ()) -> dict[str, str]:
     """The best way to hand the value-only attachments to these runs: attachment id -> train id.
 
-    `runs` are (train id, stops, their distance costs). Each attachment goes to at most one
-    eligible train; the company takes the assignment that earns the most (the first such in a
-    fixed order, so the engine and the optimizer agree on ties).
+    `runs` are (train id, stops, their distance costs); `occupied` are trains that already carry
+    an exclusive attachment (one that changes distance, placed with the run). Each attachment
+    goes to at most one eligible train, and no train gets a second exclusive one; the company
+    takes the assignment that earns the most (the first such in a fixed order, so the engine and
+    the optimizer agree on ties).
     """
     usable = [a for a in attachments if not a.changes_distance]
     if not usable or not runs:
@@ -189,8 +195,13 @@ def assign_attachments(attachments: Sequence[Attachment],
     best: dict[str, str] = {}
     best_total = 0
     choices = [[None] + [i for i, (train, _, _) in enumerate(runs)
-                         if a.trains is None or train in a.trains] for a in usable]
+                         if (a.trains is None or train in a.trains) and not (a.exclusive and train in occupied)]
+               for a in usable]
     for pick in product(*choices):
+        exclusive_holders = [holder for attachment, holder in zip(usable, pick, strict=True)
+                             if attachment.exclusive and holder is not None]
+        if len(exclusive_holders) != len(set(exclusive_holders)):
+            continue
         total = 0
         holders: dict[str, str] = {}
         for attachment, holder in zip(usable, pick, strict=True):
@@ -207,10 +218,11 @@ def assign_attachments(attachments: Sequence[Attachment],
 
 
 def best_attachment_credit(attachments: Sequence[Attachment],
-                           runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]]) -> dict[str, int]:
+                           runs: Sequence[tuple[str, Sequence[Node], Sequence[int]]],
+                           occupied: Collection[str] = ()) -> dict[str, int]:
     """Train id -> what the value-only attachments add to its run, handed out as
     `assign_attachments` does."""
-    holders = assign_attachments(attachments, runs)
+    holders = assign_attachments(attachments, runs, occupied)
     described = {train: (stops, costs) for train, stops, costs in runs}
     credit: dict[str, int] = {}
     for attachment in attachments:
@@ -218,6 +230,13 @@ def best_attachment_credit(attachments: Sequence[Attachment],
         if train is not None:
             credit[train] = credit.get(train, 0) + attachment_credit(attachment, *described[train])
     return credit
+
+
+def occupied_trains(attachments: Sequence[Attachment], carried: Mapping[str, Sequence[str]]) -> frozenset[str]:
+    """The trains among `carried` (train id -> attachment ids it carries) that carry an
+    exclusive attachment."""
+    exclusive = {attachment.id for attachment in attachments if attachment.exclusive}
+    return frozenset(train for train, names in carried.items() if exclusive.intersection(names))
 
 
 def finish_company_runs(game: BaseGame, corporation: Corporation, runs: list[Run]) -> list[Run]:

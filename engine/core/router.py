@@ -32,6 +32,7 @@ from engine.core.route_hooks import (
     attachment_credit,
     best_attachment_credit,
     finish_company_runs,
+    occupied_trains,
     run_adjustment,
 )
 from engine.core.router_graph import PathKey, RouteGraph, TooManyLinks, board_signature, build_graph
@@ -298,7 +299,9 @@ def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Atta
 
 def _hand_out(board: Any, attachments: Sequence[Attachment], runs: list[PlannedRun]) -> tuple[PlannedRun, ...]:
     """Runs with the value-only attachments given as the engine's run check gives them."""
-    holders = assign_attachments(attachments, [(run.train, run.stops, _costs(board, run.stops)) for run in runs])
+    occupied = occupied_trains(attachments, {run.train: run.attachments for run in runs})
+    holders = assign_attachments(attachments, [(run.train, run.stops, _costs(board, run.stops)) for run in runs],
+                                 occupied)
     if not holders:
         return tuple(runs)
     by_id = {attachment.id: attachment for attachment in attachments}

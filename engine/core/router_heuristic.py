@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from itertools import permutations
 
-from engine.core.route_hooks import best_attachment_credit
+from engine.core.route_hooks import best_attachment_credit, occupied_trains
 from engine.core.router_model import ModelInput
 
 WIDTH = 24  # partial runs kept per length, at first
@@ -454,6 +454,9 @@ def _lengthening(problem: ModelInput, width: int, deadline: float | None) -> dic
         for t in [None, *order]:
             if t is not None and allowed is not None and problem.trains[t].id not in allowed:
                 continue
+            if t is not None and problem.attachments[k].exclusive and any(
+                    problem.attachments[held].exclusive for held in carried.get(t, ())):
+                continue  # the train already carries an exclusive attachment
             trial = dict(carried)
             if t is not None:
                 trial[t] = trial.get(t, ()) + (k,)
@@ -471,10 +474,14 @@ def _attachment_credit(problem: ModelInput, plans: Iterable[Plan]) -> int:
     """What the value-only attachments (a Pullman) add to these runs, handed out as the engine does."""
     graph = problem.graph
     described = []
+    carried: dict[str, list[str]] = {}
     for plan in plans:
         stops = [graph.stop_of[v] for v in plan.vertices if v in graph.stop_of]
-        described.append((problem.trains[plan.train].id, stops, [problem.costs.get(node, 1) for node in stops]))
-    return sum(best_attachment_credit(problem.attachments, described).values())
+        train = problem.trains[plan.train].id
+        described.append((train, stops, [problem.costs.get(node, 1) for node in stops]))
+        carried[train] = [problem.attachments[k].id for k in plan.carries]
+    occupied = occupied_trains(problem.attachments, carried)
+    return sum(best_attachment_credit(problem.attachments, described, occupied).values())
 
 
 def _pivots(net: _Net, best: dict[int, Plan], order: list[int], deadline: float | None, width: int,

@@ -11,7 +11,8 @@ stop and no junction twice; what the rules add on top is linear:
 * stops no run may go on through (red areas that end runs, cities full of other companies'
   stations) are ends only, unless an attachment lets the train pass without counting them;
 * revenue: each stop's value on this train (title hooks applied), track bonuses once per train
-  and hex, and attachments (a Pullman, a switcher, a route bonus) given to one train each.
+  and hex, and attachments (a Pullman, a switcher, a route bonus) given to one train each, at
+  most one exclusive attachment on a train.
 
 CP-SAT proves the optimum (OPTIMAL) or, at the time limit, returns the best it found (FEASIBLE).
 Its memory is capped by `max_memory_in_mb`.
@@ -195,6 +196,9 @@ class _Builder:
         # Attachments this train may carry.
         assigned = {k: model.new_bool_var(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
                     if attachment.trains is None or train.id in attachment.trains}
+        exclusive = [var for k, var in assigned.items() if problem.attachments[k].exclusive]
+        if len(exclusive) > 1:
+            model.add_at_most_one(exclusive)  # a train takes one exclusive attachment at most
         skips_allowed = sum(problem.attachments[k].skips * var for k, var in assigned.items())
         skip: dict[int, cp_model.IntVar] = {}
         if any(problem.attachments[k].skips for k in assigned):

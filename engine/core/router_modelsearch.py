@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.core.route_hooks import assign_attachments, attachment_credit
+from engine.core.route_hooks import assign_attachments, attachment_credit, occupied_trains
 from engine.core.router_heuristic import Plan, improve_plans, plan_trains
 from engine.core.router_joint import prove
 from engine.core.router_model import (
@@ -65,7 +65,8 @@ def _holders(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, int]:
         stops = [graph.stop_of[v] for v in plan.vertices if v in graph.stop_of]
         described.append((problem.trains[plan.train].id, stops, [problem.costs.get(node, 1) for node in stops]))
     by_id = {train.id: t for t, train in enumerate(problem.trains)}
-    given = assign_attachments(problem.attachments, described)
+    carried = {problem.trains[plan.train].id: [problem.attachments[k].id for k in plan.carries] for plan in plans}
+    given = assign_attachments(problem.attachments, described, occupied_trains(problem.attachments, carried))
     holders = {k: by_id[given[attachment.id]] for k, attachment in enumerate(problem.attachments)
                if attachment.id in given}
     # The extenders the plans' runs need (assign_attachments hands out value-only ones only), so

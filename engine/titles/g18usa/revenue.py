@@ -15,7 +15,9 @@ The same rules, stated for the route optimizer through the core route hooks
   end runs and rural junctions never do, which the tiles print (core board flags);
 * `hook_attachments`: the Pullman (+$20 a counted stop but rural junctions), P17's route bonus
   to the best run, P19's switcher and P30's extender, each on one train of the optimizer's
-  choice unless the company has already chosen it for this run.
+  choice unless the company has already chosen it for this run; a train takes one of the
+  Pullman, the switcher and the extender at most (`operating_trains.eligible_trains`), so those
+  three are exclusive attachments. P17's bonus is not an upgrade and goes with any of them.
 """
 
 from __future__ import annotations
@@ -194,14 +196,15 @@ def hook_attachments(umap: UsaMap, owned: Collection[str], trains: Sequence[tupl
 
     if DISTANCE_PRIVATES[0] in owned:
         found.append(Attachment(DISTANCE_PRIVATES[0], trains=on(DISTANCE_PRIVATES[0]), skips=1,
-                                distance_per_skip=1))
+                                distance_per_skip=1, exclusive=True))
     if DISTANCE_PRIVATES[1] in owned:
         found.append(Attachment(DISTANCE_PRIVATES[1], trains=on(DISTANCE_PRIVATES[1], EXTENDABLE),
-                                distance_bonus=1))
+                                distance_bonus=1, exclusive=True))
     if pullman:
         junctions = frozenset((coord, stop.kind, stop.index) for coord, state in umap.board.hexes.items()
                               if state.tile.kind == "rural_junction" for stop in state.tile.stops)
-        found.append(Attachment(PULLMAN, trains=on(PULLMAN), stop_bonus=PULLMAN_BONUS, no_stop_bonus=junctions))
+        found.append(Attachment(PULLMAN, trains=on(PULLMAN), stop_bonus=PULLMAN_BONUS, no_stop_bonus=junctions,
+                                exclusive=True))
     if GREAT_NORTHERN in owned:
         bonus = umap.map_data["great_northern"]["bonus"]
         found.append(Attachment(GREAT_NORTHERN, run_bonuses=(
