@@ -103,7 +103,8 @@ def test_the_beam_puts_an_extender_on_a_train_that_gains_by_it(monkeypatch: pyte
         runs = usa_check_runs(state, corp, SimpleNamespace(attachments=holders), routes)  # type: ignore[arg-type]
         assert sum(run.revenue for run in runs) == result.total, seed
         longer += result.total > without and "P30" in holders
-    # Measured (the search is deterministic): in 12 of these 24 positions the best runs need the
-    # extender (the model, given time, proves no more), and the beam finds all 12; choosing the
-    # train that gains most alone found 9.
-    assert longer >= 12
+    # Measured (the search is deterministic): in 8 of these 24 positions the best runs need the
+    # extender (the model, given time, proves no more), and the beam finds all 8. (Before a train
+    # took one upgrade at most, 12: the extender stacked on the Pullman's train; choosing the
+    # train that gains most alone found 9 of those.)
+    assert longer >= 8
