@@ -103,11 +103,14 @@ def printed_tile(tile_id: str, state: BaseGame | None = None) -> str:
     """The number printed on a tile, for the site's id of one copy of it: "57" for "57-1", and
     for a tile variant the title's data names a base for ("7coal-0", "9ore20-0") its base."""
     name, _ = split_tile_id(str(tile_id))
-    if state is not None:
-        for raw in state.data["tiles"].get("tiles", ()):
-            if raw.get("name") == name and raw.get("base_tile"):
-                return str(raw["base_tile"])
-    return name
+    return printed_numbers(state).get(name, name) if state is not None else name
+
+
+def printed_numbers(state: BaseGame) -> dict[str, str]:
+    """Tile name -> the number printed on it, for the engine's variants of one printed tile
+    (18USA's resource tiles "9ore20" name it in the title's tile data as their `base_tile`)."""
+    return {raw["name"]: str(raw["base_tile"]) for raw in state.data["tiles"].get("tiles", ())
+            if raw.get("base_tile")}
 
 
 def train_name(action: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.describe import printed_numbers
 from render.from_board import BoardFacts, hex_views, route_views
 from render.from_engine_table import corp_rows, depot_rows, loan_bank, player_rows, private_rows
 from render.from_market import market_view_of
@@ -84,10 +85,8 @@ def board_facts(state: BaseGame) -> BoardFacts:
 
 
 def _printed_numbers(state: BaseGame) -> Callable[[TileDef], str]:
-    """The number printed on a tile: the engine's variants of one printed tile (18USA's resource
-    tiles "9ore20") name it in the title's tile data as their `base_tile`."""
-    printed = {raw["name"]: str(raw["base_tile"]) for raw in state.data["tiles"].get("tiles", ())
-               if raw.get("base_tile")}
+    """The number printed on a tile, as the engine names it (`engine.describe.printed_numbers`)."""
+    printed = printed_numbers(state)
     return lambda tile: printed.get(tile.name, tile.name)
 
 
