@@ -38,6 +38,7 @@ from engine.core.router_model import (
     ModelOutcome,
     ModelRun,
     _Builder,
+    stops_apart,
 )
 
 REPAIR_FIRST = 8  # nodes repaired into an answer (_repair) first, then one in REPAIR_EVERY
@@ -86,6 +87,7 @@ class _Solver:
         self.limit_stops = [frozenset(v for v, node in graph.stop_of.items() if node[0] in hexes)
                             for hexes, _ in problem.end_limits]
         self.solves = 0
+        self.apart = stops_apart(problem)
 
     def alone(self, t: int) -> ModelInput:
         spec = self.problem.trains[t]
@@ -100,7 +102,7 @@ class _Solver:
         if left <= 0:
             return None
         alone = self.alone(t)
-        built = _Builder(alone)
+        built = _Builder(alone, self.apart)
         model = built.model
         index = {a.id: k for k, a in enumerate(alone.attachments)}
         for kind, what in forbidden:
