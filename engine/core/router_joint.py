@@ -87,7 +87,7 @@ class _Solver:
         self.limit_stops = [frozenset(v for v, node in graph.stop_of.items() if node[0] in hexes)
                             for hexes, _ in problem.end_limits]
         self.solves = 0
-        self.apart = stops_apart(problem)
+        self.apart = stops_apart(problem) if linearization > 0 else {}
 
     def alone(self, t: int) -> ModelInput:
         spec = self.problem.trains[t]
@@ -102,7 +102,7 @@ class _Solver:
         if left <= 0:
             return None
         alone = self.alone(t)
-        built = _Builder(alone, self.apart)
+        built = _Builder(alone, self.linearization > 0, self.apart)
         model = built.model
         index = {a.id: k for k, a in enumerate(alone.attachments)}
         for kind, what in forbidden:

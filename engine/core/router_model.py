@@ -105,7 +105,7 @@ def solve(problem: ModelInput, seconds: float, workers: int = WORKERS, plans: Se
     search without changing the answer.
     """
     entered = time.perf_counter()
-    built = _Builder(problem)
+    built = _Builder(problem, cuts=linearization > 0)
     for t, most in (caps or {}).items():
         built.model.add(built.worth[t] <= most)
     if total_cap is not None:
@@ -149,8 +149,9 @@ def _chosen(best: Callable[[Value], int], option: int) -> Rule:
 class _Builder:
     """The CP-SAT model of one problem, and the way back from a solution to runs."""
 
-    def __init__(self, problem: ModelInput, apart: dict[int, dict[int, int]] | None = None) -> None:
-        """`apart`: stops_apart(problem), if known (it depends on the graph and the stops, not on the trains)."""
+    def __init__(self, problem: ModelInput, cuts: bool = True, apart: dict[int, dict[int, int]] | None = None) -> None:
+        """`cuts`: add the valid inequalities for the LP (see the module docstring); `apart`:
+        stops_apart(problem), if known (it depends on the graph and the stops, not on the trains)."""
         self.problem = problem
         self.model = cp_model.CpModel()
         graph = problem.graph
@@ -168,7 +169,8 @@ class _Builder:
         self.idle: list[cp_model.IntVar] = []
         # Variables that follow from the others, with the rule that gives their value in a run.
         self.derived: list[tuple[cp_model.IntVar, Rule]] = []
-        self.apart = apart if apart is not None else stops_apart(problem)
+        self.cuts = cuts
+        self.apart = (apart if apart is not None else stops_apart(problem)) if cuts else {}
         for index in range(len(problem.trains)):
             self._train(index)
         self._shared()
@@ -227,9 +229,11 @@ class _Builder:
         # reach of the station it must count): measured on the 18USA logs' 137 single trains on
         # more than 64 edges, CP-SAT's time summed 21-29 s without them, 16-20 s with them; s8505
         # action 1422's 6-train (43 stops, 248 pairs apart) proven in 1.1-1.2 s, not 2.3-3.0 s.
-        # A train that may skip stops passes some without counting them: none for it.
+        # A train that may skip stops passes some without counting them: none for it. Without
+        # the LP they only change the search's path (18USA logs s8503 actions 839 and 917, 4+4 on
+        # 31-33 edges: the conflict search's solves 24-32 instead of 12).
         reach = train.distance + sum(problem.attachments[k].distance_bonus for k in assigned)
-        if not skip:
+        if self.cuts and not skip:
             stations = [v for v in self.stops if graph.stop_of[v] in problem.tokened]
             for u in self.stops:
                 apart = self.apart[u]

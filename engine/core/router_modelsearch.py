@@ -41,10 +41,11 @@ SMALL_EDGES = 64
 # of single trains came too late for the hardest 18USA log positions (109372 action 1060).
 FIRST_SHARE = 0.1
 # Of what is left then, for the conflict search (router_joint); the joint model, bounded by what
-# each train earns alone, gets the rest. Each proves positions the other does not in 2 s (18USA
-# logs: s8503's 4+4 with attachments the conflict search in 0.4-1 s; 109372 action 1202's 6+4 the
-# bounded joint model in 0.5 s after the search's root); with 0.6, 1202 went unproven.
-CONFLICT_SHARE = 0.35
+# each train earns alone, gets the rest. On models of more than SMALL_EDGES edges the search
+# seldom finishes in 2 s (18USA logs' 21 such 2-train positions: once, 109372 action 948, which
+# the joint model proves as well), while the joint model proves more with more time: 11-12 of
+# the 21 proven with 0.15 (and 0.05, and 0), 9-10 with 0.35 (load average 1.6-1.9).
+CONFLICT_SHARE = 0.15
 # On small models (SMALL_EDGES) the conflict search's single-train solves take a few ms, and it
 # proves what the joint model does not (s8503's 4+4, 35-63 edges, with a Pullman, P17, P30).
 CONFLICT_SHARE_SMALL = 0.7
@@ -134,9 +135,10 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
             start = [Plan(run.train, run.vertices, run.edges, run.revenue) for run in outcome.runs]
             index = {attachment.id: k for k, attachment in enumerate(problem.attachments)}
             start_holders = {index[name]: run.train for run in outcome.runs for name in run.attachments}
+        # The caps alone: their sum as a bound on the total, though implied, slowed CP-SAT down
+        # (109372 action 1246: proven in 1.7-2.0 s with it, 0.6-0.8 s without).
         again = solve(problem, deadline - time.perf_counter(), plans=start, holders=start_holders,
-                      caps=searched.caps, total_cap=sum(searched.caps.values()) if searched.caps else None,
-                      linearization=linearization)
+                      caps=searched.caps, linearization=linearization)
         if again.found and (again.proven or again.total > outcome.total or not outcome.found):
             outcome = again
     return _best_of(problem, plans, first, outcome)
