@@ -7,8 +7,10 @@
    gets a share of the time, then the conflict search (router_joint): each train solved alone,
    then branching on the track (or attachment, or end group) the trains' best runs share. Its
    single-train models are small and fast; the joint model's LP lets every train earn nearly what
-   it earns alone, so it proves slowly (18USA logs, 109372 action 1441 and s8503's 4+4 with a
-   Pullman, P17 and P30: 8-20 s where the conflict search takes 0.2-0.7 s).
+   it earns alone, so it proves slowly (18USA logs, s8503's 4+4 with a Pullman, P17 and P30:
+   8-20 s where the conflict search takes 0.2-0.7 s). On the late 109372 maps (8+6, 8+5 on
+   150-170 edges) it is the other way round: the conflict search needs hundreds of single-train
+   solves of 30-150 ms, the joint model proves in 0.5-10 s.
 3. If that search does not finish in its share, the joint model (router_model) again, bounded by
    what each train earns alone (the conflict search's root), proves or improves until the deadline.
 
@@ -43,8 +45,8 @@ FIRST_SHARE = 0.1
 # Of what is left then, for the conflict search (router_joint); the joint model, bounded by what
 # each train earns alone, gets the rest. On models of more than SMALL_EDGES edges the search
 # seldom finishes in 2 s (18USA logs' 21 such 2-train positions: once, 109372 action 948, which
-# the joint model proves as well), while the joint model proves more with more time: 11-12 of
-# the 21 proven with 0.15 (and 0.05, and 0), 9-10 with 0.35 (load average 1.6-1.9).
+# the joint model proves as well), while the joint model proves more with more time: 10-12 of
+# the 21 proven in 2 s with 0.15 (as with 0.05 or 0), 9-10 with 0.35 (load average 1.6-3).
 CONFLICT_SHARE = 0.15
 # On small models (SMALL_EDGES) the conflict search's single-train solves take a few ms, and it
 # proves what the joint model does not (s8503's 4+4, 35-63 edges, with a Pullman, P17, P30).
