@@ -275,11 +275,7 @@ class G18USA(Family1817Game):
             return False
         if len(trains) > self.train_limit(corporation) and super().must_discard(corporation):
             return True
-        pullmans = 0
-        for train in trains:
-            if train.name == usa_phases.PULLMAN:
-                pullmans += 1
-        return pullmans > 1
+        return sum(1 for train in trains if usa_phases.is_pullman(train)) > 1
 
     def defer_rusting(self, rusts: tuple[str, ...]) -> bool:
         """P13 Pennsy Boneyard: the rusting waits for its company's choice."""
