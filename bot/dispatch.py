@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator
+from bot.route_search import DEFAULT_SECONDS
 from bot.vocabulary import ALL, MOVES
 
 PICTURES = {"game map": ("map",), "game market": ("market",), "game table": ("table",)}
@@ -35,6 +36,8 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return await moderator.status(game_id)
     if name == "game log":
         return await moderator.log_lines(game_id, int(command.get("lines", 15)))
+    if name == "game routes":
+        return await moderator.search_routes(game_id, actor, float(command.get("seconds", DEFAULT_SECONDS)))
     if name == "game undo":
         return await moderator.finish(await moderator.undo(game_id, actor, int(command.get("steps", 1))))
     if name == "game end":

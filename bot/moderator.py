@@ -37,6 +37,7 @@ from bot.replies import (
     notes_for,
     whose_turn,
 )
+from bot.route_search import RouteSearchMixin, proposal_text
 from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, effective_actions
@@ -72,7 +73,7 @@ class Outcome:
     lines: tuple[str, ...] = ()
 
 
-class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin):
+class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearchMixin):
     def __init__(self, repo: GameRepository, *, clock: Callable[[], float] = time.time,
                  images: bool = True, router_budget: float = 2.0,
                  reminders: ReminderDefaults | None = None,
@@ -438,16 +439,6 @@ def _complete_runs(state: BaseGame, action: dict[str, Any]) -> None:
             route["hexes"] = run.hexes()
             route["revenue"] = run.revenue
             route["revenue_str"] = "-".join(run.hexes())
-
-
-def proposal_text(proposal: pics.Proposal, attached: dict[str, str] | None = None) -> str:
-    """The proposed runs, each with what the proposal attaches to its train (by name)."""
-    attached = attached or {}
-    runs = "; ".join(f"{r['train']}{' with ' + attached[r['train']] if r['train'] in attached else ''}: "
-                     f"{'-'.join(r['hexes'])} ${r['revenue']}" for r in proposal.action["routes"])
-    proven = "" if proposal.proven_optimal else " (best found in the time allowed)"
-    return (f"Proposed runs for {proposal.corporation}: {runs} — total ${proposal.total}{proven}. "
-            "Confirm with /run, or give other runs with /run routes:…")
 
 
 def buttons_for(moves: list[dict[str, Any]], proposal: pics.Proposal | None) -> list[Button]:

@@ -67,11 +67,14 @@ def propose(state: BaseGame, corporation: str, budget: float) -> Proposal | None
                     result.proven_optimal, tuple(result.runs))
 
 
-# The optimizer runs in a worker process: a search the budget does not stop (or one that goes
-# wrong) costs that process, never the event loop. One worker: proposals are rare and the
-# machine has two cores.
-_POOL: ProcessPoolExecutor | None = None
-GRACE = 2.0  # seconds past the budget before the worker is given up and replaced
+# The optimizer runs in worker processes: a search the budget does not stop (or one that goes
+# wrong) costs that process, never the event loop. Two workers, one each for the proposals made
+# after moves (a few seconds at most) and for the longer searches players ask for (/game routes):
+# a minute's search must not hold up every game's next proposal, and the machine has two cores.
+GRACE = 2.0  # seconds past the budget before a worker is given up and replaced
+# A new worker imports the engine and the solver before its first search: on a busy machine that
+# alone can take longer than a search's budget, so it is waited for apart from the budget.
+STARTUP_SECONDS = 30.0
 
 
 def _load_optimizer() -> None:
@@ -85,49 +88,63 @@ def _started() -> bool:
     return True
 
 
-# A new worker imports the engine and the solver before its first search: on a busy machine that
-# alone can take longer than a search's budget, so it is waited for apart from the budget.
-STARTUP_SECONDS = 30.0
-_STARTED: Future[bool] | None = None
+class OptimizerWorker:
+    """One worker process that runs `propose`, replaced when a search overruns or dies."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._started: Future[bool] | None = None
+        self.searching = 0  # searches handed to the worker and not yet answered
+
+    def _get_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_load_optimizer)
+            self._started = self._pool.submit(_started)
+        return self._pool
+
+    def _replace_pool(self) -> None:
+        pool, self._pool, self._started = self._pool, None, None
+        if pool is not None:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()  # only the pool's own worker
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the worker process (a search in it is abandoned)."""
+        self._replace_pool()
+
+    async def propose(self, state: BaseGame, corporation: str, budget: float) -> Proposal | None:
+        """`propose` in the worker process; None if it fails or overruns its budget by GRACE."""
+        if not ROUTER:
+            return None
+        try:
+            pickle.dumps(state)
+        except Exception:  # a position that cannot travel is proposed in a thread instead
+            log.warning("position cannot be sent to the optimizer's worker; using a thread")
+            return await asyncio.to_thread(propose, state, corporation, budget)
+        pool = self._get_pool()
+        self.searching += 1
+        try:
+            if self._started is not None:
+                await asyncio.wait_for(asyncio.wrap_future(self._started), STARTUP_SECONDS)
+            future = asyncio.get_running_loop().run_in_executor(pool, propose, state, corporation, budget)
+            return await asyncio.wait_for(future, budget + GRACE)
+        except (TimeoutError, BrokenProcessPool):
+            log.warning("route optimizer worker overran or died; replacing it")
+            self._replace_pool()
+            return None
+        finally:
+            self.searching -= 1
 
 
-def _pool() -> ProcessPoolExecutor:
-    global _POOL, _STARTED
-    if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_load_optimizer)
-        _STARTED = _POOL.submit(_started)
-    return _POOL
-
-
-def _replace_pool() -> None:
-    global _POOL, _STARTED
-    pool, _POOL, _STARTED = _POOL, None, None
-    if pool is not None:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.kill()  # only the pool's own worker
-        pool.shutdown(wait=False, cancel_futures=True)
+QUICK = OptimizerWorker()  # the proposal after each move
+LONGER = OptimizerWorker()  # /game routes: one longer search at a time
 
 
 async def propose_in_worker(state: BaseGame, corporation: str, budget: float) -> Proposal | None:
-    """`propose` in the worker process; None if it fails or overruns its budget by GRACE."""
-    if not ROUTER:
-        return None
-    try:
-        pickle.dumps(state)
-    except Exception:  # a position that cannot travel is proposed in a thread instead
-        log.warning("position cannot be sent to the optimizer's worker; using a thread")
-        return await asyncio.to_thread(propose, state, corporation, budget)
-    pool = _pool()
-    try:
-        if _STARTED is not None:
-            await asyncio.wait_for(asyncio.wrap_future(_STARTED), STARTUP_SECONDS)
-        future = asyncio.get_running_loop().run_in_executor(pool, propose, state, corporation, budget)
-        return await asyncio.wait_for(future, budget + GRACE)
-    except (TimeoutError, BrokenProcessPool):
-        log.warning("route optimizer worker overran or died; replacing it")
-        _replace_pool()
-        return None
+    """The proposal after a move, in the quick worker (see OptimizerWorker.propose)."""
+    return await QUICK.propose(state, corporation, budget)
 
 
 @dataclass(frozen=True)

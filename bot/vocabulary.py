@@ -73,6 +73,8 @@ GAME: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("game table", "Show players, companies, bank and trains"),
     Spec("game log", "The latest lines of the game log", (
         _o("lines", int, "How many lines (default 15)"),)),
+    Spec("game routes", "Search the running company's best runs longer than the proposal did", (
+        _o("seconds", float, "How long to search (1-60, default 20)"),)),
     Spec("game undo", "Take back the last move", (
         _o("steps", int, "How many moves (more than one needs the game's creator)"),)),
     Spec("game accept", "Agree to sell your company's train to the company asking for it"),

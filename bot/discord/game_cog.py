@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord.autocomplete import seats, titles
 from bot.discord.respond import actor_of, answer, answer_move, clip, message_kwargs, refuse
+from bot.route_search import DEFAULT_SECONDS
 from bot.vocabulary import GAME
 
 if TYPE_CHECKING:
@@ -102,6 +103,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def log(self, interaction: discord.Interaction, lines: int = 15) -> None:
         if (game_id := await self._game(interaction)) is not None:
             await answer(interaction, self.bot.moderator.log_lines(game_id, lines))
+
+    @app_commands.command(name="routes", description=_d("routes"))
+    @app_commands.describe(seconds=_o("routes", "seconds"))
+    async def routes(self, interaction: discord.Interaction, seconds: float = DEFAULT_SECONDS) -> None:
+        if (game_id := await self._game(interaction)) is not None:
+            await answer(interaction, self.bot.moderator.search_routes(game_id, actor_of(interaction), seconds))
 
     @app_commands.command(name="undo", description=_d("undo"))
     @app_commands.describe(steps=_o("undo", "steps"))

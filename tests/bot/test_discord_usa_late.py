@@ -111,9 +111,9 @@ async def test_an_18usa_part_played_through_discord(fake_discord: FakeDiscord, t
 
 async def test_the_run_button_attaches_the_pullman_the_proposal_counted(fake_discord: FakeDiscord,
                                                                        tmp_path: Path) -> None:
-    """s8603 at 1060: MKT lays twice, then its president presses "Run for $..." under the last
-    move: the bot attaches the Pullman where the optimizer counted it, then runs, and MKT earns
-    exactly the proposal's total."""
+    """s8603 at 1060: MKT lays twice, its president asks /game routes, then presses "Run for
+    $..." under that answer: the bot attaches the Pullman where the optimizer counted it, then
+    runs, and MKT earns exactly the proposal's total."""
     document = json.loads(S8603.read_text())
     async with stationmaster(fake_discord, tmp_path / "bot.db", images=False, router_budget=2.0) as bot:
         table = ImportedTable(fake_discord, bot, [p["name"] for p in document["players"]])
@@ -122,11 +122,19 @@ async def test_the_run_button_attaches_the_pullman_the_proposal_counted(fake_dis
             await table.move(action)
         last = fake_discord.messages_in(table.thread, include_ephemeral=False)[-1]
         assert "Proposed runs for MKT" in last.content and " with Pullman on the " in last.content, last.content
-        total = int(last.content.split("total $", 1)[1].split()[0].rstrip("."))
-        button = next(b for b in last.custom_ids() if b.endswith(":run"))
+        proposed = int(last.content.split("total $", 1)[1].split()[0].rstrip("."))
         state = table.state()
         president = state.corporations["MKT"].president()
         assert president is not None
+        # /game routes: the optimizer searches longer (or says the proposal is proven); its
+        # reply carries the run button too.
+        searched = await table.slash(table.users[president.name], "game", "routes", seconds=3)
+        assert not searched.ephemeral and "Proposed runs for MKT" in searched.content, searched.content
+        assert searched.content.startswith(("Already proven the best runs:", "Searched 3 s:")), searched.content
+        total = int(searched.content.split("total $", 1)[1].split()[0].rstrip("."))
+        assert total >= proposed
+        last = searched
+        button = next(b for b in last.custom_ids() if b.endswith(":run"))
         before = len(bot.moderator.sessions._cache[1].actions)
         handle = await fake_discord.click(table.users[president.name], last, button)
         reply = await handle.wait_message(timeout=WAIT)

@@ -13,7 +13,7 @@ from usa_script import USA_LOGS
 
 from bot.console import TABLE
 from bot.model import Actor, Command
-from bot.moderator import proposal_text
+from bot.route_search import proposal_text
 from engine.attachments import attachment_words
 from engine.legal import legal_moves, move_decider
 

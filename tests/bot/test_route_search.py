@@ -1,0 +1,123 @@
+"""/game routes: a longer search for the running company's best runs, on real SQLite files and
+the optimizer's real worker processes. The proposal after a move gets the Moderator's budget;
+when that answer is not proven, a player can give the optimizer longer, and /run with no routes
+then runs the better answer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from bot_helpers import actor, open_moderator
+from usa_script import USA_LOGS
+
+from bot import pictures
+from bot.model import Actor, Command
+from bot.moderator import Moderator
+from bot.pictures import OptimizerWorker
+
+TEXAS = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
+S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603")
+# MKT has laid its track (action 1126); its 6-train and Pullman run next. With a millisecond the
+# optimizer has no time for a proof; given longer it proves $420 in a few hundredths of a second.
+MKT_RUNS = 1127
+
+
+async def _imported(moderator: Moderator, path: Path, count: int) -> int:
+    document = json.loads(path.read_text())
+    document["actions"] = document["actions"][:count]
+    document.pop("result", None)
+    imported = await moderator.import_game(Actor(None, "table", True), json.dumps(document))
+    assert imported.ok and imported.game_id is not None, imported.text
+    return imported.game_id
+
+
+async def _president(moderator: Moderator, game_id: int, corporation: str) -> Actor:
+    session = await moderator.sessions.get(game_id)
+    assert session.game is not None
+    president = session.game.state.corporations[corporation].president()
+    assert president is not None
+    return Actor(None, president.name)
+
+
+async def test_an_unproven_proposal_is_searched_longer_and_run_runs_the_better_answer(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001)
+    try:
+        document = json.loads(S8603.read_text())
+        game_id = await _imported(moderator, S8603, MKT_RUNS - 1)
+        president = await _president(moderator, game_id, "MKT")
+        laid = await moderator.perform(game_id, president, Command("action", {"json": json.dumps(
+            document["actions"][MKT_RUNS - 1])}))
+        assert laid.ok, laid.text
+        assert "(best found in the time allowed; /game routes searches longer)" in laid.text
+        quick = int(laid.text.split("total $", 1)[1].split()[0])
+        searched = await moderator.search_routes(game_id, president, 20)
+        assert searched.ok, searched.text
+        assert searched.text.startswith("Searched 20 s: these are the best runs (proven).\nProposed runs for MKT: ")
+        total = int(searched.text.split("total $", 1)[1].split(".")[0])
+        assert total == 420 > quick
+        assert [(b.label, b.verb) for b in searched.buttons] == [("Run for $420", "run")]
+        assert searched.seq == await repo.last_seq(game_id)
+        # Asked again: the proven answer is kept, not searched for again.
+        again = await moderator.search_routes(game_id, president, 5)
+        assert again.text.startswith("Already proven the best runs:\nProposed runs for MKT: ")
+        ran = await moderator.perform(game_id, president, Command("run"))
+        assert ran.ok and "MKT runs for $420" in ran.text, ran.text
+    finally:
+        await repo.close()
+
+
+async def test_a_search_is_refused_when_asked_wrongly_and_changes_nothing(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await _imported(moderator, TEXAS, 44)
+        president = await _president(moderator, game_id, "SP")
+        before = await repo.last_seq(game_id)
+        for seconds in (0.5, 61):
+            refused = await moderator.search_routes(game_id, president, seconds)
+            assert not refused.ok and refused.private
+            assert refused.text == f"seconds must be from 1 to 60 (you gave {seconds:g})."
+        early = await moderator.search_routes(game_id, president, 5)
+        assert not early.ok and early.text.startswith("No company is to run trains now")
+        stranger = await moderator.search_routes(game_id, actor("Zed"), 5)
+        assert not stranger.ok and "You have no seat in this game" in stranger.text
+        assert await repo.last_seq(game_id) == before
+        session = await moderator.sessions.get(game_id)
+        assert session.proposal is None
+    finally:
+        await repo.close()
+
+
+async def test_a_move_made_during_the_search_wins_and_a_second_search_waits(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search runs without the game's lock: a move made meanwhile stands, and the search's
+    answer (for the earlier position) is not kept. One longer search at a time."""
+    # A worker of its own, so that it must start (a second or so) before it searches.
+    worker = OptimizerWorker()
+    monkeypatch.setattr(pictures, "LONGER", worker)
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    cleanup: list[asyncio.Task[object]] = []
+    try:
+        game_id = await _imported(moderator, TEXAS, 44)
+        president = await _president(moderator, game_id, "SP")
+        laid = await moderator.act(game_id, president, Command("lay", {"hex": "J7", "tile": "8", "rotation": 1}))
+        assert laid.committed
+        search = asyncio.create_task(moderator.search_routes(game_id, president, 10))
+        cleanup.append(search)
+        while not worker.searching:
+            await asyncio.sleep(0.01)
+        busy = await moderator.search_routes(game_id, president, 10)
+        assert not busy.ok and busy.text.startswith("The optimizer is already searching longer")
+        undone = await moderator.undo(game_id, Actor(None, "table", True))  # a manager may
+        assert undone.committed, undone.reply.text
+        late = await search
+        assert not late.ok and late.text.startswith("The game moved on (to move ")
+        session = await moderator.sessions.get(game_id)
+        assert session.proposal is None or session.proposal[0] != session.seq
+    finally:
+        for task in cleanup:
+            task.cancel()
+        worker.close()
+        await repo.close()
