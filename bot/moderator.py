@@ -40,7 +40,7 @@ from bot.replies import (
 from bot.route_search import RouteSearchMixin, proposal_text
 from bot.sessions import Session, Sessions, replay_with
 from bot.suggest import Choice, suggest
-from engine import GameError, RunsBelowTheMost, effective_actions
+from engine import GameError, RunsBelowTheMost, effective_actions, given_most
 from engine.attachments import attachment_actions, attachment_words
 from engine.core.game import BaseGame
 from engine.describe import dividend_account
@@ -175,25 +175,29 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
                 return Outcome(Reply.error(f"{error}.\nNow: {turn}", game_id))
             # The proposal's runs earn what the optimizer said only with its attachments on.
             chosen = attachment_actions(state, proposal.corporation, proposal.runs) if proposal else []
-            outcome = await (self._commit_series(session, actor, [*chosen, action]) if chosen
-                             else self._commit(session, actor, action))
+            known = proposal.result if proposal else None
+            outcome = await (self._commit_series(session, actor, [*chosen, action], known) if chosen
+                             else self._commit(session, actor, action, known=known))
             return self._remember(session, actor, command, outcome)
 
-    async def _commit_series(self, session: Session, actor: Actor, actions: list[dict[str, Any]]) -> Outcome:
+    async def _commit_series(self, session: Session, actor: Actor, actions: list[dict[str, Any]],
+                             known: Any = None) -> Outcome:
         """Several actions as one move: all are tried on a copy first, so a refusal leaves the
-        game as it was; then each is committed in turn and the reply tells them all."""
+        game as it was; then each is committed in turn and the reply tells them all. `known`:
+        the optimizer's answer the series' runs come from (the run check takes it)."""
         assert session.game is not None
         trial = session.game.state.snapshot()
         try:
-            for action in actions:
-                trial.process(action)
+            with given_most(trial, known):
+                for action in actions:
+                    trial.process(action)
         except GameError as error:
             turn, _ = self.turn_text(session, session.game.state, ping=False)
             return Outcome(Reply.error(f"That move is not allowed: {error}.\nNow: {turn}", session.game_id))
         lines: list[str] = []
         outcome = Outcome(Reply.error("nothing to do", session.game_id))
         for action in actions:
-            outcome = await self._commit(session, actor, action)
+            outcome = await self._commit(session, actor, action, known=known)
             if not outcome.committed:
                 break
             lines += outcome.lines
@@ -278,11 +282,13 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             return outcome
 
     async def _commit(self, session: Session, actor: Actor, action: dict[str, Any],
-                      note: str | None = None, consented: bool = False) -> Outcome:
+                      note: str | None = None, consented: bool = False, known: Any = None) -> Outcome:
         """Process, then append; nothing is acknowledged unless the append committed.
 
         A purchase that needs another president's consent is not made here unless it was
-        given (``consented``): it becomes an offer to that president instead."""
+        given (``consented``): it becomes an offer to that president instead. Runs held to the
+        most the company can earn are checked against the optimizer's answer searched in its
+        worker (``known``, else the position's proposal), never by a search on the event loop."""
         game = session.game
         assert game is not None
         if not consented:
@@ -296,13 +302,17 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         acting_before = acting_seats(game.state, session.seats)
         # A dividend's account compares the positions around it (who received what).
         before_dividend = game.state.snapshot() if action["type"] == "dividend" else None
+        if known is None and action["type"] == "run_routes" and game.state.must_run_for_the_most():
+            proposal = await self._proposal(session, game.state, session.seq)
+            known = proposal.result if proposal else None
         try:
             if action["type"] == "undo":
                 # The position after an undo is what replaying the log gives, exactly as after
                 # a restart (a whole replay: off the event loop).
                 game = await asyncio.to_thread(replay_with, session.loaded, session.actions, action)
             else:
-                game.process(action)
+                with given_most(game.state, known):
+                    game.process(action)
         except GameError as error:
             turn, _ = self.turn_text(session, game.state, ping=False)
             hint = ""

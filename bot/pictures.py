@@ -54,6 +54,7 @@ class Proposal:
     total: int
     proven_optimal: bool
     runs: tuple[Any, ...]  # the optimizer's runs, drawable like the engine's last runs
+    result: Any = None  # the optimizer's RouteResult, which the engine's run check can take (given_most)
 
 
 def propose(state: BaseGame, corporation: str, budget: float) -> Proposal | None:
@@ -64,7 +65,7 @@ def propose(state: BaseGame, corporation: str, budget: float) -> Proposal | None
     if not result.runs:
         return None
     return Proposal(corporation, result.to_action(corporation), result.total,
-                    result.proven_optimal, tuple(result.runs))
+                    result.proven_optimal, tuple(result.runs), result)
 
 
 # The optimizer runs in worker processes: a search the budget does not stop (or one that goes

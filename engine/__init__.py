@@ -1,5 +1,6 @@
 """Stationmaster's rules engine: pure, deterministic, and fed 18xx.games actions."""
 
+from engine.core.steps.route import given_most
 from engine.errors import GameError, RunsBelowTheMost
 from engine.log import (
     EXPORT_KEY,
@@ -14,4 +15,4 @@ from engine.log import (
 )
 
 __all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "RunsBelowTheMost", "command_table", "document_options",
-           "effective_actions", "export_settings", "load_game", "new_game"]
+           "effective_actions", "export_settings", "given_most", "load_game", "new_game"]

@@ -122,6 +122,10 @@ class BaseGame(TitleRules, RouteHooksMixin):
         # the seconds it may take and the search it uses (None: its own choice; see router.py).
         self.most_earnings_budget = 1.0
         self.most_earnings_method: str | None = None
+        # The optimizer's answer for the position about to be played, when the caller searched it
+        # elsewhere (the bot: in a worker process, so that its event loop never waits on a search);
+        # the run check takes it instead of searching (steps/route.py, given_most).
+        self.most_earnings_known: Any = None
         self.cursor = RoundCursor()
         # What interrupting steps wait for: unpaid debts, stations to place.
         self.cash_crisis: list[Debt] = []

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -61,10 +62,25 @@ def check_most(game: BaseGame, corp: Corporation, revenue: int) -> None:
     stand, as the optimizer cannot show the table more)."""
     from engine.core.router import best_runs  # the router checks its answers with this module
 
-    best = best_runs(game, corp, time_budget=game.most_earnings_budget, method=game.most_earnings_method)
+    known = game.most_earnings_known
+    best = known if known is not None and known.corporation == corp.id else \
+        best_runs(game, corp, time_budget=game.most_earnings_budget, method=game.most_earnings_method)
     refusal = below_the_most(corp.id, revenue, best)
     if refusal is not None:
         raise refusal
+
+
+@contextmanager
+def given_most(game: BaseGame, best: RouteResult | None) -> Iterator[None]:
+    """Within the block, the run check takes `best` (the route optimizer's answer for the game's
+    current position, searched by the caller) as the most the company can earn, instead of
+    searching in the game's own process. None: the check searches itself."""
+    before = game.most_earnings_known
+    game.most_earnings_known = best
+    try:
+        yield
+    finally:
+        game.most_earnings_known = before
 
 
 def below_the_most(corp_id: str, revenue: int, best: RouteResult) -> RunsBelowTheMost | None:

@@ -35,6 +35,7 @@ from engine.titles.g18usa.stations import FREIGHT
 from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
 
 SITE_PRIVATE_VALUE = "site_private_value"
+SITE_ANY_RUNS = "site_any_runs"
 GAME_OPTIONS = {
     SEVENTEEN_TRAINS: "Rule 17 variant: 1817's train roster and exports.",
     PRESIDENT_ABOVE_60: "Rule 17 variant: a president may hold more than 60%; when no other share is for "
@@ -43,6 +44,8 @@ GAME_OPTIONS = {
                    "players hold under 50% at the end of its first stock round goes into liquidation.",
     SITE_PRIVATE_VALUE: "A player's private companies count at face value in their total, as on the site "
                         "(rule 16: private companies have no value).",
+    SITE_ANY_RUNS: "A company may run any legal set of runs, even for less than its trains can earn, as on "
+                   "the site (rule 12.4: a company must run for the maximum possible earnings).",
 }
 WESTERN_LAND_GRANT = "P15"
 BAILEY_YARD = "P23"
@@ -134,6 +137,11 @@ class G18USA(Family1817Game):
 
     def route_end_limits(self, corporation: Corporation) -> tuple[EndLimit, ...]:
         return usa_revenue.hook_end_limits(self.umap)
+
+    def must_run_for_the_most(self) -> bool:
+        """Rule 12.4: "Companies must run for the maximum possible earnings"; on the site a
+        president declares any legal runs (`site_any_runs`)."""
+        return not self.option(SITE_ANY_RUNS)
 
     def route_attachments(self, corporation: Corporation) -> tuple[Attachment, ...]:
         from engine.titles.g18usa.operating import UsaOperatingRound

@@ -13,6 +13,7 @@ from engine.core.round import Round
 from engine.core.routes import Run, rebuild_run
 from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep
+from engine.core.steps.route import check_most
 from engine.errors import GameError
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.actions import Choose
@@ -123,6 +124,8 @@ class UsaRouteStep(OperatingStep):
         orr = _round(rnd)
         corp = self.operator(rnd, entity)
         runs = check_runs(usa, corp, orr, action.routes)
+        if usa.must_run_for_the_most() and not usa.trust_logged_revenue():
+            check_most(usa, corp, sum(run.revenue for run in runs))
         turn = self.turn(rnd)
         turn.runs = runs
         turn.revenue = sum(run.revenue for run in runs) + action.extra_revenue
