@@ -155,8 +155,27 @@ class UsaRouteStep(OperatingStep):
         return super().matches(game, choice, action)
 
 
+def check_one_upgrade_each(game: G18USA, rnd: UsaOperatingRound) -> None:
+    """A train takes one upgrade a run (the switcher, the extender and the Pullman each go on
+    "one train"): the `choose` offer keeps to that, and a run is refused whatever handed a
+    train a second one (the rule stays the engine's, not the offer's)."""
+    carried: dict[str, list[str]] = {}
+    for upgrade, train_id in rnd.attachments.items():
+        carried.setdefault(train_id, []).append(upgrade)
+    for train_id, on_it in carried.items():
+        if len(on_it) > 1:
+            names = " and ".join(upgrade_name(game, upgrade) for upgrade in on_it)
+            raise GameError(f"train {train_id} carries {names}; a train takes one upgrade a run")
+
+
+def upgrade_name(game: G18USA, upgrade: str) -> str:
+    company = game.companies.get(upgrade)
+    return f"{company.name} ({UPGRADE_WORDS[upgrade]})" if company is not None else f"the {UPGRADE_WORDS[upgrade]}"
+
+
 def check_runs(game: G18USA, corp: Corporation, rnd: UsaOperatingRound,
                routes: tuple[Mapping[str, Any], ...]) -> list[Run]:
+    check_one_upgrade_each(game, rnd)
     used: set[tuple[str, int]] = set()
     built = []
     seen: set[str] = set()
