@@ -25,6 +25,8 @@ def _listing(labels: list[str], limit: int) -> str:
 async def choices_text(moderator: Moderator, game_id: int, limit: int = 6) -> str:
     """One line per command each acting player can use, with its first choices."""
     session = await moderator.sessions.get(game_id)
+    if session.broken is not None:
+        return session.broken
     if session.game is None or session.game.finished or session.loaded.game.status != "active":
         return ""
     lines = []

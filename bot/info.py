@@ -34,6 +34,8 @@ class InfoMixin:
             record = session.loaded.game
             names = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats) or "nobody yet"
             head = f"{record.title} game #{game_id} ({record.status}). Players: {names}."
+            if session.broken is not None:
+                return Reply(f"{head}\n{session.broken}", game_id=game_id, seq=session.seq)
             if session.game is None:
                 if record.status != "setup":  # abandoned before it started: nothing to join
                     return Reply(f"{head}\nIt never started.", game_id=game_id, seq=0)
@@ -49,6 +51,8 @@ class InfoMixin:
             return Reply.error("Pictures are not available on this bot (render is not installed).", game_id)
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
+            if session.broken is not None:
+                return Reply.error(session.broken, game_id)
             if session.game is None:
                 return Reply.error("The game has not started yet.", game_id)
             state = session.game.state.snapshot()
@@ -63,6 +67,8 @@ class InfoMixin:
         """The latest log lines, passes included as the live replies name them."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
+            if session.broken is not None:
+                return Reply.error(session.broken, game_id)
             if session.game is None:
                 return Reply.error("The game has not started yet.", game_id)
             loaded = session.loaded

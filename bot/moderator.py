@@ -110,6 +110,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             "finished": "The game is over.",
             "abandoned": "The game was abandoned.",
         }
+        if session.broken is not None and status != "abandoned":
+            return session, session.broken
         if status in problems or session.game is None:
             return session, problems.get(status, "The game is not running.")
         return session, None
@@ -253,6 +255,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
             status = session.loaded.game.status
+            if session.broken is not None and status != "abandoned":
+                return await self._undo_unreplayable(session, actor, steps)
             if session.game is None or status in ("setup", "abandoned"):
                 return Outcome(Reply.error("There is nothing to undo in this game.", game_id))
             admin = session.is_admin(actor)
@@ -280,6 +284,40 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             if outcome.committed and status == "finished":
                 await self._set_status(session, "active")
             return outcome
+
+    async def _undo_unreplayable(self, session: Session, actor: Actor, steps: int) -> Outcome:
+        """Take back moves of a game whose log no longer replays (Session.broken), up to and
+        including the refused one: the creator's or a manager's call, committed only if the
+        log then replays."""
+        game_id = session.game_id
+        assert session.broken is not None
+        if not session.is_admin(actor):
+            return Outcome(Reply.error(session.broken, game_id))
+        kept = [a for a in effective_actions([a.action for a in session.actions]) if a.get("type") != "message"]
+        if not 1 <= steps <= len(kept):
+            return Outcome(Reply.error(f"You can undo 1 to {len(kept)} move(s).", game_id))
+        seat = session.seat_of(actor) or session.seats[0]
+        action: dict[str, Any] = {"type": "undo", "entity": seat.player_id, "entity_type": "player",
+                                  "action_id": kept[-steps - 1].get("id") if steps < len(kept) else 0}
+        action = {**action, "id": session.max_action_id + 1, "created_at": self.now()}
+        try:
+            game = await asyncio.to_thread(replay_with, session.loaded, session.actions, action)
+        except GameError as error:
+            return Outcome(Reply.error(f"After undoing {steps} move(s) the log still does not replay "
+                                       f"({error}), so nothing was undone.\n{session.broken}", game_id))
+        seq = session.seq + 1
+        try:
+            stored = await self.repo.append_action(game_id, seq, action, actor.user_id)
+        except (SeqConflict, StorageError) as error:
+            self.sessions.forget(game_id)
+            return Outcome(Reply.error(f"That undo could not be stored, so it was not made: {error}.", game_id))
+        session.game, session.broken = game, None
+        session.actions.append(stored)
+        session.max_action_id = action["id"]
+        await self.changed(game_id)
+        names = {str(s.player_id): s.display_name for s in session.seats}
+        note = f"Undone: {'; '.join(describe_action(a, names) for a in kept[-steps:])}. The game replays again."
+        return Outcome(Reply(note, game_id=game_id, seq=seq), True, session, game.state.snapshot(), (note,))
 
     async def _commit(self, session: Session, actor: Actor, action: dict[str, Any],
                       note: str | None = None, consented: bool = False, known: Any = None) -> Outcome:

@@ -15,6 +15,7 @@ never interleave their load, check, engine step and append anywhere.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,10 +24,13 @@ from typing import Any
 
 from bot.model import Actor
 from bot.pictures import Proposal, Views
-from engine import Game, GameError, effective_actions, load_game, new_game
+from bot.replies import describe_action
+from engine import Game, GameError, ReplayRefused, effective_actions, load_game, new_game
 from engine.log import SITE_RULES, resolve_options, title_class
 from storage import GameRecord, GameRepository, LoadedGame, SeatRecord, StoredAction, TrainOffer
 from storage.replay import engine_document
+
+log = logging.getLogger(__name__)
 
 
 def resolved_options(title: str, site_rules: bool) -> tuple[str, ...]:
@@ -35,7 +39,8 @@ def resolved_options(title: str, site_rules: bool) -> tuple[str, ...]:
 
 
 def build_game(loaded: LoadedGame) -> Game | None:
-    """Replay a stored game (None while it is being set up). CPU work: call in a thread."""
+    """Replay a stored game (None while it is being set up); raises GameError (ReplayRefused
+    naming the action) when its log does not replay. CPU work: call in a thread."""
     if loaded.game.status == "setup":
         return None
     if not loaded.actions:
@@ -43,6 +48,25 @@ def build_game(loaded: LoadedGame) -> Game | None:
     # The stored options are explicit, so they are passed as they are (load_game would
     # otherwise add the site rules, as for a log from the reference site).
     return load_game(engine_document(loaded), options=list(loaded.game.options))
+
+
+def unreplayable(loaded: LoadedGame, error: GameError) -> str:
+    """What players and the game's admin read about a stored game the engine no longer replays
+    (a rules change refuses a stored move): which game and move, why, and the way out."""
+    game_id = loaded.game.id
+    if not isinstance(error, ReplayRefused) or not 0 <= error.index < len(loaded.actions):
+        return f"Game #{game_id} cannot be set up again from its log: {error}. /game export saves its log."
+    stored = loaded.actions[error.index]
+    names = {str(seat.player_id): seat.display_name for seat in loaded.seats}
+    raw = [a.action for a in loaded.actions]
+    kept = [a for a in effective_actions(raw) if a.get("type") != "message"]
+    steps = next((len(kept) - i for i, action in enumerate(kept) if action is stored.action), None)
+    way_out = (f"the game's creator (or a server manager) can take it back with /game undo steps:{steps}"
+               f" (it and the {steps - 1} move(s) after it)" if steps else "")
+    return (f"Game #{game_id} cannot be replayed: its move {stored.seq} "
+            f"({describe_action(stored.action, names)}) is refused by the rules now: {error.reason}. "
+            f"No move can be made in it until that is settled: {way_out + '; ' if way_out else ''}"
+            "/game export saves its log as it is.")
 
 
 def replay_with(loaded: LoadedGame, actions: list[StoredAction], extra: dict[str, Any]) -> Game:
@@ -67,6 +91,8 @@ class Session:
     extra: dict[str, Any] = field(default_factory=dict)
     offer: TrainOffer | None = None  # a train purchase waiting for the seller's consent (bot.consent)
     change_no: int = 0  # the store's change number of the game this copy reflects
+    # Why the stored log does not replay (game is None then): told instead of every move.
+    broken: str | None = None
 
     @property
     def game_id(self) -> int:
@@ -138,12 +164,17 @@ class Sessions:
             self._cache.move_to_end(game_id)
         else:
             loaded = await self.repo.load_game(game_id)
-            game = await asyncio.to_thread(build_game, loaded)
+            broken = None
+            try:
+                game = await asyncio.to_thread(build_game, loaded)
+            except GameError as error:  # this game is held; the others go on
+                game, broken = None, unreplayable(loaded, error)
+                log.error("game %s does not replay: %s", game_id, error)
             ids = [a.action.get("id") for a in loaded.actions]
             top = max([i for i in ids if isinstance(i, int)] + [len(ids)], default=0)
             offer = await self.repo.get_train_offer(game_id)
             session = Session(loaded, game, list(loaded.actions), top, offer=offer,
-                              change_no=loaded.game.change_no)
+                              change_no=loaded.game.change_no, broken=broken)
             self._cache[game_id] = session
             while len(self._cache) > self.size:
                 self._cache.popitem(last=False)

@@ -1,7 +1,7 @@
 """Stationmaster's rules engine: pure, deterministic, and fed 18xx.games actions."""
 
 from engine.core.steps.route import given_most
-from engine.errors import GameError, RunsBelowTheMost
+from engine.errors import GameError, ReplayRefused, RunsBelowTheMost
 from engine.log import (
     EXPORT_KEY,
     TITLES,
@@ -14,5 +14,5 @@ from engine.log import (
     new_game,
 )
 
-__all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "RunsBelowTheMost", "command_table", "document_options",
-           "effective_actions", "export_settings", "given_most", "load_game", "new_game"]
+__all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "ReplayRefused", "RunsBelowTheMost", "command_table",
+           "document_options", "effective_actions", "export_settings", "given_most", "load_game", "new_game"]

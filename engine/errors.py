@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.core.router import RouteResult
@@ -23,3 +23,15 @@ class RunsBelowTheMost(GameError):
     def __init__(self, message: str, best: RouteResult) -> None:
         super().__init__(message)
         self.best = best
+
+
+class ReplayRefused(GameError):
+    """A log's action that the rules refuse while the log is replayed (a log from elsewhere, or a
+    stored game after a rules change): `index` is its place in the log's action list (from 0),
+    `action` the action as logged and `reason` the rules' message for it."""
+
+    def __init__(self, index: int, action: dict[str, Any], reason: str) -> None:
+        super().__init__(f"action {index} (id {action.get('id')}, {action.get('type')}): {reason}")
+        self.index = index
+        self.action = action
+        self.reason = reason

@@ -7,7 +7,7 @@ from typing import Any
 from engine.core.commands import CommandSpec, merge_tables
 from engine.core.game import BaseGame
 from engine.core.rng import seed_from_game
-from engine.errors import GameError
+from engine.errors import GameError, ReplayRefused
 from engine.titles import TITLE_CLASSES
 
 TITLES = frozenset(TITLE_CLASSES)
@@ -185,11 +185,9 @@ def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
         try:
             game.state.apply(action)
         except GameError as error:
-            index = positions.get(id(action), -1)
-            raise GameError(f"action {index} (id {action.get('id')}, {action.get('type')}): {error}") from error
+            raise ReplayRefused(positions.get(id(action), -1), action, str(error)) from error
         except Exception as error:
-            index = positions.get(id(action), -1)
-            raise GameError(f"action {index} (id {action.get('id')}, {action.get('type')}): internal error {error!r}") from error
+            raise ReplayRefused(positions.get(id(action), -1), action, f"internal error {error!r}") from error
     game.state.importing = False
     game.raw_actions = list(actions)
     game.trusted = {id(action) for action in actions}
