@@ -7,14 +7,21 @@ the terminal offers exactly what Discord's autocomplete offers.
 
 from __future__ import annotations
 
+from bot.commands import candidate_moves
+from bot.errors import CommandError
 from bot.model import Actor
 from bot.moderator import Moderator
-from bot.replies import acting_seats
+from bot.replies import controller
+from bot.vocabulary import SUGGESTED
+from engine.core.commands import CommandSpec
+from engine.legal import legal_moves
 
-# The option whose choices best say what a command can do now.
-FIRST_OPTION = {"bid": "company", "par": "corporation", "buy": "corporation", "sell": "corporation",
-                "lay": "hex", "token": "city", "dividend": "kind", "train": "train", "issue": "count",
-                "redeem": "count", "discard": "train"}
+
+def _first_choosable(spec: CommandSpec) -> str | None:
+    """The option whose choices best say what a command can do now: its first one that
+    autocomplete fills (the hex of /lay, the company of /bid, the train of /scrap)."""
+    return next((o.name for o in spec.options if o.choice_field is not None or (spec.word, o.name) in SUGGESTED),
+                None)
 
 
 def _listing(labels: list[str], limit: int) -> str:
@@ -23,20 +30,29 @@ def _listing(labels: list[str], limit: int) -> str:
 
 
 async def choices_text(moderator: Moderator, game_id: int, limit: int = 6) -> str:
-    """One line per command each acting player can use, with its first choices."""
+    """One line per command each acting player can use now (every word of the title's table
+    that the legal moves allow them), with the first choices of its first choosable option."""
     session = await moderator.sessions.get(game_id)
     if session.broken is not None:
         return session.broken
     if session.game is None or session.game.finished or session.loaded.game.status != "active":
         return ""
+    state = session.game.state
+    moves = legal_moves(state)
+    by_id = {str(seat.player_id): seat for seat in session.seats}
+    deciders = dict.fromkeys(str(controller(state, move)) for move in moves)  # a president's loan too
     lines = []
-    for seat in acting_seats(session.game.state, session.seats):
+    for seat in [by_id[player] for player in deciders if player in by_id]:
         actor = Actor(None, seat.display_name, True)
-        for word, option in FIRST_OPTION.items():
-            choices = await moderator.suggest(game_id, actor, word, option, "", {})
-            if choices:
-                lines.append(f"  @{seat.display_name} /{word} {option}: "
-                             f"{_listing([label for label, _ in choices], limit)}")
+        for spec in type(state).COMMANDS:
+            try:
+                candidate_moves(state, moves, seat.player_id, spec.word)
+            except CommandError:
+                continue
+            option = _first_choosable(spec)
+            choices = await moderator.suggest(game_id, actor, spec.word, option, "", {}) if option else []
+            listed = f" {option}: {_listing([label for label, _ in choices], limit)}" if choices else ""
+            lines.append(f"  @{seat.display_name} /{spec.word}{listed}")
     return "\n".join(lines)
 
 

@@ -1,0 +1,40 @@
+"""The terminal's /moves lists every command word the acting players may use now, from the
+title's command table and the legal moves: in an 18USA stock round that is /short, /pass and a
+president's /loan and /scrap beside /bid, /buy and /sell (it listed only the 1829-family words
+before, so /short, /pass, /loan and /scrap were missing).
+
+The position: s8503 after 1101 actions, P3's stock turn, P3 presiding PRR (loans, a Pullman).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot_helpers import open_moderator
+from usa_script import USA_LOGS
+
+from bot.console_hints import choices_text
+from bot.model import Actor
+
+LOG = next(path for path in USA_LOGS if path.stem == "randplay_18USA_5p_s8503")
+ACTIONS = 1101
+
+
+async def test_moves_lists_every_word_the_legal_moves_allow(tmp_path: Path) -> None:
+    document = json.loads(LOG.read_text())
+    document["actions"] = document["actions"][:ACTIONS]
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        imported = await moderator.import_game(Actor(None, "", True), json.dumps(document))
+        assert imported.ok and imported.game_id is not None, imported.text
+        listed = await choices_text(moderator, imported.game_id, limit=25)
+        words = {line.split()[1] for line in listed.splitlines()}
+        assert words == {"/bid", "/pass", "/buy", "/sell", "/short", "/loan", "/scrap"}, listed
+        lines = {line.split()[1]: line.strip() for line in listed.splitlines()}
+        assert lines["/pass"] == "@P3 /pass"
+        assert lines["/short"].startswith("@P3 /short corporation: ") and "NYC — New York Central" in lines["/short"]
+        assert lines["/loan"] == "@P3 /loan corporation: PRR — Pennsylvania Railroad"
+        assert lines["/scrap"] == "@P3 /scrap train: P-4"
+    finally:
+        await repo.close()
