@@ -84,10 +84,16 @@ class BuySellParShares(Step):
         return STOCK_ACTIONS if entity is _stock(rnd).current(game) else []
 
     def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> str | None:
+        """Out of turn, a share action is refused by whose turn it is; anything else, and any
+        action while another step holds the round (a title's own: the size of a company just
+        won, a contribution owed), is left to the round, which names who acts and what the step
+        in play allows."""
+        if action.type not in self.handlers() or self not in rnd.active_steps(game):
+            return None
         player = _stock(rnd).current(game)
         if entity is not player:
             return f"it is {player.name}'s turn in the stock round"
-        return f"{action.type} is not a stock round action; allowed: sell_shares, buy_shares, par, pass"
+        return None
 
     def waiting(self, game: BaseGame, rnd: Round) -> bool:
         """A player who can neither sell, buy nor start a company has nothing to decide: the
