@@ -109,6 +109,22 @@ def _by_entity(spec: CommandSpec, mine: list[Move], command: Command) -> list[Mo
     return mine
 
 
+def _one_left(spec: CommandSpec, options: list[tuple[Move, dict[str, Any] | None]], command: Command) -> None:
+    """Refuse to guess: an option left out that would still pick between several choices
+    (an /attach with two attachments offered) is asked for, with what it can be."""
+    for option in spec.options:
+        field = option.choice_field
+        if field in (None, ENTITY_FIELD) or command.get(option.name) is not None:
+            continue
+        values: dict[str, str] = {}
+        for _, choice in options:
+            if choice is not None and field in choice:
+                label = choice.get("label")
+                values.setdefault(str(choice[field]), f"{choice[field]} ({label})" if label else str(choice[field]))
+        if len(values) > 1:
+            raise CommandError(f"/{spec.word} needs {option.name}:, one of {_listing(list(values.values()))}")
+
+
 def _by_choice_fields(spec: CommandSpec, mine: list[Move], command: Command) -> dict[str, Any]:
     """Any command whose options pick a legal choice by its fields (the table's choice_field):
     the chosen choice's own fields make the action, and free options are passed as given."""
@@ -126,6 +142,7 @@ def _by_choice_fields(spec: CommandSpec, mine: list[Move], command: Command) -> 
             raise CommandError(f"{option.name}:{value} is not possible now; "
                                f"{option.name} can be {_listing(allowed) or 'nothing'}")
         options = kept
+    _one_left(spec, options, command)
     move, choice = options[0]
     action = base(move)
     if choice is not None:

@@ -63,20 +63,21 @@ def _convert(spec: Spec, name: str, raw: str) -> Any:
 
 def parse_options(spec: Spec, text: str, require: bool = True) -> dict[str, Any]:
     text = text.strip()
-    if not text:
-        return {}
-    if not spec.options:
-        raise ParseError(f"/{spec.name} takes no options")
-    names = "|".join(re.escape(o.name) for o in spec.options)
-    pieces = re.split(rf"(?:^|\s+)({names}):", text)
-    if pieces[0].strip():
-        allowed = ", ".join(f"{o.name}:" for o in spec.options)
-        raise ParseError(f"/{spec.name} does not understand {pieces[0].strip()!r}; its options are {allowed}")
     options: dict[str, Any] = {}
-    for name, raw in zip(pieces[1::2], pieces[2::2], strict=True):
-        if name in options:
-            raise ParseError(f"{name}: is given twice")
-        options[name] = _convert(spec, name, raw)
+    if text and not spec.options:
+        raise ParseError(f"/{spec.name} takes no options")
+    if text:
+        names = "|".join(re.escape(o.name) for o in spec.options)
+        pieces = re.split(rf"(?:^|\s+)({names}):", text)
+        if pieces[0].strip():
+            allowed = ", ".join(f"{o.name}:" for o in spec.options)
+            raise ParseError(f"/{spec.name} does not understand {pieces[0].strip()!r}; its options are {allowed}")
+        for name, raw in zip(pieces[1::2], pieces[2::2], strict=True):
+            if name in options:
+                raise ParseError(f"{name}: is given twice")
+            options[name] = _convert(spec, name, raw)
+    # A command without its required options is refused as one with some of them (Discord
+    # asks for them before sending): never a guess at the first choice.
     missing = [o.name for o in spec.options if o.required and o.name not in options]
     if missing and require:
         raise ParseError(f"/{spec.name} needs {', '.join(m + ':' for m in missing)}")

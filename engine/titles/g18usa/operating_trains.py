@@ -118,6 +118,7 @@ class UsaRouteStep(OperatingStep):
         except (ValueError, IndexError):
             raise GameError(f"choose '<train>-<upgrade>' from the offered attachments, not {action.choice!r}") from None
         orr.attachments[upgrade] = train.id
+        game.log.append(f"{corp.id} puts {upgrade_name(usa, upgrade)} on its {train.name}-train {train.id} for this run")
 
     def process_run(self, game: BaseGame, rnd: Round, entity: Holder, action: RunRoutes) -> None:
         usa = _usa(game)
