@@ -17,7 +17,7 @@ from bot.vocabulary import COMMANDS, DIVIDEND_WORDS, SOURCE_WORDS
 from engine.core.commands import ENTITY_FIELD, CommandSpec
 from engine.core.game import BaseGame
 from engine.core.step import INFORMATIONAL
-from engine.describe import rotation_words
+from engine.describe import city_holders, rotation_words
 from engine.legal import move_decider
 
 Move = dict[str, Any]
@@ -285,7 +285,7 @@ def _lay(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
                        f"{', '.join(dict.fromkeys(names))}")
 
 
-def _token(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+def _token(state: BaseGame, mine: list[Move], command: Command, removing: bool = False) -> dict[str, Any]:
     moves = _by_private(mine, command)
     wanted = str(command.get("city") or "").strip()
     options = [(m, c) for m in moves for c in m["choices"]]
@@ -298,10 +298,14 @@ def _token(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any
     found = exact or by_hex
     if not found:
         places = sorted({hex_of(c) for _, c in options})
+        if removing:
+            raise CommandError(f"{wanted or 'that'} is not a station you can remove; you can remove one in "
+                               f"{_listing(places)}")
         raise CommandError(f"no station can go in {wanted or 'that city'}; cities you can reach: {_listing(places)}")
     if len({c["city"] for _, c in found}) > 1:
-        ids = ", ".join(c["city"] for _, c in found)
-        raise CommandError(f"{wanted.upper()} has more than one city; say which: city:{ids.replace(', ', ' or city:')}")
+        which = " or ".join(f"city:{c['city']} ({city_holders(state, c['city'])})"
+                            for c in dict((c["city"], c) for _, c in found).values())
+        raise CommandError(f"{wanted.upper()} has more than one city; say which: {which}")
     move, choice = found[0]
     action = {**base(move), "city": choice["city"]}
     if "tokener" in move:
@@ -379,7 +383,7 @@ def _use(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
 
 def _remove(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     """A station to take off, named by hex or city id like a station to place."""
-    action = _token(state, mine, command)
+    action = _token(state, mine, command, removing=True)
     slot = next((c.get("slot") for m in mine for c in m["choices"] if c["city"] == action["city"]), None)
     return {**action, "slot": slot} if slot is not None else action
 

@@ -14,7 +14,7 @@ from bot.errors import CommandError
 from bot.routes_text import format_routes
 from engine.core.commands import ENTITY_FIELD, CommandSpec
 from engine.core.game import BaseGame
-from engine.describe import rotation_words
+from engine.describe import city_holders, rotation_words
 
 Choice = tuple[str, Any]  # (label shown, value sent)
 LIMIT = 25
@@ -206,7 +206,7 @@ def _cities(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, An
         if len(cities) == 1:
             out.append((f"{coord} {name}".strip(), coord))
         else:
-            out += [(f"{coord} {name} — city {city}".strip(), city) for city in cities]
+            out += [(f"{coord} {name} — city {city} ({city_holders(state, city)})".strip(), city) for city in cities]
     return out
 
 

@@ -128,6 +128,20 @@ def _city(city_id: str, state: BaseGame | None) -> str:
     return "a city"
 
 
+def city_holders(state: BaseGame, city_id: str) -> str:
+    """Which city of a hex a logged city id is, by what is in it: "stations of N&W, PRR" or
+    "no station", and its free slots ("1 slot free"), for hexes with more than one city."""
+    try:
+        coord, index = find_city(state, city_id)
+    except GameError:
+        return "not on the map"
+    slots = state.board.hexes[coord].tokens[index]
+    held = [str(token) for token in slots if token is not None]
+    free = len(slots) - len(held)
+    return "; ".join(part for part in (f"stations of {', '.join(held)}" if held else "no station",
+                                       f"{free} slot{'s' if free != 1 else ''} free" if free else "") if part)
+
+
 def _price(share_price: str, state: BaseGame | None) -> str:
     """"$75" for the site's market cell "75,4,3"."""
     cell = state.market.by_id.get(share_price) if state is not None else None
