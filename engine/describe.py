@@ -62,7 +62,8 @@ def dividend_account(before: BaseGame, after: BaseGame, corporation: str) -> str
     treasury = corp_after.cash - corp_before.cash - kept
     if treasury:
         received.append(f"the {corporation} treasury ${treasury}")
-    return (f"{corporation} pays ${per_share:g} a share: {', '.join(received) or 'nobody holds a share'}; "
+    shown = f"{per_share:.0f}" if per_share == int(per_share) else f"{per_share:.2f}"
+    return (f"{corporation} pays ${shown} a share: {', '.join(received) or 'nobody holds a share'}; "
             f"{move}.")
 
 
@@ -184,6 +185,22 @@ def action_words(action: dict[str, Any], names: dict[str, str] | None = None,
         "discard_train": lambda: f"discards a {train_name(action)}-train",
         "scrap_train": lambda: f"scraps a {train_name(action)}-train",
         "pass": lambda: "passes",
+        "take_loan": lambda: "takes a loan",
+        "payoff_loan": lambda: "repays a loan",
+        "short": lambda: f"sells a share of {action.get('corporation')} short",
+        "convert": lambda: "converts to the next size",
+        "merge": lambda: (f"merges with {action.get('corporation')}" if action.get("entity_type") == "corporation"
+                          else f"names {action.get('corporation')} to buy"),
+        "assign": lambda: {"company": f"contributes {action.get('target')}",
+                           "corporation": f"offers {action.get('target')} for sale"}.get(
+                               str(action.get("target_type")), f"is used on {action.get('target')}"),
+        "remove_token": lambda: f"removes a station in {_city(str(action.get('city')), state)}",
+        "choose": lambda: ("attaches an upgrade to a train for its run" if action.get("entity_type") == "corporation"
+                           else f"chooses {action.get('choice')}"),
+        "bankrupt": lambda: "declares bankruptcy",
+        "end_game": lambda: "ends the game",
+        "undo": lambda: "takes back a move",
+        "redo": lambda: "makes a move again",
     }
     words = details.get(kind)
     text = words() if words is not None else str(kind).replace("_", " ")

@@ -438,7 +438,7 @@ class BaseGame(TitleRules, RouteHooksMixin):
     def end_game(self, reason: str) -> None:
         self.finished = True
         self.end_reason = reason
-        self.log.append(f"The game ends ({reason})")
+        self.log.append(f"The game ends ({reason.replace('_', ' ')})")
 
     # --- processing --------------------------------------------------------------------------
     def acting_players(self) -> list[Player]:

@@ -92,3 +92,31 @@ def test_an_action_is_told_in_the_words_of_the_table_not_the_site_s_ids() -> Non
     assert "MP places a station in D9" in told["place_token"]  # "D9-0-0"
     assert "T&P places a station in F9" in told["place_token"]  # "57-1-0", a laid tile's city
     assert any(words.endswith(" starts MP at $75") for words in told["par"])  # "75,4,3"
+    # The 1817 family's actions in words too (undo messages said "B&O take loan", "P3 short").
+    assert "B&O takes a loan" in told["take_loan"] and "MP repays a loan" in told["payoff_loan"]
+    assert "P3 sells a share of NP short" in told["short"]
+    assert "NP merges with B&O" in told["merge"] and "N&W converts to the next size" in told["convert"]
+    assert {"P1 contributes P16", "P1 offers NP for sale"} <= set(told["assign"])
+
+
+USA_FIXTURE = FIXTURE.parents[1] / "18USA" / "109372.json"
+
+
+def _usa_position(actions: int):
+    document = json.loads(USA_FIXTURE.read_text(encoding="utf-8"))
+    document["actions"] = document["actions"][:actions]
+    return load_game(document).state
+
+
+def test_a_share_of_half_a_dividend_is_told_in_dollars_and_cents() -> None:
+    from engine.describe import dividend_account
+
+    before = _usa_position(235)  # 109372: PRR, a 2-share company, ran for $150
+    after = before.snapshot()
+    after.process({"type": "dividend", "entity": "PRR", "entity_type": "corporation", "kind": "half"})
+    account = dividend_account(before, after, "PRR")
+    assert account is not None and account.startswith("PRR pays $37.50 a share: Player 4 $75;"), account
+
+
+def test_the_end_of_the_game_is_logged_in_words() -> None:
+    assert _usa_position(1543).log[-1] == "The game ends (final phase)"  # not "final_phase"
