@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.errors import CommandError, NotYourTurn
+from bot.errors import CommandError, NotPossibleNow, NotYourTurn
 from bot.model import Command
 from bot.routes_text import parse_routes
 from bot.vocabulary import COMMANDS, DIVIDEND_WORDS, SOURCE_WORDS
@@ -18,6 +18,7 @@ from engine.core.commands import ENTITY_FIELD, CommandSpec
 from engine.core.game import BaseGame
 from engine.core.step import INFORMATIONAL
 from engine.describe import city_holders, rotation_words
+from engine.errors import GameError
 from engine.legal import move_decider
 
 Move = dict[str, Any]
@@ -56,7 +57,42 @@ def candidate_moves(state: BaseGame, moves: list[Move], player_id: Any, word: st
         return mine
     if matching:
         raise NotYourTurn(f"/{word} is not yours to make now")
-    raise CommandError(f"/{word} is not possible now")
+    raise NotPossibleNow(f"/{word} is not possible now")
+
+
+def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str | None:
+    """Why the engine refuses what this command asks, where no legal move is made by its word:
+    the action the word makes, for the player or a company they preside (the one the command
+    names, else the one acting now first), tried on a copy. None when the command does not
+    make an action without its choices, or the engine would take it."""
+    spec = title_spec(state, command.name)
+    fields: dict[str, Any] = {}
+    named = None
+    for option in spec.options:
+        value = command.get(option.name)
+        if option.choice_field == ENTITY_FIELD:
+            named = value
+        elif value is not None and option.choice_field == option.name:
+            fields[option.name] = value
+        elif option.required:
+            return None  # the action's fields cannot be read from the command alone
+    entities: list[tuple[Any, str]] = []
+    if "player" in spec.entities and named is None:
+        entities.append((player_id, "player"))
+    if "corporation" in spec.entities:
+        acting = state.round.acting_entity(state)
+        presided = [corp for corp in state.corporations.values()
+                    if (president := corp.president()) is not None and str(president.id) == str(player_id)]
+        presided.sort(key=lambda corp: corp is not acting)
+        entities += [(corp.id, "corporation") for corp in presided
+                     if named is None or _upper(corp.id) == _upper(named)]
+    for entity, kind in entities:
+        trial = state.snapshot()
+        try:
+            trial.process({"type": spec.action, "entity": entity, "entity_type": kind, **fields})
+        except GameError as error:
+            return str(error)
+    return None
 
 
 def wants_proposal(command: Command) -> bool:

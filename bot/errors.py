@@ -9,3 +9,7 @@ class CommandError(ValueError):
 
 class NotYourTurn(CommandError):
     """Someone else (or a company someone else presides) must make this move."""
+
+
+class NotPossibleNow(CommandError):
+    """No legal move at all is made by this command word now (the engine may know why)."""

@@ -19,11 +19,11 @@ from typing import Any
 
 from bot import drawing
 from bot import pictures as pics
-from bot.commands import build_action, controls, wants_proposal
+from bot.commands import build_action, controls, engine_reason, wants_proposal
 from bot.config import ReminderDefaults
 from bot.consent import ConsentMixin, waiting_line
 from bot.ending import EndingMixin
-from bot.errors import CommandError, NotYourTurn
+from bot.errors import CommandError, NotPossibleNow, NotYourTurn
 from bot.info import InfoMixin
 from bot.lifecycle import LifecycleMixin
 from bot.model import Actor, Button, Command, Reply
@@ -172,6 +172,10 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
                 turn, _ = self.turn_text(session, state, ping=False)
                 return Outcome(Reply.error(
                     f"{error}: you act only for your own seat and the companies you preside.\nNow: {turn}", game_id))
+            except NotPossibleNow as error:
+                reason = engine_reason(state, seat.player_id, command)
+                turn, _ = self.turn_text(session, state, ping=False)
+                return Outcome(Reply.error(f"{error}{': ' + reason if reason else ''}.\nNow: {turn}", game_id))
             except CommandError as error:
                 turn, _ = self.turn_text(session, state, ping=False)
                 return Outcome(Reply.error(f"{error}.\nNow: {turn}", game_id))
