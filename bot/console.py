@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from bot.config import DEFAULT_DB, MAX_ROUTER_BUDGET
 from bot.console_hints import choices_text, lay_text
-from bot.console_parse import HELP, ParseError, parse_line
+from bot.console_parse import ParseError, help_text, parse_line
 from bot.dispatch import handle
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator, plain_mention
@@ -83,7 +83,8 @@ class Console:
         name, command = parsed
         command = replace(command, sent_at=time.time())  # typed after the previous reply was shown
         if command.name == "help":
-            print(HELP, file=self.output)
+            title = (await self.moderator.sessions.get(self.game_id)).loaded.game.title
+            print(help_text(title), file=self.output)
             return True
         if name is None and command.name in MOVES:
             seats = (await self.moderator.sessions.get(self.game_id)).seats

@@ -51,7 +51,10 @@ async def choices_text(moderator: Moderator, game_id: int, limit: int = 6) -> st
                 continue
             option = _first_choosable(spec)
             choices = await moderator.suggest(game_id, actor, spec.word, option, "", {}) if option else []
-            listed = f" {option}: {_listing([label for label, _ in choices], limit)}" if choices else ""
+            # What to type must show: a label that does not hold its value (an attachment's
+            # words for the code "0-1") is given after the value.
+            shown = [label if str(value) in label else f"{value} ({label})" for label, value in choices]
+            listed = f" {option}: {_listing(shown, limit)}" if choices else ""
             lines.append(f"  @{seat.display_name} /{spec.word}{listed}")
     return "\n".join(lines)
 

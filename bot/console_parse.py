@@ -10,16 +10,21 @@ import re
 from typing import Any
 
 from bot.model import Command
-from bot.vocabulary import ALL, GAME, MOVES, Spec
+from bot.vocabulary import ALL, GAME, MOVES, Spec, move_spec
+from engine import command_table
 
 
 class ParseError(ValueError):
     pass
 
 
-def _help() -> str:
+def _help(title: str | None = None) -> str:
+    """The terminal's help: every title's moves, or only those of the game's title in its own
+    words (an 18USA game is not shown /par or /issue, and /bid says what an 18USA bid is for)."""
+    moves = MOVES if title is None else {**{w: move_spec(c) for w, c in command_table(title).items()},
+                                         "action": MOVES["action"]}
     lines = ["Commands (write @<player> before a move):"]
-    for spec in list(MOVES.values()) + list(GAME.values()):
+    for spec in list(moves.values()) + list(GAME.values()):
         options = " ".join(f"{o.name}:…" if o.required else f"[{o.name}:…]" for o in spec.options)
         lines.append(f"  /{spec.name} {options}".rstrip() + f" — {spec.description}")
     lines += [
@@ -34,6 +39,10 @@ def _help() -> str:
 
 
 HELP = _help()
+
+
+def help_text(title: str | None) -> str:
+    return _help(title) if title is not None else HELP
 TRUE = {"true", "yes", "y", "1", "on"}
 FALSE = {"false", "no", "n", "0", "off"}
 

@@ -43,7 +43,7 @@ def _o(name: str, kind: type, description: str, required: bool = False, auto: bo
 SUGGESTED = frozenset({("lay", "private"), ("token", "private"), ("run", "routes"), ("bid", "price")})
 
 
-def _from_engine(command: CommandSpec) -> Spec:
+def move_spec(command: CommandSpec) -> Spec:
     return Spec(command.word, command.description, tuple(
         Option(o.name, o.kind, o.description, o.required,
                o.choice_field is not None or (command.word, o.name) in SUGGESTED)
@@ -53,7 +53,7 @@ def _from_engine(command: CommandSpec) -> Spec:
 # Moves: each makes one engine action for the caller's seat or a company they preside. The
 # engine's titles declare them (engine.command_table); /action is the bot's own.
 COMMANDS: dict[str, CommandSpec] = command_table()
-MOVES: dict[str, Spec] = {word: _from_engine(command) for word, command in COMMANDS.items()}
+MOVES: dict[str, Spec] = {word: move_spec(command) for word, command in COMMANDS.items()}
 MOVES["action"] = Spec("action", "Apply one raw 18xx.games action (power users and tools)", (
     _o("json", str, "One action as JSON", True),))
 

@@ -16,6 +16,7 @@ from bot_helpers import open_moderator
 from usa_script import USA_LOGS
 
 from bot.console import TABLE, Console
+from bot.console_hints import choices_text
 from bot.dispatch import handle
 from bot.model import Actor, Command
 
@@ -33,6 +34,9 @@ async def test_attach_says_which_and_what_it_did(tmp_path: Path) -> None:
         assert imported.ok and imported.game_id is not None, imported.text
         game_id = imported.game_id
 
+        listed = await choices_text(moderator, game_id)
+        assert ("@Player 4 /attach choice: 0-0 (Double Heading (extender) on the 2-train 2-2); "
+                "1-0 (Double Heading (extender) on the 2-train 2-3)") in listed, listed
         out = io.StringIO()
         await Console(moderator, game_id, None, out).line("@Player 4 /attach")
         assert out.getvalue().strip() == "error: /attach needs choice:"

@@ -38,3 +38,24 @@ async def test_moves_lists_every_word_the_legal_moves_allow(tmp_path: Path) -> N
         assert lines["/scrap"] == "@P3 /scrap train: P-4"
     finally:
         await repo.close()
+
+
+async def test_help_in_an_18usa_game_gives_its_own_words(tmp_path: Path) -> None:
+    import io
+
+    from bot.console import Console
+
+    document = json.loads(LOG.read_text())
+    document["actions"] = document["actions"][:10]
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        imported = await moderator.import_game(Actor(None, "", True), json.dumps(document))
+        assert imported.ok and imported.game_id is not None, imported.text
+        out = io.StringIO()
+        await Console(moderator, imported.game_id, None, out).line("/help")
+        words = {line.split()[0] for line in out.getvalue().splitlines() if line.startswith("  /")}
+        assert {"/short", "/attach", "/loan", "/size", "/action", "/game"} <= words
+        assert not {"/par", "/issue"} & words  # 18Texas's, not 18USA's
+        assert "  /bid company:… price:… — Bid on a private, to start a company" in out.getvalue()
+    finally:
+        await repo.close()
