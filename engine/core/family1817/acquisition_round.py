@@ -498,8 +498,11 @@ class AcquisitionStep(Step):
             moves.append({"type": "bid", **base, "choices": [{"corporation": sale.target, "min_price": limits[0],
                                                             "max_price": limits[1], "step": BID_STEP}]})
         if "merge" in kinds:
-            moves.append({"type": "merge", **base, "choices": [
-                {"corporation": corp.id} for corp in buyers_of(game, entity, sale, sale.high_bid)]})
+            buyers = buyers_of(game, entity, sale, sale.high_bid)
+            moves.append({"type": "merge", **base, "choices": [{"corporation": corp.id} for corp in buyers],
+                          # the word's "merge" does not say that the winner names the buyer here
+                          "phrase": f"name which of your companies buys {sale.target} for ${sale.high_bid}: "
+                                    + ", ".join(corp.id for corp in buyers)})
         if "pass" in kinds:
             moves.append({"type": "pass", **base})
         return moves
