@@ -67,8 +67,13 @@ class Console:
     async def line(self, text: str) -> bool:
         """Handle one input line; False when the caller should stop (strict mode error)."""
         if text.strip().split("/", 1)[-1].strip() == "moves":  # "/moves" or "@Alice /moves"
-            print(await choices_text(self.moderator, self.game_id, limit=25) or "Nobody can move now.",
-                  file=self.output)
+            try:
+                listed = await choices_text(self.moderator, self.game_id, limit=25) or "Nobody can move now."
+            except Exception as error:  # a listing's bug must not end the session
+                log.exception("listing the moves failed")
+                return self.refuse(f"Listing the moves failed inside Stationmaster ({type(error).__name__}); "
+                                   "/game status says who is to act.")
+            print(listed, file=self.output)
             return True
         try:
             parsed = parse_line(text)
@@ -103,7 +108,11 @@ class Console:
             self.errors += 1
             return not self.strict
         if self.hints and command.name in MOVES:
-            hints = await choices_text(self.moderator, self.game_id)
+            try:
+                hints = await choices_text(self.moderator, self.game_id)
+            except Exception:  # the move is made; a listing's bug must not end the session
+                log.exception("listing the choices after a move failed")
+                hints = ""
             if hints:
                 print("Choices (/moves lists them all):\n" + hints, file=self.output)
         return True

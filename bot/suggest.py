@@ -218,9 +218,11 @@ def _trains(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, An
     out = []
     for c in choices:
         if "price" in c:
-            out.append((f"{c.get('variant', c['train'])}-train from the {c['from']} for ${c['price']}", c["train"]))
+            out.append((f"{c.get('variant', c['train'])}-train from the {c.get('from', 'bank')} for ${c['price']}",
+                        c["train"]))
         else:
-            out.append((f"{c['train']} from {c['from']} (${c['min_price']}–${c['max_price']}, give price:)", c["train"]))
+            out.append((f"{c['train']} from {c.get('from', 'another company')} (${c['min_price']}–${c['max_price']}, "
+                        "give price:)", c["train"]))
     return out
 
 

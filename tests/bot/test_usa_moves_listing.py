@@ -59,3 +59,21 @@ async def test_help_in_an_18usa_game_gives_its_own_words(tmp_path: Path) -> None
         assert "  /bid company:… price:… — Bid on a private, to start a company" in out.getvalue()
     finally:
         await repo.close()
+
+
+async def test_a_pullman_before_the_run_is_listed_and_suggested(tmp_path: Path) -> None:
+    """The Pullman step's offer (s8503 before 1126: SR may buy P-6 before running) made /train's
+    autocomplete fail and /moves end the terminal session (its choice had no seller)."""
+    document = json.loads(LOG.read_text())
+    document["actions"] = document["actions"][:1126]
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        imported = await moderator.import_game(Actor(None, "", True), json.dumps(document))
+        assert imported.ok and imported.game_id is not None, imported.text
+        game_id = imported.game_id
+        president = Actor(None, "P2")
+        offered = await moderator.suggest(game_id, president, "train", "train", "", {})
+        assert offered == [("P-6-train from the depot for $200", "P-6")]
+        assert "@P2 /train train: P-6-train from the depot for $200" in await choices_text(moderator, game_id)
+    finally:
+        await repo.close()

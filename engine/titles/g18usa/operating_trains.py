@@ -367,7 +367,7 @@ class PullmanStep(EndedByAnAttachment):
         moves: list[Move] = []
         if "buy_train" in kinds:
             moves.append({"type": "buy_train", "entity": corp.id,
-                          "choices": [{"train": f"P-{usa.pullmans_made}", "price": PULLMAN_PRICE}]})
+                          "choices": [{"train": f"P-{usa.pullmans_made}", "price": PULLMAN_PRICE, "from": "depot"}]})
         if "choose" in kinds:
             moves += [move for move in _route_step(rnd).legal_moves(game, rnd) if move["type"] == "choose"]
         return moves + [{"type": "pass", "entity": corp.id}] if kinds else []
