@@ -378,9 +378,10 @@ def _train(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any
     wanted = str(command.get("train") or "").strip()
     price = command.get("price")
     choices = move["choices"]
-    chosen = next((c for c in choices if c["train"] == wanted), None)
+    chosen = next((c for c in choices if _upper(c["train"]) == wanted.upper()), None)
     if chosen is None:  # a name: the depot's next train of that name first, then others'
-        named = [c for c in choices if c.get("variant") == wanted or tile_name(c["train"]) == wanted]
+        named = [c for c in choices
+                 if _upper(c.get("variant") or "") == wanted.upper() or _upper(tile_name(c["train"])) == wanted.upper()]
         named.sort(key=lambda c: c.get("from") != "depot")
         chosen = named[0] if named else None
     if chosen is None:

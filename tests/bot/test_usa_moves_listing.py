@@ -75,5 +75,11 @@ async def test_a_pullman_before_the_run_is_listed_and_suggested(tmp_path: Path) 
         offered = await moderator.suggest(game_id, president, "train", "train", "", {})
         assert offered == [("P-6-train from the depot for $200", "P-6")]
         assert "@P2 /train train: P-6-train from the depot for $200" in await choices_text(moderator, game_id)
+        # Typed by its name in any case, as players write it.
+        from bot.dispatch import handle
+        from bot.model import Command
+
+        bought = await handle(moderator, game_id, president, Command("train", {"train": "p"}))
+        assert bought.ok and bought.text.startswith("SR buys a Pullman car"), bought.text
     finally:
         await repo.close()
