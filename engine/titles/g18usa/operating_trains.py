@@ -256,6 +256,12 @@ def buy_pullman(game: G18USA, corporation: Corporation, price: int) -> None:
         raise GameError(f"a Pullman car from the bank costs ${PULLMAN_PRICE}")
     if not room_for_train(game, corporation):
         raise GameError(f"{corporation.id} is at its train limit")
+    if corporation.cash < PULLMAN_PRICE:
+        # Offered while loans would pay for it (as on the site): the loans come first.
+        hint = (f"; take loans first (${game.loans.value} each)"
+                if budget(game, corporation) >= PULLMAN_PRICE else "")
+        raise GameError(f"{corporation.id} has ${corporation.cash}; a Pullman car costs ${PULLMAN_PRICE}, "
+                        f"${PULLMAN_PRICE - corporation.cash} more{hint}")
     train = usa_phases.new_pullman(game)
     game.transfer(corporation, game.bank, PULLMAN_PRICE)
     game.pullmans_made += 1
@@ -415,6 +421,11 @@ class UsaBuyTrainStep(EndedByAnAttachment):
         # Offered are the purchases the treasury pays now; one that needs loans is offered once
         # they are taken (the step stays open while loans could pay, as on the site).
         choices = buyable(usa, corp, corp.cash)
+        if pullman_allowed(usa, corp) is not None:
+            # The open market's Pullmans keep the step open as on the site (s8401 801: WP, with
+            # its Pullman, scraps it in this step), but buying one is refused (12.7): not offered.
+            market = {train.id for train in usa.depot.discarded if usa_phases.is_pullman(train)}
+            choices = [c for c in choices if not (c["from"] == "market" and c["train"] in market)]
         moves: list[Move] = [{"type": "buy_train", "entity": corp.id, "choices": choices}] if choices else []
         return moves + [{"type": "pass", "entity": corp.id}]
 

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from usa_positions import logged_action
 from usa_tracecheck import position_in
 
+from engine.errors import GameError
 from engine.legal import legal_moves
 
 LOG = "s8503"
@@ -54,3 +56,26 @@ def test_no_pullman_offered_when_cash_and_loans_fall_short_but_the_step_waits_fo
     assert game.round.blocking_step(game).key == "pullman" and not offered(game)
     game.process({"type": "pass", "entity": "IC", "entity_type": "corporation"})
     assert game.round.blocking_step(game).key != "pullman"
+
+
+def test_a_pullman_offered_on_loans_is_refused_until_they_are_taken_saying_so() -> None:
+    game = position(cash=100)
+    with pytest.raises(GameError, match=r"^IC has \$100; a Pullman car costs \$200, \$100 more; "
+                                        r"take loans first \(\$100 each\)$"):
+        game.process({"type": "buy_train", "entity": "IC", "entity_type": "corporation", "train": "P-0",
+                      "price": 200})
+    assert game.corporations["IC"].cash == 100 and not any(t.name == "P" for t in game.corporations["IC"].trains)
+
+
+def test_a_company_with_a_pullman_is_not_offered_the_open_market_s_pullmans() -> None:
+    # s8503 before 1238: SR has its Pullman P-8; six discarded Pullmans wait in the open market.
+    game = position_in(LOG, 1238)
+    game.importing = False
+    assert [t.id for t in game.corporations["SR"].trains if t.name == "P"] == ["P-8"]
+    assert sum(1 for t in game.depot.discarded if t.name == "P") == 6
+    market = [c["train"] for m in legal_moves(game) if m["type"] == "buy_train" and m["entity"] == "SR"
+              for c in m["choices"] if c.get("from") == "market"]
+    assert not [train for train in market if train.startswith("P-")]
+    with pytest.raises(GameError, match=r"SR already has a Pullman car \(12\.7\)"):
+        game.process({"type": "buy_train", "entity": "SR", "entity_type": "corporation", "train": "P-0",
+                      "price": 200})
