@@ -308,6 +308,9 @@ def buy_train(game: G18USA, corporation: Corporation, action: BuyTrain) -> None:
         hint = f"the next new train is {upcoming.id}" if upcoming else "the bank has no trains"
         raise GameError(f"train {action.train!r} cannot be bought now; {hint}")
     seller = train.owner
+    refused = pullman_allowed(game, corporation) if usa_phases.is_pullman(train) else None
+    if refused:
+        raise GameError(refused)
     if usa_phases.is_obsolete(game, train):
         raise GameError("an obsolete train cannot be sold (8)")
     if price < 1 or price > corporation.cash:
@@ -461,9 +464,10 @@ def buyable_offers(game: G18USA, corp: Corporation, money: int | None = None) ->
     if pullman_allowed(game, corp) is None and money >= PULLMAN_PRICE:
         yield {"train": f"P-{game.pullmans_made}", "price": PULLMAN_PRICE, "from": "depot"}
     if money >= 1:
+        pullman_refused = pullman_allowed(game, corp) is not None  # one a company, from phase 5 (12.7)
         for other in game.corporations.values():
             if other is corp or not other.trains:
                 continue
             for train in other.trains:
-                if not usa_phases.is_obsolete(game, train):
+                if not usa_phases.is_obsolete(game, train) and not (pullman_refused and usa_phases.is_pullman(train)):
                     yield {"train": train.id, "from": other.id, "min_price": 1, "max_price": money}

@@ -79,3 +79,20 @@ def test_a_company_with_a_pullman_is_not_offered_the_open_market_s_pullmans() ->
     with pytest.raises(GameError, match=r"SR already has a Pullman car \(12\.7\)"):
         game.process({"type": "buy_train", "entity": "SR", "entity_type": "corporation", "train": "P-0",
                       "price": 200})
+
+
+def test_a_company_with_a_pullman_may_not_buy_another_company_s() -> None:
+    """12.7: "A company may only own one Pullman car", from the bank or from another company
+    (s8503 before 1238: SR has P-8; NYC holds P-3 and SP P-5 beside its 6-train)."""
+    game = position_in(LOG, 1238)
+    game.importing = False
+    offers = [(c["train"], c["from"]) for m in legal_moves(game) if m["type"] == "buy_train" and m["entity"] == "SR"
+              for c in m["choices"]]
+    assert ("6-4", "SP") in offers
+    assert not [train for train, _ in offers if train.startswith("P-")]
+    cash = game.corporations["SR"].cash
+    with pytest.raises(GameError, match=r"SR already has a Pullman car \(12\.7\)"):
+        game.process({"type": "buy_train", "entity": "SR", "entity_type": "corporation", "train": "P-3",
+                      "price": 1})
+    assert [t.id for t in game.corporations["NYC"].trains] == ["P-3"]
+    assert game.corporations["SR"].cash == cash
