@@ -18,7 +18,7 @@ from engine.core.commands import ENTITY_FIELD, CommandSpec
 from engine.core.game import BaseGame
 from engine.core.step import INFORMATIONAL
 from engine.describe import city_holders, rotation_words
-from engine.errors import GameError
+from engine.errors import GameError, NotNow
 from engine.legal import move_decider
 
 Move = dict[str, Any]
@@ -90,6 +90,8 @@ def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str | No
         trial = state.snapshot()
         try:
             trial.process({"type": spec.action, "entity": entity, "entity_type": kind, **fields})
+        except NotNow as error:  # the caller's reply already says the word is not possible now
+            return error.why
         except GameError as error:
             return str(error)
     return None

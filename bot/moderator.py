@@ -27,7 +27,7 @@ from bot.errors import CommandError, NotPossibleNow, NotYourTurn
 from bot.info import InfoMixin
 from bot.lifecycle import LifecycleMixin
 from bot.model import Actor, Button, Command, Reply
-from bot.raw_action import acting_entity, parse_raw
+from bot.raw_action import acting_entity, parse_raw, raw_refusal
 from bot.repeats import Repeats
 from bot.replies import (
     acting_seats,
@@ -252,7 +252,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
                 return Outcome(Reply.error("You act only for your own seat and the companies you preside.", game_id))
             if (repeat := self._repeat(session, actor, command)) is not None:
                 return repeat
-            return self._remember(session, actor, command, await self._commit(session, actor, {**action, **probe}))
+            return self._remember(session, actor, command, await self._commit(session, actor, {**action, **probe},
+                                                                               raw=True))
 
     async def undo(self, game_id: int, actor: Actor, steps: int = 1) -> Outcome:
         """Take back moves: your own last move until the next player moves; more needs an admin."""
@@ -324,8 +325,10 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         return Outcome(Reply(note, game_id=game_id, seq=seq), True, session, game.state.snapshot(), (note,))
 
     async def _commit(self, session: Session, actor: Actor, action: dict[str, Any],
-                      note: str | None = None, consented: bool = False, known: Any = None) -> Outcome:
-        """Process, then append; nothing is acknowledged unless the append committed.
+                      note: str | None = None, consented: bool = False, known: Any = None,
+                      raw: bool = False) -> Outcome:
+        """Process, then append; nothing is acknowledged unless the append committed. A refusal
+        of a `raw` action (`/action json:`) names its 18xx.games type as well as its word.
 
         A purchase that needs another president's consent is not made here unless it was
         given (``consented``): it becomes an offer to that president instead. Runs held to the
@@ -361,7 +364,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             if isinstance(error, RunsBelowTheMost):  # rule 12.4: offer the optimizer's runs
                 hint = (f"\nTo run for ${error.best.total}: /run with no routes runs the proposed runs (or press "
                         f"“Run for ${error.best.total}” under the last move).")
-            return Outcome(Reply.error(f"That move is not allowed: {error}.{hint}\nNow: {turn}", game_id))
+            reason = raw_refusal(game.state, action, error) if raw else str(error)
+            return Outcome(Reply.error(f"That move is not allowed: {reason}.{hint}\nNow: {turn}", game_id))
         _complete_runs(game.state, action)
         try:
             stored = await self.repo.append_action(game_id, seq, action, actor.user_id)

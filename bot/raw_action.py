@@ -8,14 +8,18 @@ name it (``"entity": "Player 1"``, a seat's name), or left out for one's own sea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
 from functools import cache
 from typing import Any
 
 from bot.errors import CommandError
+from bot.vocabulary import COMMANDS
 from engine.catalog import declared_actions, title_infos
 from engine.core.actions import ACTION_TYPES
+from engine.core.commands import RAW_WORD, CommandSpec, either, words_for
 from engine.core.game import BaseGame
+from engine.errors import GameError, NotNow
 from storage import SeatRecord
 from storage.safe_json import UnsafeJSON, loads
 
@@ -72,7 +76,7 @@ def parse_raw(text: str) -> dict[str, Any]:
     missing = [" or ".join(f'"{one}"' for one in name.split("|")) for name in NEEDED_FIELDS.get(kind, ())
                if all(action.get(one) is None for one in name.split("|"))]
     if missing:
-        raise CommandError(f"A {kind} action needs {' and '.join(missing)}.")
+        raise CommandError(f"A {kind} action{_word(COMMANDS.values(), action)} needs {' and '.join(missing)}.")
     if kind == "message":
         message = action.get("message")
         if not isinstance(message, str) or not message.strip():
@@ -110,3 +114,18 @@ def acting_entity(action: dict[str, Any], seat: SeatRecord, seats: list[SeatReco
     if kind in (None, "company") and key in state.companies:
         return {"entity": key, "entity_type": "company"}
     raise CommandError(f"There is no {kind or 'player, company or private'} {str(entity)[:40]!r} in this game.")
+
+
+def _word(table: Iterable[CommandSpec], action: dict[str, Any]) -> str:
+    """" (/train)": the command word that makes a raw action, or nothing where no word does."""
+    words = words_for(table, str(action.get("type")), str(action.get("entity_type") or "player"), action)
+    return "" if words == [RAW_WORD] else f" ({either(words)})"
+
+
+def raw_refusal(state: BaseGame, action: dict[str, Any], error: GameError) -> str:
+    """The engine's refusal of a raw action, for the player who typed its 18xx.games type: the
+    type they typed and the command word of the game's title that makes it."""
+    if isinstance(error, NotNow):
+        return error.naming_the_type()
+    word = _word(type(state).COMMANDS, action)
+    return f"{error} ({action.get('type')} is {word.strip(' ()')})" if word else str(error)

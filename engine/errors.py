@@ -15,6 +15,22 @@ class GameError(Exception):
     """
 
 
+class NotNow(GameError):
+    """An action the position does not allow now, named by the command word players type for it
+    (`word`, e.g. "/train"); `why` says what the round waits for and what can be done instead.
+    `action_type` is the 18xx.games type, for a front end answering a raw action that named it."""
+
+    def __init__(self, word: str, action_type: str, why: str) -> None:
+        super().__init__(f"{word} is not possible now: {why}")
+        self.word = word
+        self.action_type = action_type
+        self.why = why
+
+    def naming_the_type(self) -> str:
+        """The refusal for someone who typed the 18xx.games action: its type and its word."""
+        return f"{self.action_type} ({self.word}) is not possible now: {self.why}"
+
+
 class RunsBelowTheMost(GameError):
     """Runs worth less than the company's trains can earn, where the title holds a company to its
     most (`must_run_for_the_most`). `best` is the route optimizer's answer, for a front end to

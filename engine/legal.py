@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.actions import EndGame, Meta, parse_action
-from engine.core.entities import Company, Corporation, Holder, Player
+from engine.core.entities import Holder, Player
 from engine.core.game import BaseGame
 from engine.core.step import decider
 from engine.errors import GameError
@@ -58,10 +58,6 @@ def _entity_type(game: BaseGame, entity: Any, kind: str | None = None) -> str:
         if acting is not None:
             return acting
     return found[0][0] if found else "player"
-
-
-def entity_kind(entity: Holder) -> str:
-    return "corporation" if isinstance(entity, Corporation) else "company" if isinstance(entity, Company) else "player"
 
 
 def is_offered(game: BaseGame, action: dict[str, Any]) -> bool:

@@ -17,6 +17,7 @@ offers a company for sale).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 
@@ -45,7 +46,7 @@ class CommandSpec:
     def option(self, name: str) -> CommandOption | None:
         return next((o for o in self.options if o.name == name), None)
 
-    def takes(self, choice: dict[str, object]) -> bool:
+    def takes(self, choice: Mapping[str, object]) -> bool:
         """Whether a legal move's choice belongs to this word."""
         return all(choice.get(field) == value for field, value in self.selects)
 
@@ -129,3 +130,26 @@ def merge_tables(tables: list[tuple[CommandSpec, ...]]) -> dict[str, CommandSpec
                 raise ValueError(f"command /{spec.word} is declared differently by two titles")
             merged.setdefault(spec.word, spec)
     return merged
+
+
+RAW_WORD = "/action"  # the front ends' raw 18xx.games action: what makes an action no word makes
+
+
+def words_for(table: Iterable[CommandSpec], action: str, entity_type: str,
+              fields: Mapping[str, object] | None = None) -> list[str]:
+    """The command words ("/train") that make `action` for an entity of `entity_type`, as players
+    type them: where several words share the action type, `fields` (an action's, or a legal
+    choice's) keeps the ones whose `selects` it matches. An action no word makes: `/action`."""
+    made = [spec for spec in table if spec.action == action and entity_type in spec.entities]
+    chosen = [spec for spec in made if fields is None or spec.takes(fields)] or made
+    return [f"/{spec.word}" for spec in chosen] or [RAW_WORD]
+
+
+def words_for_move(table: Iterable[CommandSpec], move: Mapping[str, object]) -> list[str]:
+    """The command words that make (some choice of) a legal move; `/action` if none does."""
+    return [f"/{spec.word}" for spec in table if spec.covers(dict(move))] or [RAW_WORD]
+
+
+def either(words: list[str]) -> str:
+    """"/contribute or /offer"."""
+    return " or ".join(dict.fromkeys(words))

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.core.actions import Action
+from engine.core.commands import words_for, words_for_move
 from engine.core.entities import Holder, Player
-from engine.core.step import Move, Step, controller
-from engine.errors import GameError
+from engine.core.step import Move, Step, command_word, controller, entity_id, entity_type
+from engine.errors import GameError, NotNow
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
@@ -99,18 +100,39 @@ class Round:
             reason = step.refusal(game, self, entity, action)
             if reason:
                 raise GameError(reason)
-        raise GameError(self.not_allowed(game, entity, action))
+        raise self.not_allowed(game, entity, action)
 
-    def not_allowed(self, game: BaseGame, entity: Holder, action: Action) -> str:
+    def not_allowed(self, game: BaseGame, entity: Holder, action: Action) -> GameError:
+        """Why `entity` may not take `action` now, in the command words of the game's title: whose
+        turn it is, or what the round waits for and which words `entity` may use now."""
         acting = self.acting_entity(game)
         step = self.blocking_step(game)
         if acting is not None and entity is not acting and not any(
                 other.actions(game, self, entity) for other in self.active_steps(game)):
-            return f"it is {game.describe(acting)}'s turn ({self.title(game)})"
-        allowed = sorted({kind for s in self.active_steps(game) for kind in s.actions(game, self, entity)})
-        where = f"the {step.label} step" if step is not None else self.title(game)
-        return (f"{action.type} is not allowed now: {game.describe(entity)} is at {where}; "
-                f"allowed now: {', '.join(allowed) or 'nothing'}")
+            return GameError(f"it is {game.describe(acting)}'s turn ({self.title(game)})")
+        word = command_word(game, action.type, entity, action.to_dict())
+        allowed: list[str] = []
+        for active in self.active_steps(game):
+            for kind in active.actions(game, self, entity):
+                allowed += self._words_now(game, active, entity, kind)
+        waiting = game.describe(acting if acting is not None else entity)
+        where = f"{waiting} is to {step.label}" if step is not None else f"it is {self.title(game)}"
+        can = (f"what you can do now: {', '.join(sorted(set(allowed)))}" if allowed
+               else f"{game.describe(entity)} has nothing to do now")
+        return NotNow(word, action.type, f"{where}; {can}")
+
+    def _words_now(self, game: BaseGame, step: Step, entity: Holder, kind: str) -> list[str]:
+        """The words for an action type a step allows `entity` now; where the type has several
+        (18USA's assign: /contribute, /offer), those making one of the step's legal moves."""
+        table = type(game).COMMANDS
+        words = words_for(table, kind, entity_type(entity))
+        if len(words) < 2:
+            return words
+        wanted = str(entity_id(entity))
+        made = [word for move in step.legal_moves(game, self)
+                if move["type"] == kind and str(move["entity"]) == wanted
+                for word in words_for_move(table, {"entity_type": entity_type(entity), **move})]
+        return [word for word in words if word in made] or words
 
     def legal_moves(self, game: BaseGame) -> list[Move]:
         """The blocking step's moves (the decision the round waits for) first, then those of the

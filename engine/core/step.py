@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action
+from engine.core.commands import either, words_for
 from engine.core.entities import Company, Corporation, Holder, Player
 
 if TYPE_CHECKING:
@@ -115,6 +116,19 @@ class Step:
     def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> str | None:
         """Why `action` is not allowed here, when more can be said than which actions are."""
         return None
+
+
+def entity_type(entity: Holder) -> str:
+    """The `entity_type` an action names an entity with: player, corporation or company."""
+    if isinstance(entity, Corporation):
+        return "corporation"
+    return "company" if isinstance(entity, Company) else "player"
+
+
+def command_word(game: BaseGame, kind: str, entity: Holder, fields: Mapping[str, Any] | None = None) -> str:
+    """The command word players of the game's title type for an action type of `entity`: "/lay";
+    "/contribute or /offer" where `fields` (the action's) do not pick one; "/action" if none."""
+    return either(words_for(type(game).COMMANDS, kind, entity_type(entity), fields))
 
 
 def entity_id(entity: Holder) -> str | int:

@@ -15,7 +15,7 @@ from engine.core.actions import Action, LayTile, PlaceToken
 from engine.core.board import opposite
 from engine.core.entities import Company, Corporation, Holder
 from engine.core.round import Round
-from engine.core.step import Handler, Move, Step
+from engine.core.step import Handler, Move, Step, command_word
 from engine.core.steps.operating import operating
 from engine.core.steps.pending_token import PendingToken
 from engine.core.steps.token import TokenStep
@@ -195,7 +195,7 @@ class PrivatePowersStep(Step):
     def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> str | None:
         if isinstance(entity, Company):
             ability_context(game, rnd, entity)
-            return f"{entity.name} cannot {action.type} now"
+            return f"{entity.name} cannot {command_word(game, action.type, entity)} now"
         return None
 
     def process_lay_tile(self, game: BaseGame, rnd: Round, entity: Holder, action: LayTile) -> None:
@@ -207,13 +207,13 @@ class PrivatePowersStep(Step):
         elif kind == "extra_tile_lays":
             self._extra_lay(game, rnd, entity, corp, action)
         else:
-            raise GameError(f"{entity.name} cannot lay_tile now")
+            raise GameError(f"{entity.name} cannot {command_word(game, action.type, entity)} now")
 
     def process_place_token(self, game: BaseGame, rnd: Round, entity: Holder, action: PlaceToken) -> None:
         assert isinstance(entity, Company)
         corp = ability_context(game, rnd, entity)
         if entity.ability.get("type") != "teleport":
-            raise GameError(f"{entity.name} cannot place_token now")
+            raise GameError(f"{entity.name} cannot {command_word(game, action.type, entity)} now")
         turn = operating(rnd).operating_turn
         if turn.ability_token_hex is None or not in_step(game, rnd, TokenStep):
             raise GameError(f"{entity.name} places a station only in {corp.id}'s station step right after "

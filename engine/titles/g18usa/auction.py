@@ -94,7 +94,7 @@ class SelectionAuctionStep(Step):
         player = _round(rnd).current(game)
         if entity is not player:
             return f"it is {player.name}'s turn in the private auction"
-        return f"{action.type} is not an auction action; bid or pass"
+        return None  # the round says what the auction allows, in the title's command words
 
     # --- rules -------------------------------------------------------------------------------
     def minimum(self, auction: PrivateAuctionRound, company: Company) -> int:

@@ -160,7 +160,7 @@ def test_14_2_2_the_buyer_takes_loans_first_then_repays_acquired_loans() -> None
     c_col = col(game, "C")
     # C (5 shares, 2 loans now) may take more loans: that comes first, until it passes
     assert sorted(m["type"] for m in legal_moves(game)) == ["pass", "take_loan"]
-    refused(game, "payoff_loan", "C", "not allowed now")
+    refused(game, "payoff_loan", "C", "not possible now: C is to buy companies")
     act(game, "take_loan", "C")
     act(game, "pass", "C")
     # then it may repay the two loans it acquired, without moving its price

@@ -218,7 +218,7 @@ def test_5_grrrc_station_or_the_company_s_own_station(options: list[str]) -> Non
         assert step_label(game) == "token"
         assert houston in [{"city": c["city"], "hex": "I14"} for m in moves_of(game, "place_token")
                            if m["entity"] == "GRRRC" for c in m["choices"]]
-        refuse(game, "pass", "GRRRC", rf"{GRRRC} cannot pass now")
+        refuse(game, "pass", "GRRRC", rf"{GRRRC} cannot /pass now")
         play(game, "place_token", "GRRRC", city="511-0-0", slot=0, tokener="SSW")
         # One station a turn (12.3): the step is over.
         assert step_label(game) != "token"
@@ -251,7 +251,7 @@ def test_5_nopr_511_in_the_company_s_own_home(options: list[str]) -> None:
         play(game, "pass", "NOPR")
     else:
         assert not moves_of(game, "pass") or all(m["entity"] == "SAA" for m in moves_of(game, "pass"))
-        refuse(game, "pass", "NOPR", rf"{NOPR} cannot pass now")
+        refuse(game, "pass", "NOPR", rf"{NOPR} cannot /pass now")
     assert operating(game) == "SAA" and step_label(game) != "track"
 
 

@@ -278,7 +278,7 @@ def test_11_2_treasury_purchases_pay_the_company_pool_purchases_pay_the_bank() -
 
 def test_11_2_the_presidents_certificate_is_bought_by_setting_a_par_on_a_pink_square() -> None:
     game = opening(float_sp=False)
-    refuse(game, "buy_shares", "A", r"SP has not been started; start it with par", shares=["SP_1"], percent=10)
+    refuse(game, "buy_shares", "A", r"SP has not been started; start it with /par", shares=["SP_1"], percent=10)
     refuse(game, "buy_shares", "A", r"MKT_0 is neither in the company treasury nor in the bank pool",
            shares=["MKT_0"], percent=20)
     refuse(game, "par", "A", r"choose a par price from the par spaces: \$100 \(100,2,4\)", corporation="SP",

@@ -90,7 +90,7 @@ def test_12_2_phase_2_lay_one_or_two_yellow_tiles() -> None:
     play(game, "lay_tile", "SAA", hex="K4", tile="9-0", rotation=0)
     # Two yellow tiles laid: the track step is over.
     assert step_label(game) != "track"
-    refuse(game, "lay_tile", "SAA", r"SAA is at the \w[\w ]* step; allowed now:", hex="I4", tile="9-1", rotation=2)
+    refuse(game, "lay_tile", "SAA", r"/lay is not possible now: SAA is to \w[\w ]*; what you can do now:", hex="I4", tile="9-1", rotation=2)
 
 
 def test_12_2_phase_2_has_no_upgrades() -> None:

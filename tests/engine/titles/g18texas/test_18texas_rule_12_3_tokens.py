@@ -34,7 +34,7 @@ def test_12_3_one_station_per_operating_round() -> None:
     game = ssw_network(step="token")
     play(game, "place_token", "SSW", city="5-1-0", slot=0)
     assert step_label(game) == "route"
-    refuse(game, "place_token", "SSW", r"SSW is at the run trains step; allowed now: run_routes", city="6-0-0",
+    refuse(game, "place_token", "SSW", r"/token is not possible now: SSW is to run trains; what you can do now: /run", city="6-0-0",
            slot=0)
 
 

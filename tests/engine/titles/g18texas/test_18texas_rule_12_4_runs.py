@@ -190,7 +190,7 @@ def test_12_4_a_company_without_a_route_runs_nothing_and_its_price_moves_as_for_
     revenue_before = corp(game, "MP").cash
     skip_to_step(game, "buy_train")
     assert not [m for m in game.legal_moves() if m["type"] == "run_routes"]
-    refuse(game, "run_routes", "MP", r"run_routes is not allowed now",
+    refuse(game, "run_routes", "MP", r"/run is not possible now: MP is to buy trains",
            routes=[run("2-0", ["G10", "F11", "F13"])])
     after = game.state.market.position["MP"]
     assert after[0] == before[0] and after[1] == before[1] - 1

@@ -73,9 +73,9 @@ def test_12_the_steps_come_in_order() -> None:
     game = or_game(prepare=lambda s: s.give_train("SP", "2"))
     play(game, "pass", "SP")  # no track
     assert step_label(game) == "route"
-    refuse(game, "lay_tile", "SP", r"SP is at the run trains step; allowed now: run_routes", hex="I12",
+    refuse(game, "lay_tile", "SP", r"/lay is not possible now: SP is to run trains; what you can do now: /run", hex="I12",
            tile="9-0", rotation=1)
-    refuse(game, "buy_train", "SP", r"SP is at the run trains step", train="2-1", price=100)
+    refuse(game, "buy_train", "SP", r"/train is not possible now: SP is to run trains", train="2-1", price=100)
 
 
 def test_12_only_the_operating_company_acts() -> None:

@@ -33,7 +33,7 @@ def refusal(actions: int, action: dict[str, Any]) -> str:
 
 def test_the_player_choosing_a_size_is_told_to_choose_it() -> None:
     said = refusal(292, {"type": "pass", "entity": PLAYER_2})
-    assert said == "pass is not allowed now: Player 2 is at the choose the company's size step; allowed now: choose"
+    assert said == "/pass is not possible now: Player 2 is to choose the company's size; what you can do now: /size"
 
 
 def test_another_player_is_told_whose_turn_it_is() -> None:
@@ -44,5 +44,5 @@ def test_another_player_is_told_whose_turn_it_is() -> None:
 
 def test_a_player_owing_a_contribution_is_told_what_the_step_allows() -> None:
     said = refusal(79, {"type": "choose", "entity": PLAYER_4, "choice": "9-9"})
-    assert said == ("choose is not allowed now: Player 4 is at the contribute private companies step; "
-                    "allowed now: assign, pass")
+    assert said == ("/size is not possible now: Player 4 is to contribute private companies; "
+                    "what you can do now: /contribute, /pass")

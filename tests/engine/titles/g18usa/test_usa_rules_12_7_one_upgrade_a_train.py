@@ -33,7 +33,7 @@ def extended() -> G18USA:
 
 def test_the_pullman_is_not_offered_for_the_extended_train() -> None:
     game = extended()
-    with pytest.raises(GameError, match="choose is not allowed now.*allowed now: run_routes"):
+    with pytest.raises(GameError, match="/attach is not possible now: SR is to run trains; what you can do now: .*/run"):
         game.process({"type": "choose", "entity": "SR", "entity_type": "corporation", "choice": "0-0"})
     assert isinstance(game.round, UsaOperatingRound) and game.round.attachments == {"P30": "4-7"}
 
