@@ -138,9 +138,13 @@ RAW_WORD = "/action"  # the front ends' raw 18xx.games action: what makes an act
 def words_for(table: Iterable[CommandSpec], action: str, entity_type: str,
               fields: Mapping[str, object] | None = None) -> list[str]:
     """The command words ("/train") that make `action` for an entity of `entity_type`, as players
-    type them: where several words share the action type, `fields` (an action's, or a legal
-    choice's) keeps the ones whose `selects` it matches. An action no word makes: `/action`."""
-    made = [spec for spec in table if spec.action == action and entity_type in spec.entities]
+    type them (for another kind of entity, the action's words for any): where several words
+    share the action type, `fields` (an action's, or a legal choice's) keeps the ones whose
+    `selects` it matches. An action no word makes: `/action`."""
+    table = tuple(table)
+    # An entity the word is not for (a raw action of a player laying track) still has the word.
+    made = ([spec for spec in table if spec.action == action and entity_type in spec.entities]
+            or [spec for spec in table if spec.action == action])
     chosen = [spec for spec in made if fields is None or spec.takes(fields)] or made
     return [f"/{spec.word}" for spec in chosen] or [RAW_WORD]
 

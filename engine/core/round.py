@@ -107,18 +107,22 @@ class Round:
         turn it is, or what the round waits for and which words `entity` may use now."""
         acting = self.acting_entity(game)
         step = self.blocking_step(game)
+        listed = entity  # whose words are listed: the entity's own, or its player's turn's
         if acting is not None and entity is not acting and not any(
                 other.actions(game, self, entity) for other in self.active_steps(game)):
-            return GameError(f"it is {game.describe(acting)}'s turn ({self.title(game)})")
+            player = controller(acting)
+            if player is None or player is not controller(entity):
+                return GameError(f"it is {game.describe(acting)}'s turn ({self.title(game)})")
+            listed = acting  # the player's own turn, for themselves or another of their companies
         word = command_word(game, action.type, entity, action.to_dict())
         allowed: list[str] = []
         for active in self.active_steps(game):
-            for kind in active.actions(game, self, entity):
-                allowed += self._words_now(game, active, entity, kind)
+            for kind in active.actions(game, self, listed):
+                allowed += self._words_now(game, active, listed, kind)
         waiting = game.describe(acting if acting is not None else entity)
         where = f"{waiting} is to {step.label}" if step is not None else f"it is {self.title(game)}"
         can = (f"what you can do now: {', '.join(sorted(set(allowed)))}" if allowed
-               else f"{game.describe(entity)} has nothing to do now")
+               else f"{game.describe(listed)} has nothing to do now")
         return NotNow(word, action.type, f"{where}; {can}")
 
     def _words_now(self, game: BaseGame, step: Step, entity: Holder, kind: str) -> list[str]:

@@ -63,7 +63,7 @@ def hostile_raw_actions() -> dict[str, tuple[str, str]]:
         "entity of 2^63": (f'{{"type": "pass", "entity": {BIG}}}', "is too large"),
         "unknown field": ('{"type": "pass", "junk": "x"}', "Unknown field(s) 'junk'"),
         "extra_revenue": ('{"type": "pass", "extra_revenue": 10}', "extra_revenue is not taken"),
-        "bid without a company": ('{"type": "bid", "price": 80}', 'A bid action needs "company" or "corporation".'),
+        "bid without a company": ('{"type": "bid", "price": 80}', 'A bid action (/bid) needs "company" or "corporation".'),
     }
 
 

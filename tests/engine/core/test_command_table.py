@@ -57,3 +57,24 @@ def test_a_title_adds_its_own_action_and_command() -> None:
     table = merge_tables([Tiny.COMMANDS])
     assert table["short"].action == "short" and table["short"].option("corporation") is not None
     assert "lay" not in table  # the tiny title has no track
+
+
+def test_an_action_is_named_by_its_title_s_word_for_the_entity_that_takes_it() -> None:
+    from engine.core.commands import words_for
+    from engine.titles.g18usa.game import G18USA
+
+    texas, usa = G18Texas.COMMANDS, G18USA.COMMANDS
+    assert words_for(texas, "buy_shares", "player") == ["/buy"]
+    assert words_for(texas, "buy_shares", "corporation") == ["/redeem"]
+    assert words_for(texas, "sell_shares", "corporation") == ["/issue"]
+    # 18USA takes loans with /loan; 18Texas has no loans, so no word: the raw /action makes it.
+    assert words_for(usa, "take_loan", "corporation") == ["/loan"]
+    assert words_for(texas, "take_loan", "corporation") == ["/action"]
+    # One type, several words: the action's own fields pick one, else all are named.
+    assert words_for(usa, "assign", "player", {"target_type": "corporation"}) == ["/offer"]
+    assert words_for(usa, "assign", "player", {"target_type": "company"}) == ["/contribute"]
+    assert words_for(usa, "assign", "player") == ["/contribute", "/offer"]
+    assert words_for(usa, "choose", "player") == ["/size"]
+    assert words_for(usa, "choose", "corporation") == ["/attach"]
+    # A raw action of an entity the word is not for still has the word.
+    assert words_for(texas, "lay_tile", "player") == ["/lay"]
