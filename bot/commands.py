@@ -14,12 +14,13 @@ from bot.errors import CommandError, NotPossibleNow, NotYourTurn
 from bot.model import Command
 from bot.routes_text import parse_routes
 from bot.vocabulary import COMMANDS, DIVIDEND_WORDS, SOURCE_WORDS
-from engine.core.commands import ENTITY_FIELD, CommandSpec
+from engine.core.actions import parse_action
+from engine.core.commands import ENTITY_FIELD, CommandSpec, words_for_move
 from engine.core.game import BaseGame
 from engine.core.step import INFORMATIONAL
 from engine.describe import city_holders, rotation_words
 from engine.errors import GameError, NotNow
-from engine.legal import move_decider
+from engine.legal import legal_moves, move_decider, why_not_now
 
 Move = dict[str, Any]
 BID_TARGETS = ("company", "corporation", "minor")  # what an auction's choices may offer
@@ -60,14 +61,17 @@ def candidate_moves(state: BaseGame, moves: list[Move], player_id: Any, word: st
     raise NotPossibleNow(f"/{word} is not possible now")
 
 
-def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str | None:
+def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str:
     """Why the engine refuses what this command asks, where no legal move is made by its word:
     the action the word makes, for the player or a company they preside (the one the command
-    names, else the one acting now first), tried on a copy. None when the command does not
-    make an action without its choices, or the engine would take it."""
+    names, else the one acting now first), tried on a copy; where the command does not give
+    the action's fields, the engine says what the round waits for and what the entity may do.
+    A player who presides no company the word is for hears what they may do themselves; where
+    the step in play takes the action type but offers nothing the word makes, that."""
     spec = title_spec(state, command.name)
     fields: dict[str, Any] = {}
     named = None
+    whole = True  # the action's fields can be read from the command alone
     for option in spec.options:
         value = command.get(option.name)
         if option.choice_field == ENTITY_FIELD:
@@ -75,7 +79,7 @@ def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str | No
         elif value is not None and option.choice_field == option.name:
             fields[option.name] = value
         elif option.required:
-            return None  # the action's fields cannot be read from the command alone
+            whole = False
     entities: list[tuple[Any, str]] = []
     if "player" in spec.entities and named is None:
         entities.append((player_id, "player"))
@@ -87,14 +91,40 @@ def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str | No
         entities += [(corp.id, "corporation") for corp in presided
                      if named is None or _upper(corp.id) == _upper(named)]
     for entity, kind in entities:
+        action = {"type": spec.action, "entity": entity, "entity_type": kind, **fields}
+        if not (whole and _readable(action)):
+            if (why := why_not_now(state, kind, entity, spec.action)) is not None:
+                return why
+            continue
         trial = state.snapshot()
         try:
-            trial.process({"type": spec.action, "entity": entity, "entity_type": kind, **fields})
+            trial.process(action)
         except NotNow as error:  # the caller's reply already says the word is not possible now
             return error.why
         except GameError as error:
             return str(error)
-    return None
+    if not entities and (why := why_not_now(state, "player", player_id, spec.action)) is not None:
+        return why
+    return nothing_to(state, player_id, spec)
+
+
+def nothing_to(state: BaseGame, player_id: Any, spec: CommandSpec) -> str:
+    """The step in play takes the word's action type, but no legal move is made by the word (no
+    share for sale to buy, no private to contribute): say so, with the words the player's
+    legal moves take now."""
+    words = sorted({word for move in legal_moves(state) if controls(state, player_id, move)
+                    for word in words_for_move(type(state).COMMANDS, move)})
+    can = f"what you can do now: {', '.join(words)}" if words else "you have nothing to do now"
+    return f"there is nothing you can /{spec.word} now; {can}"
+
+
+def _readable(action: dict[str, Any]) -> bool:
+    """Whether the engine can read the action (its fields of the right kinds)."""
+    try:
+        parse_action(action)
+    except GameError:
+        return False
+    return True
 
 
 def wants_proposal(command: Command) -> bool:

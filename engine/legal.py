@@ -14,7 +14,7 @@ from engine.core.actions import EndGame, Meta, parse_action
 from engine.core.entities import Holder, Player
 from engine.core.game import BaseGame
 from engine.core.step import decider
-from engine.errors import GameError
+from engine.errors import GameError, NotNow
 
 
 def legal_moves(game: BaseGame) -> list[dict[str, Any]]:
@@ -75,6 +75,22 @@ def is_offered(game: BaseGame, action: dict[str, Any]) -> bool:
     except GameError:
         return False
     return game.round.offered(game, entity, typed)
+
+
+def why_not_now(game: BaseGame, entity_type: str, entity: Any, kind: str) -> str | None:
+    """Why the entity may take no action of type `kind` now, for a front end that cannot make the
+    whole action (its fields are not known): what the round waits for and the command words
+    the entity may use now, or whose turn it is. None when a step in play allows the type."""
+    if game.finished:
+        return "the game is over"
+    try:
+        holder = game.lookup(entity_type, entity)
+    except GameError as error:
+        return str(error)
+    if any(kind in step.actions(game, game.round, holder) for step in game.round.active_steps(game)):
+        return None
+    refusal = game.round.not_now(game, holder, kind)
+    return refusal.why if isinstance(refusal, NotNow) else str(refusal)
 
 
 def accepted_only_on_import(game: BaseGame, action: dict[str, Any]) -> bool:

@@ -9,8 +9,9 @@ has nothing to decide skips it, so an entity with no legal action is passed over
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action
 from engine.core.commands import words_for, words_for_move
@@ -105,6 +106,12 @@ class Round:
     def not_allowed(self, game: BaseGame, entity: Holder, action: Action) -> GameError:
         """Why `entity` may not take `action` now, in the command words of the game's title: whose
         turn it is, or what the round waits for and which words `entity` may use now."""
+        return self.not_now(game, entity, action.type, action.to_dict())
+
+    def not_now(self, game: BaseGame, entity: Holder, kind: str,
+                fields: Mapping[str, Any] | None = None) -> GameError:
+        """`not_allowed` for an action type (and the fields known of it, which pick its word where
+        several share the type), for a front end that could not make the whole action."""
         acting = self.acting_entity(game)
         step = self.blocking_step(game)
         listed = entity  # whose words are listed: the entity's own, or its player's turn's
@@ -114,16 +121,16 @@ class Round:
             if player is None or player is not controller(entity):
                 return GameError(f"it is {game.describe(acting)}'s turn ({self.title(game)})")
             listed = acting  # the player's own turn, for themselves or another of their companies
-        word = command_word(game, action.type, entity, action.to_dict())
+        word = command_word(game, kind, entity, fields)
         allowed: list[str] = []
         for active in self.active_steps(game):
-            for kind in active.actions(game, self, listed):
-                allowed += self._words_now(game, active, listed, kind)
+            for offered in active.actions(game, self, listed):
+                allowed += self._words_now(game, active, listed, offered)
         waiting = game.describe(acting if acting is not None else entity)
         where = f"{waiting} is to {step.label}" if step is not None else f"it is {self.title(game)}"
         can = (f"what you can do now: {', '.join(sorted(set(allowed)))}" if allowed
                else f"{game.describe(listed)} has nothing to do now")
-        return NotNow(word, action.type, f"{where}; {can}")
+        return NotNow(word, kind, f"{where}; {can}")
 
     def _words_now(self, game: BaseGame, step: Step, entity: Holder, kind: str) -> list[str]:
         """The words for an action type a step allows `entity` now; where the type has several

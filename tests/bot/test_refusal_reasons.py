@@ -1,0 +1,70 @@
+"""A refused command says what was wrong and what is allowed, on real positions of 109372
+(18USA), even where the command's options do not make a whole action.
+
+Before: "/lay is not possible now." (an auction, before action 0); "/buy is not possible now:
+name the certificates as a list of share ids" (the engine's complaint about an action the bot
+made without its shares); "/buy is not possible now." (Player 2 in Stock Round 1 before action
+84, with no company started: the step takes buys but none is offered).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot_helpers import open_moderator
+from usa_script import USA_LOGS
+
+from bot.console import TABLE
+from bot.dispatch import handle
+from bot.model import Actor, Command
+from bot.moderator import Moderator
+
+USA = next(path for path in USA_LOGS if path.stem == "109372")
+PLAYER_1, PLAYER_2 = Actor(user_id=None, name="Player 1"), Actor(user_id=None, name="Player 2")
+
+
+async def imported(moderator: Moderator, log: Path, actions: int) -> int:
+    document = json.loads(log.read_text())
+    document["actions"] = document["actions"][:actions]
+    reply = await moderator.import_game(TABLE, json.dumps(document))
+    assert reply.ok and reply.game_id is not None, reply.text
+    return reply.game_id
+
+
+def refusal(text: str) -> str:
+    return text.split("\nNow:")[0]
+
+
+async def test_a_word_whose_action_the_bot_cannot_make_hears_what_the_round_waits_for(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "reasons.db")
+    try:
+        game = await imported(moderator, USA, 0)
+        lay = await handle(moderator, game, PLAYER_1, Command("lay", {"hex": "E11", "tile": "57", "rotation": 2}))
+        assert not lay.ok and refusal(lay.text) == (
+            "/lay is not possible now: Player 1 is to auction private companies; what you can do now: /bid, /pass."
+        ), lay.text
+        buy = await handle(moderator, game, PLAYER_1, Command("buy", {"corporation": "NYC"}))
+        assert not buy.ok and refusal(buy.text) == (
+            "/buy is not possible now: Player 1 is to auction private companies; what you can do now: /bid, /pass."
+        ), buy.text
+        loan = await handle(moderator, game, PLAYER_1, Command("loan", {}))
+        assert not loan.ok and refusal(loan.text) == (
+            "/loan is not possible now: Player 1 is to auction private companies; what you can do now: /bid, /pass."
+        ), loan.text
+        assert await repo.last_seq(game) == 0
+    finally:
+        await repo.close()
+
+
+async def test_a_word_the_step_takes_but_offers_nothing_for_says_so(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "nothing.db")
+    try:
+        game = await imported(moderator, USA, 84)
+        buy = await handle(moderator, game, PLAYER_2, Command("buy", {"corporation": "NYC"}))
+        assert not buy.ok and refusal(buy.text) == (
+            "/buy is not possible now: there is nothing you can /buy now; what you can do now: /bid, /pass."
+        ), buy.text
+        assert await repo.last_seq(game) == 84
+    finally:
+        await repo.close()
