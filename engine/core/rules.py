@@ -40,6 +40,11 @@ class TitleRules:
         raise NotImplementedError
 
     # --- stock -------------------------------------------------------------------------------
+    def company_start(self) -> tuple[str, str]:
+        """How a player starts a company, for refusals about one not started: the action type
+        (players hear the title's word for it) and what it does, if more needs saying."""
+        return "par", ""
+
     def counts_toward_limit(self, share: Share) -> bool:
         return True
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.core.entities import Corporation, Player, Share
+from engine.core.step import how_to_start
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def plan_sale(game: BaseGame, player: Player, corporation: Corporation, share_id
               percent: int | None = None, keep_presidency: bool = False) -> SalePlan:
     """Check a sale by a player to the pool and say what it would do."""
     if not corporation.ipoed or corporation.id not in game.market.position:
-        raise GameError(f"{corporation.id} has not been started")
+        raise GameError(f"{corporation.id} has not been started{how_to_start(game, player)}")
     reason = game.sell_blocked_reason(player, corporation)
     if reason:
         raise GameError(reason)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action
-from engine.core.commands import either, words_for
+from engine.core.commands import RAW_WORD, either, words_for
 from engine.core.entities import Company, Corporation, Holder, Player
 
 if TYPE_CHECKING:
@@ -129,6 +129,17 @@ def command_word(game: BaseGame, kind: str, entity: Holder, fields: Mapping[str,
     """The command word players of the game's title type for an action type of `entity`: "/lay";
     "/contribute or /offer" where `fields` (the action's) do not pick one; "/action" if none."""
     return either(words_for(type(game).COMMANDS, kind, entity_type(entity), fields))
+
+
+def how_to_start(game: BaseGame, player: Holder, lead: str = "; start it") -> str:
+    """"; start it with /par", in the word of the title's action that starts a company and with
+    what that does where the title says ("; start it with /bid (...)"); nothing where no word
+    makes it."""
+    kind, how = game.company_start()
+    word = command_word(game, kind, player, {"corporation": ""})
+    if word == RAW_WORD:
+        return ""
+    return f"{lead} with {word}" + (f" ({how})" if how else "")
 
 
 def entity_id(entity: Holder) -> str | int:

@@ -68,3 +68,18 @@ async def test_a_word_the_step_takes_but_offers_nothing_for_says_so(tmp_path: Pa
         assert await repo.last_seq(game) == 84
     finally:
         await repo.close()
+
+
+async def test_a_company_not_started_is_started_in_18usa_by_a_bid(tmp_path: Path) -> None:
+    """18USA has no /par: a company starts by a bid for its president's certificate (11.6).
+    Before: '/short is not possible now: GN has not been started.'"""
+    repo, moderator = await open_moderator(tmp_path / "start.db")
+    try:
+        game = await imported(moderator, USA, 84)
+        short = await handle(moderator, game, PLAYER_2, Command("short", {"corporation": "GN"}))
+        assert not short.ok and refusal(short.text) == (
+            "/short is not possible now: GN has not been started; start it with /bid (a bid for its president's "
+            "certificate in a stock round, which opens an auction)."), short.text
+        assert await repo.last_seq(game) == 84
+    finally:
+        await repo.close()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.entities import Corporation, Holder, Player, Share
 from engine.core.family1817.market import area
+from engine.core.step import how_to_start
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ def short_refusal(game: Family1817Game, player: Player, corporation: Corporation
     if reason:
         return reason
     if not corporation.ipoed or corporation.id not in game.market.position:
-        return f"{corporation.id} has not been started"
+        return f"{corporation.id} has not been started{how_to_start(game, player)}"
     size = game.company_size(corporation)
     if size <= 2:
         return f"a 2-share company ({corporation.id}) may not be sold short (11.2)"

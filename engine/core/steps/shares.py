@@ -8,11 +8,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import Action, BuyShares, Par, Pass, SellShares
-from engine.core.commands import RAW_WORD
 from engine.core.entities import Holder, Player, Share
 from engine.core.round import Round
 from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale, sale_offers
-from engine.core.step import Handler, Move, Step, command_word
+from engine.core.step import Handler, Move, Step, how_to_start
 from engine.core.stock_round import StockRound
 from engine.errors import GameError
 
@@ -158,12 +157,12 @@ class BuySellParShares(Step):
             raise GameError(f"{player.name} sold {corporation.id} this round and may not buy it back")
         if share.owner is corporation:
             if not corporation.ipoed:
-                raise GameError(f"{corporation.id} has not been started{_starting(game, player, '; start it')}")
+                raise GameError(f"{corporation.id} has not been started{how_to_start(game, player)}")
         elif share.owner is not game.pool:
             raise GameError(f"{share.id} is neither in the company treasury nor in the bank pool")
         if share.president:
             raise GameError(f"the president's certificate is not bought as a share"
-                            f"{_starting(game, player, '; it comes')}")
+                            f"{how_to_start(game, player, '; it comes')}")
         if not game.buy_within_certificate_limit(player, share):
             raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
         after = corporation.percent_owned_by(player) + share.percent
@@ -307,10 +306,3 @@ class BuySellParShares(Step):
                     continue
                 yield {"corporation": corporation.id, "share_price": cell.engine_id,
                        "price": cell.price, "cost": game.par_cost(corporation, cell.price)}
-
-
-def _starting(game: BaseGame, player: Player, lead: str) -> str:
-    """"; start it with /par", in the word of the title that starts a company with a par action
-    (nothing where the title starts companies otherwise, as 18USA by auction)."""
-    word = command_word(game, "par", player)
-    return f"{lead} with {word}" if word != RAW_WORD else ""

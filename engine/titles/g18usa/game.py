@@ -183,6 +183,11 @@ class G18USA(Family1817Game):
         """A Pullman car may be scrapped for $50 whenever the company may act (12.7)."""
         return {train.id: PULLMAN_SCRAP_VALUE for train in corporation.trains if usa_phases.is_pullman(train)}
 
+    def company_start(self) -> tuple[str, str]:
+        """A company starts when a player bids for its president's certificate in a stock
+        round: an auction (11.6)."""
+        return "bid", "a bid for its president's certificate in a stock round, which opens an auction"
+
     def shorts_forbidden(self) -> str | None:
         return "short sales are forbidden from phase 8" if self.phase_at_least(SHORTS_END_PHASE) else None
 
