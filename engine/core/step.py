@@ -131,6 +131,13 @@ def command_word(game: BaseGame, kind: str, entity: Holder, fields: Mapping[str,
     return either(words_for(type(game).COMMANDS, kind, entity_type(entity), fields))
 
 
+def words_listed(game: BaseGame, kinds: list[str], entity: Holder) -> str:
+    """"/convert, /merge or /pass": the title's words for action types of `entity`, for a
+    message that tells players what to type."""
+    words = list(dict.fromkeys(command_word(game, kind, entity) for kind in kinds))
+    return " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def how_to_start(game: BaseGame, player: Holder, lead: str = "; start it") -> str:
     """"; start it with /par", in the word of the title's action that starts a company and with
     what that does where the title says ("; start it with /bid (...)"); nothing where no word

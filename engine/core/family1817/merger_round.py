@@ -37,7 +37,7 @@ from engine.core.share_sales import (
     sale_choices,
     sale_offers,
 )
-from engine.core.step import Handler, Move, Step
+from engine.core.step import Handler, Move, Step, words_listed
 from engine.core.steps.shares import share_choice_matches
 from engine.errors import GameError
 
@@ -199,11 +199,14 @@ class ConversionStep(Step):
         merger.begin_settling(game, entity, 0)
 
     def refusal(self, game: Any, rnd: Round, entity: Holder, action: Action) -> str | None:
+        if not self.active(game, rnd):  # another step holds the round (the new company's shares)
+            return None
         current = rnd.current_entity(game)
         if isinstance(entity, Corporation) and entity is not current and current is not None:
-            return f"it is {current.key}'s turn to convert or merge"
+            words = words_listed(game, self.actions(game, rnd, current), current)
+            return f"it is {current.key}'s turn to convert or merge" + (f" ({words})" if words else "")
         if isinstance(entity, Corporation) and not self.may_act(game, _merger(rnd), entity):
-            return (f"{entity.id} may not convert or merge: it did already this round, is in liquidation "
+            return (f"{entity.id} may not {words_listed(game, ['convert', 'merge'], entity)}: it did already this round, is in liquidation "
                     f"or acquisition, or has 10 shares (14.1)")
         if isinstance(action, Merge) and isinstance(entity, Corporation):
             other = game.corporations.get(action.corporation)

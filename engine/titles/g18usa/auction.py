@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.core.actions import Action, Bid, Pass
 from engine.core.entities import Company, Holder, Player
 from engine.core.round import Round
-from engine.core.step import Handler, Move, Step
+from engine.core.step import Handler, Move, Step, command_word
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -106,7 +106,8 @@ class SelectionAuctionStep(Step):
         company = game.companies.get(str(action.company))
         running = rnd.auction
         if running is not None and company is not running.company:
-            raise GameError(f"the auction for {running.company.id} is running; bid on it or pass")
+            raise GameError(f"the auction for {running.company.id} is running; "
+                            f"{command_word(game, 'bid', player)} on it or {command_word(game, 'pass', player)}")
         if company is None or company.owner is not None or company.closed or not company.id.startswith("P"):
             names = ", ".join(c.id for c in unsold(game))
             raise GameError(f"{action.company!r} is not up for auction; the privates left are {names}")

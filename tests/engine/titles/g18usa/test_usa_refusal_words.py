@@ -47,3 +47,21 @@ def test_an_action_type_with_two_words_is_named_by_what_it_does() -> None:
                          "target": "PRR", "target_type": "corporation"})
     assert said == ("/offer is not possible now: Player 1 is to buy and sell shares; "
                     "what you can do now: /bid, /buy, /pass, /sell, /short")
+
+
+def test_steps_that_say_what_to_type_name_the_words() -> None:
+    # Before action 1 the auction for P18 runs (Player 2 to bid); before 1351 SR (Player 2) is to
+    # convert or merge. Before: "bid on it or pass", "it is SR's turn to convert or merge".
+    said = refusal(1, {"type": "bid", "entity": 1463, "entity_type": "player", "company": "P1", "price": 20})
+    assert said == "the auction for P18 is running; /bid on it or /pass"
+    said = refusal(1351, {"type": "convert", "entity": "PRR", "entity_type": "corporation"})
+    assert said == "it is SR's turn to convert or merge (/convert or /pass)"
+
+
+def test_a_merger_round_waiting_for_the_new_company_s_shares_says_so() -> None:
+    # Before 518 NYC has converted and Player 4 is to buy its shares; KCS (Player 4) buying a
+    # train heard "it is NYC's turn to convert or merge", a step not in play.
+    said = refusal(518, {"type": "buy_train", "entity": "KCS", "entity_type": "corporation", "train": "2-1",
+                         "price": 100})
+    assert said == ("/train is not possible now: Player 4 is to buy or sell shares of the new company; "
+                    "what you can do now: /buy, /pass")
