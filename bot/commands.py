@@ -338,19 +338,26 @@ def _lay(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     if not at_hex:
         raise CommandError(f"no tile can be laid on {coord or 'that hex'}; hexes you can build on: "
                            f"{_listing(sorted({c['hex'] for c in hexes}))}")
-    names = []
+    fitting: dict[str, list[int]] = {}  # printed tile -> the rotations it fits in
     for move, choice in at_hex:
         for tile in choice["tiles"]:
-            names.append(tile_name(tile["tile"]))
-            if wanted_tile not in (tile["tile"], tile_name(tile["tile"])):
+            name = tile_name(tile["tile"])
+            fitting.setdefault(name, [])
+            fitting[name] += [r for r in tile["rotations"] if r not in fitting[name]]
+            if wanted_tile not in (tile["tile"], name):
                 continue
             if rotation not in tile["rotations"]:
-                name = tile_name(tile["tile"])
                 fits = "; ".join(rotation_words(state, coord, name, r) for r in tile["rotations"])
-                raise CommandError(f"tile {name} fits on {coord} only as {fits}; not rotation {rotation}")
+                raise CommandError(f"tile {name} does not fit {coord} in rotation {rotation}; it fits as {fits}")
             return {**base(move), "hex": coord, "tile": tile["tile"], "rotation": rotation}
-    raise CommandError(f"{('tile ' + wanted_tile) if wanted_tile else 'that tile'} cannot be laid on {coord}; tiles that fit: "
-                       f"{', '.join(dict.fromkeys(names))}")
+    fits = [f"{name} ({_rotations(sorted(rotations))})" for name, rotations in fitting.items()]
+    raise CommandError(f"{('tile ' + wanted_tile) if wanted_tile else 'that tile'} does not fit {coord}; "
+                       f"tiles that fit {coord}: {_listing(fits)}")
+
+
+def _rotations(rotations: list[int]) -> str:
+    """"rotation 0", "rotations 1, 4"."""
+    return ("rotation " if len(rotations) == 1 else "rotations ") + ", ".join(map(str, rotations))
 
 
 def _token(state: BaseGame, mine: list[Move], command: Command, removing: bool = False) -> dict[str, Any]:

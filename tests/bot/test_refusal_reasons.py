@@ -83,3 +83,24 @@ async def test_a_company_not_started_is_started_in_18usa_by_a_bid(tmp_path: Path
         assert await repo.last_seq(game) == 84
     finally:
         await repo.close()
+
+
+async def test_a_tile_that_does_not_fit_hears_the_tiles_that_do_with_their_rotations(tmp_path: Path) -> None:
+    """Before action 175 MKT (Player 3) lays track. Before: 'tile 57 cannot be laid on E25; tiles
+    that fit: 7, 7coal, 8, 8coal, 9, 9coal' (no rotations) and 'tile 8 fits on E25 only as ...;
+    not rotation 2'."""
+    repo, moderator = await open_moderator(tmp_path / "lay.db")
+    try:
+        game = await imported(moderator, USA, 175)
+        player_3 = Actor(user_id=None, name="Player 3")
+        tile = await handle(moderator, game, player_3, Command("lay", {"hex": "E25", "tile": "57", "rotation": 2}))
+        assert not tile.ok and refusal(tile.text) == (
+            "tile 57 does not fit E25; tiles that fit E25: 7 (rotations 0, 1), 7coal (rotations 0, 1), "
+            "8 (rotations 1, 5), 8coal (rotations 1, 5), 9 (rotations 1, 4), 9coal (rotations 1, 4)."), tile.text
+        rotation = await handle(moderator, game, player_3, Command("lay", {"hex": "E25", "tile": "8", "rotation": 2}))
+        assert not rotation.ok and refusal(rotation.text) == (
+            "tile 8 does not fit E25 in rotation 2; it fits as rotation 1: track to E23 and D26; "
+            "rotation 5: track to E23 and F26."), rotation.text
+        assert await repo.last_seq(game) == 175
+    finally:
+        await repo.close()
