@@ -275,10 +275,13 @@ def _buy(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     if source is not None:
         where = SOURCE_WORDS.get(str(source).strip().lower())
         if where is None:
-            raise CommandError("from: is treasury or pool")
+            raise CommandError(f"from:{source} is neither treasury nor pool; from: can be treasury or pool")
+        sold = options
         options = [c for c in options if c["from"] == where]
         if not options:
-            raise CommandError(f"no share of {wanted} can be bought from the {where} now")
+            offers = sorted({f"the {c['from']} (${c['price']})" for c in sold})
+            raise CommandError(f"no share of {wanted} can be bought from the {where} now; "
+                               f"a share of {wanted} can be bought from {' and '.join(offers)}")
     # As on 18xx.games, the company's own treasury comes first when both sell.
     chosen = sorted(options, key=lambda c: c["from"] != "treasury")[0]
     return {**base(move), "shares": [chosen["share"]], "percent": chosen["percent"]}
@@ -408,7 +411,9 @@ def _dividend(state: BaseGame, mine: list[Move], command: Command) -> dict[str, 
     kind = DIVIDEND_WORDS.get(str(command.get("kind") or "").strip().lower())
     kinds = [c["kind"] for c in move["choices"]]
     if kind not in kinds:
-        raise CommandError(f"the dividend is one of {', '.join(kinds)}")
+        given = str(command.get("kind") or "").strip()
+        wrong = f"kind:{given} is not a dividend {move['entity']} may pay now" if given else "say the dividend"
+        raise CommandError(f"{wrong}; kind can be {', '.join(kinds)}")
     return {**base(move), "kind": kind}
 
 
@@ -445,7 +450,8 @@ def _discard(state: BaseGame, mine: list[Move], command: Command) -> dict[str, A
     chosen = next((t for t in trains if t == wanted), None) or next(
         (t for t in trains if tile_name(t) == wanted), None)
     if chosen is None:
-        raise CommandError(f"{move['entity']} can discard {', '.join(trains)}")
+        raise CommandError(f"{move['entity']} has no train {wanted or 'of that name'} to discard; "
+                           f"it can discard {', '.join(trains)}")
     return {**base(move), "train": chosen}
 
 

@@ -104,3 +104,32 @@ async def test_a_tile_that_does_not_fit_hears_the_tiles_that_do_with_their_rotat
         assert await repo.last_seq(game) == 175
     finally:
         await repo.close()
+
+
+async def test_a_wrong_dividend_train_or_source_is_named_with_what_is_allowed(tmp_path: Path) -> None:
+    """Before 350 SR (Player 2) pays dividends; before 567 N&W (Player 3) must discard a train;
+    before 609 Player 2 may buy PRR from its treasury only. Before: 'the dividend is one of
+    payout, half, withhold', 'N&W can discard 3-1, ...', 'no share of PRR can be bought from
+    the pool now', 'from: is treasury or pool'."""
+    repo, moderator = await open_moderator(tmp_path / "wrong.db")
+    try:
+        player_3 = Actor(user_id=None, name="Player 3")
+        game = await imported(moderator, USA, 350)
+        dividend = await handle(moderator, game, PLAYER_2, Command("dividend", {"kind": "all"}))
+        assert not dividend.ok and refusal(dividend.text) == (
+            "kind:all is not a dividend SR may pay now; kind can be payout, half, withhold."), dividend.text
+        game = await imported(moderator, USA, 567)
+        discard = await handle(moderator, game, player_3, Command("discard", {"train": "4"}))
+        assert not discard.ok and refusal(discard.text) == (
+            "N&W has no train 4 to discard; it can discard 3-1, 2-12, 2-15, 2-16, 2-8, 2-9, 2+-3."), discard.text
+        game = await imported(moderator, USA, 609)
+        pool = await handle(moderator, game, PLAYER_2, Command("buy", {"corporation": "PRR", "from": "pool"}))
+        assert not pool.ok and refusal(pool.text) == (
+            "no share of PRR can be bought from the pool now; a share of PRR can be bought from the treasury "
+            "($150)."), pool.text
+        attic = await handle(moderator, game, PLAYER_2, Command("buy", {"corporation": "PRR", "from": "attic"}))
+        assert not attic.ok and refusal(attic.text) == (
+            "from:attic is neither treasury nor pool; from: can be treasury or pool."), attic.text
+        assert await repo.last_seq(game) == 609
+    finally:
+        await repo.close()
