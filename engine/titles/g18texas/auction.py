@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.core.actions import Action, Bid, Par
 from engine.core.entities import Holder, Player
 from engine.core.round import Round
-from engine.core.step import Handler, Move, Step
+from engine.core.step import Handler, Move, Step, command_word
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class PrivateBidStep(Step):
         player = _auction(rnd).current(game)
         if entity is not player:
             return f"it is {player.name}'s turn to bid"
-        return "in the private auction each player must bid (rule 10)"
+        return f"in the private auction each player must bid (rule 10); what you can do now: {command_word(game, 'bid', player)}"
 
     def minimum_bid(self, game: BaseGame, rnd: AuctionRound, company_id: str) -> int:
         bid = rnd.bids.get(company_id)

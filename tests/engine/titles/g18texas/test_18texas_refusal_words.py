@@ -70,3 +70,11 @@ def test_a_president_acting_for_a_company_in_their_own_stock_turn_is_told_their_
     other = refused(state, {"type": "buy_shares", "entity": PLAYER_1, "entity_type": "player",
                             "shares": ["SP_8"], "percent": 10})
     assert str(other) == "it is Player 2's turn in the stock round"
+
+
+def test_the_private_auction_names_the_word_every_player_must_use() -> None:
+    # Before action 0 Player 1 opens the private auction; passing is not allowed (rule 10).
+    # Before: "in the private auction each player must bid (rule 10)", not saying what to type.
+    error = refused(position(0), {"type": "par", "entity": PLAYER_1, "entity_type": "player",
+                                  "corporation": "SP", "share_price": "70,0,4"})
+    assert str(error) == "in the private auction each player must bid (rule 10); what you can do now: /bid"

@@ -58,7 +58,7 @@ def test_10_a_player_holding_a_winning_bid_is_passed_over() -> None:
 
 def test_10_every_player_must_bid_no_passing() -> None:
     game = make_game(3)
-    refuse(game, "pass", "A", r"in the private auction each player must bid \(rule 10\)")
+    refuse(game, "pass", "A", r"in the private auction each player must bid \(rule 10\); what you can do now: /bid$")
 
 
 def test_10_a_bid_may_not_exceed_the_players_cash() -> None:
