@@ -351,11 +351,12 @@ def _lay(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
                 continue
             if rotation not in tile["rotations"]:
                 fits = "; ".join(rotation_words(state, coord, name, r) for r in tile["rotations"])
-                raise CommandError(f"tile {name} does not fit {coord} in rotation {rotation}; it fits as {fits}")
+                wrong = f"does not fit {coord} in rotation {rotation}" if rotation is not None else "needs a rotation (rotation:)"
+                raise CommandError(f"tile {name} {wrong}; it fits {coord} as {fits}")
             return {**base(move), "hex": coord, "tile": tile["tile"], "rotation": rotation}
     fits = [f"{name} ({_rotations(sorted(rotations))})" for name, rotations in fitting.items()]
-    raise CommandError(f"{('tile ' + wanted_tile) if wanted_tile else 'that tile'} does not fit {coord}; "
-                       f"tiles that fit {coord}: {_listing(fits)}")
+    wrong = f"tile {wanted_tile} does not fit {coord}" if wanted_tile else "/lay needs a tile (tile:)"
+    raise CommandError(f"{wrong}; tiles that fit {coord}: {_listing(fits)}")
 
 
 def _rotations(rotations: list[int]) -> str:

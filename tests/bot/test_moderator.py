@@ -103,8 +103,8 @@ async def test_lay_and_token_errors_say_what_is_allowed(setup) -> None:
     wrong = await moderator.perform(game_id, actor(president), Command(
         "lay", {"hex": choice["hex"], "tile": tile["tile"].split("-")[0], "rotation": bad_rotation}))
     name = tile["tile"].split("-")[0]
-    assert not wrong.ok and (f"tile {name} does not fit {choice['hex']} in rotation {bad_rotation}; it fits as rotation "
-                             f"{tile['rotations'][0]}: track to ") in wrong.text
+    assert not wrong.ok and (f"tile {name} does not fit {choice['hex']} in rotation {bad_rotation}; it fits {choice['hex']} as "
+                             f"rotation {tile['rotations'][0]}: track to ") in wrong.text
     # Each rotation names the neighbouring hexes its track leads to (issue 9, rotations).
     from engine.describe import track_ends
     ends = track_ends(session.game.state, choice["hex"], tile["tile"].split("-")[0], tile["rotations"][0])

@@ -99,8 +99,16 @@ async def test_a_tile_that_does_not_fit_hears_the_tiles_that_do_with_their_rotat
             "8 (rotations 1, 5), 8coal (rotations 1, 5), 9 (rotations 1, 4), 9coal (rotations 1, 4)."), tile.text
         rotation = await handle(moderator, game, player_3, Command("lay", {"hex": "E25", "tile": "8", "rotation": 2}))
         assert not rotation.ok and refusal(rotation.text) == (
-            "tile 8 does not fit E25 in rotation 2; it fits as rotation 1: track to E23 and D26; "
+            "tile 8 does not fit E25 in rotation 2; it fits E25 as rotation 1: track to E23 and D26; "
             "rotation 5: track to E23 and F26."), rotation.text
+        # Typed at the console, where options may be left out: which one, and what it can be.
+        no_tile = await handle(moderator, game, player_3, Command("lay", {"hex": "D24"}))
+        assert not no_tile.ok and refusal(no_tile.text) == (
+            "/lay needs a tile (tile:); tiles that fit D24: 5 (rotations 0, 5), 6 (rotation 4)."), no_tile.text
+        no_rotation = await handle(moderator, game, player_3, Command("lay", {"hex": "D24", "tile": "5"}))
+        assert not no_rotation.ok and refusal(no_rotation.text) == (
+            "tile 5 needs a rotation (rotation:); it fits D24 as rotation 0: track to E23 and D22; "
+            "rotation 5: track to E23 and E25."), no_rotation.text
         assert await repo.last_seq(game) == 175
     finally:
         await repo.close()
