@@ -76,10 +76,10 @@ def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str:
         value = command.get(option.name)
         if option.choice_field == ENTITY_FIELD:
             named = value
-        elif value is not None and option.choice_field == option.name:
-            fields[option.name] = value
-        elif option.required:
-            whole = False
+        elif value is not None and option.choice_field in (None, option.name):
+            fields[option.name] = value  # a choice's own field, or a free amount (a train's price)
+        elif option.required or option.choice_field is None:
+            whole = False  # a free amount left out: the bot would fill it in from a legal move
     entities: list[tuple[Any, str]] = []
     if "player" in spec.entities and named is None:
         entities.append((player_id, "player"))
@@ -87,15 +87,17 @@ def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str:
         acting = state.round.acting_entity(state)
         presided = [corp for corp in state.corporations.values()
                     if (president := corp.president()) is not None and str(president.id) == str(player_id)]
-        presided.sort(key=lambda corp: corp is not acting)
+        current = state.round.current_entity(state)  # the operating company, while its president acts
+        presided.sort(key=lambda corp: (corp is not acting, corp is not current))
         entities += [(corp.id, "corporation") for corp in presided
                      if named is None or _upper(corp.id) == _upper(named)]
     for entity, kind in entities:
         action = {"type": spec.action, "entity": entity, "entity_type": kind, **fields}
         if not (whole and _readable(action)):
-            if (why := why_not_now(state, kind, entity, spec.action)) is not None:
-                return why
-            continue
+            why = why_not_now(state, kind, entity, spec.action)
+            if why is None:  # the step takes the type from this entity, but offers no move of the word
+                break
+            return why
         trial = state.snapshot()
         try:
             trial.process(action)

@@ -141,3 +141,20 @@ async def test_a_wrong_dividend_train_or_source_is_named_with_what_is_allowed(tm
         assert await repo.last_seq(game) == 609
     finally:
         await repo.close()
+
+
+TEXAS_S201 = Path(__file__).resolve().parents[1] / "data" / "generated" / "18Texas" / "randplay_18Texas_4p_s201.json"
+
+
+async def test_a_train_without_its_price_is_not_refused_for_the_price(tmp_path: Path) -> None:
+    """Before 345 of s201 P4 must sell shares for MP's 6-train. Before: '/train is not possible
+    now: a train purchase needs a price' (the engine's complaint about the action the bot tried
+    without the price it would have filled in)."""
+    repo, moderator = await open_moderator(tmp_path / "price.db")
+    try:
+        game = await imported(moderator, TEXAS_S201, 345)
+        reply = await handle(moderator, game, Actor(user_id=None, name="P4"), Command("train", {"train": "6"}))
+        assert not reply.ok and refusal(reply.text) == (
+            "/train is not possible now: there is nothing you can /train now; what you can do now: /sell."), reply.text
+    finally:
+        await repo.close()
