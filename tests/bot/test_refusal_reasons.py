@@ -144,6 +144,34 @@ async def test_a_wrong_dividend_train_or_source_is_named_with_what_is_allowed(tm
 
 
 TEXAS_S201 = Path(__file__).resolve().parents[1] / "data" / "generated" / "18Texas" / "randplay_18Texas_4p_s201.json"
+USA_S8604 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8604")
+
+
+async def test_what_must_come_first_is_named_by_its_word(tmp_path: Path) -> None:
+    """Before 291 of s201 SAA (P3) is over its train limit; before 345 MP (P4) must buy a 6-train
+    its president cannot pay for; before 126 of 109372 MKT's home station is not placed yet;
+    before 1044 of s8604 MKT (P2) has too many stations. Before: 'must first discard a train',
+    'sell shares first (or declare bankruptcy)', 'must be placed first (11.6)', 'must first
+    remove one (14.3)': what to do, not what to type."""
+    repo, moderator = await open_moderator(tmp_path / "first.db")
+    try:
+        async def said(log: Path, actions: int, name: str, command: Command) -> str:
+            game = await imported(moderator, log, actions)
+            reply = await handle(moderator, game, Actor(user_id=None, name=name), command)
+            assert not reply.ok and await repo.last_seq(game) == actions
+            return refusal(reply.text)
+
+        assert await said(TEXAS_S201, 291, "P3", Command("train", {"train": "6", "price": 600})) == (
+            "/train is not possible now: SAA is over its train limit and must first discard a train with /discard.")
+        assert await said(TEXAS_S201, 345, "P4", Command("train", {"train": "6-0", "price": 600})) == (
+            "/train is not possible now: the president must add $290 but has $288; sell shares first with /sell "
+            "(or declare bankruptcy with /bankrupt).")
+        assert await said(USA, 126, "Player 3", Command("train", {"train": "2", "price": 100})) == (
+            "/train is not possible now: MKT's home station must be placed first with /token (11.6).")
+        assert (await said(USA_S8604, 1044, "P2", Command("dividend", {"kind": "payout"}))).endswith(
+            "MKT has too many stations on the map and must first remove one with /remove (14.3).")
+    finally:
+        await repo.close()
 
 
 async def test_a_train_without_its_price_is_not_refused_for_the_price(tmp_path: Path) -> None:

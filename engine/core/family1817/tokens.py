@@ -18,7 +18,7 @@ from engine.core.family1817.sizes import (
     stations_to_remove,
 )
 from engine.core.round import Round
-from engine.core.step import Handler, Move, Step
+from engine.core.step import Handler, Move, Step, command_word
 from engine.core.track import city_id, find_city
 from engine.errors import GameError
 
@@ -70,7 +70,8 @@ class TokenReductionStep(Step):
         corp = self.acting_entity(game, rnd)
         if corp is None:
             return None
-        return f"{corp.key} has too many stations on the map and must first remove one (14.3)"
+        return (f"{corp.key} has too many stations on the map and must first remove one with "
+                f"{command_word(game, 'remove_token', corp)} (14.3)")
 
     def process_remove(self, game: Any, rnd: Round, entity: Holder, action: RemoveToken) -> None:
         assert isinstance(entity, Corporation)

@@ -15,7 +15,7 @@ from engine.core.actions import Action, Bankrupt, SellShares
 from engine.core.entities import Holder, Player
 from engine.core.round import Round
 from engine.core.share_sales import corporation_of_shares, execute_sale, plan_sale, sale_choices
-from engine.core.step import Handler, Move, Step
+from engine.core.step import Handler, Move, Step, command_word
 from engine.core.steps.shares import share_choice_matches
 from engine.errors import GameError
 
@@ -83,8 +83,10 @@ class CashCrisisStep(Step):
         if not game.cash_crisis:
             return None
         debt = self.debt(game)
-        return (f"{game.player(debt.player).name} owes ${debt.amount} for {debt.reason} and must first "
-                f"sell shares to pay it (or declare bankruptcy)")
+        player = game.player(debt.player)
+        return (f"{player.name} owes ${debt.amount} for {debt.reason} and must first sell shares to pay it "
+                f"with {command_word(game, 'sell_shares', player)} (or declare bankruptcy with "
+                f"{command_word(game, 'bankrupt', player)})")
 
     def sales(self, game: BaseGame, player: Player) -> list[Move]:
         return sale_choices(game, player, stop_at=self.debt(game).amount - player.cash)

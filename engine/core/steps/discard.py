@@ -9,7 +9,7 @@ from engine.core.actions import Action, DiscardTrain
 from engine.core.entities import Corporation, Holder
 from engine.core.round import Round
 from engine.core.rules import TitleRules
-from engine.core.step import Handler, Move, Step
+from engine.core.step import Handler, Move, Step, command_word
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -56,7 +56,8 @@ class DiscardTrainStep(Step):
         corp = self.acting_entity(game, rnd)
         if corp is None:
             return None
-        return f"{corp.key} is over its train limit and must first discard a train"
+        return (f"{corp.key} is over its train limit and must first discard a train with "
+                f"{command_word(game, 'discard_train', corp)}")
 
     def process_discard(self, game: BaseGame, rnd: Round, entity: Holder, action: DiscardTrain) -> None:
         assert isinstance(entity, Corporation)

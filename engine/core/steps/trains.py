@@ -9,6 +9,7 @@ from engine.core.actions import BuyTrain
 from engine.core.entities import Corporation, Player, Train
 from engine.core.phases import apply_first_train
 from engine.core.share_sales import sale_choices
+from engine.core.step import command_word
 from engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -136,7 +137,9 @@ def buy_from_depot(game: BaseGame, corporation: Corporation, train: Train) -> No
         if president is None or president.cash < short:
             have = president.cash if president else 0
             raise GameError(
-                f"the president must add ${short} but has ${have}; sell shares first (or declare bankruptcy)"
+                f"the president must add ${short} but has ${have}; sell shares first with "
+                f"{command_word(game, 'sell_shares', president or corporation)} (or declare bankruptcy with "
+                f"{command_word(game, 'bankrupt', president or corporation)})"
             )
         game.transfer(president, corporation, short)
         game.log.append(f"{president.name} adds ${short} for the train")

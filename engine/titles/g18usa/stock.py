@@ -16,7 +16,7 @@ from engine.core.actions import Action, Bid, Pass, PlaceToken
 from engine.core.entities import Corporation, Holder, Player
 from engine.core.family1817.stock import FamilyStockRound
 from engine.core.round import Round, RoundSpec
-from engine.core.step import Handler, Move, Step
+from engine.core.step import Handler, Move, Step, command_word
 from engine.errors import GameError
 from engine.titles.g18usa import ipo as ipos
 from engine.titles.g18usa.actions import Assign, Choose
@@ -93,7 +93,8 @@ class HomeTokenStep(Step):
         ipo = _stock(rnd).ipo
         if ipo is None or ipo.home is not None:
             return None
-        return f"{ipo.corporation.id}'s home station must be placed first (11.6)"
+        return (f"{ipo.corporation.id}'s home station must be placed first with "
+                f"{command_word(game, 'place_token', ipo.corporation)} (11.6)")
 
     def process_place(self, game: BaseGame, rnd: Round, entity: Holder, action: PlaceToken) -> None:
         usa = _usa(game)
