@@ -236,9 +236,11 @@ def _bid(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
         raise CommandError(f"{wanted or 'that'} is not up for auction; you can bid on "
                            f"{_listing(offers) or 'nothing (not enough cash)'}")
     price = command.get("price")
-    if not isinstance(price, int):
-        raise CommandError("give the bid as a whole number of dollars, e.g. price:45")
     choice = targets[wanted]
+    if not isinstance(price, int):
+        lowest = _lowest(choice)
+        raise CommandError(f"give your bid for {wanted} as a whole number of dollars (price:)" +
+                           (f", from ${lowest}" if lowest is not None else ""))
     field = _bid_field(choice)
     return {**base(move), field: choice[field], "price": price}
 
