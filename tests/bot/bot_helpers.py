@@ -5,6 +5,7 @@ Gould company) through the real command words."""
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,18 @@ async def open_moderator(path: Path, **kwargs: Any) -> tuple[SqliteGameRepositor
     kwargs.setdefault("images", False)
     kwargs.setdefault("router_budget", 0.5)
     return repo, Moderator(repo, **kwargs)
+
+
+async def imported(moderator: Moderator, log: Path, actions: int, **document: Any) -> int:
+    """A new game from the log's first `actions` actions, imported by the person at the terminal
+    (seats matched by the log's player names); `document` adds or replaces top-level keys."""
+    data = json.loads(log.read_text())
+    data["actions"] = data["actions"][:actions]
+    data.pop("result", None)  # a shortened log has not ended
+    data.update(document)
+    reply = await moderator.import_game(Actor(user_id=None, name="", manager=True), json.dumps(data))
+    assert reply.ok and reply.game_id is not None, reply.text
+    return reply.game_id
 
 
 async def started_game(moderator: Moderator, seed: int = 7, creator: str = "Alice") -> int:

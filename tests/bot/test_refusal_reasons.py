@@ -9,27 +9,16 @@ made without its shares); "/buy is not possible now." (Player 2 in Stock Round 1
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from bot_helpers import open_moderator
+from bot_helpers import imported, open_moderator
 from usa_script import USA_LOGS
 
-from bot.console import TABLE
 from bot.dispatch import handle
 from bot.model import Actor, Command
-from bot.moderator import Moderator
 
 USA = next(path for path in USA_LOGS if path.stem == "109372")
 PLAYER_1, PLAYER_2 = Actor(user_id=None, name="Player 1"), Actor(user_id=None, name="Player 2")
-
-
-async def imported(moderator: Moderator, log: Path, actions: int) -> int:
-    document = json.loads(log.read_text())
-    document["actions"] = document["actions"][:actions]
-    reply = await moderator.import_game(TABLE, json.dumps(document))
-    assert reply.ok and reply.game_id is not None, reply.text
-    return reply.game_id
 
 
 def refusal(text: str) -> str:

@@ -12,25 +12,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot_helpers import open_moderator
+from bot_helpers import imported, open_moderator
 from usa_script import USA_LOGS
 
-from bot.console import TABLE
 from bot.dispatch import handle
 from bot.model import Actor, Command
-from bot.moderator import Moderator
 
 TEXAS = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
 USA = next(path for path in USA_LOGS if path.stem == "109372")
 PLAYER_1, PLAYER_3 = Actor(user_id=None, name="Player 1"), Actor(user_id=None, name="Player 3")
-
-
-async def imported(moderator: Moderator, log: Path, actions: int) -> int:
-    document = json.loads(log.read_text())
-    document["actions"] = document["actions"][:actions]
-    reply = await moderator.import_game(TABLE, json.dumps(document))
-    assert reply.ok and reply.game_id is not None, reply.text
-    return reply.game_id
 
 
 async def test_a_command_at_the_wrong_step_says_what_to_type_instead(tmp_path: Path) -> None:

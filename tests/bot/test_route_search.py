@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from bot_helpers import actor, open_moderator
+from bot_helpers import actor, imported, open_moderator
 from usa_script import USA_LOGS
 
 from bot import pictures
@@ -25,15 +25,6 @@ S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603"
 MKT_RUNS = 1127
 
 
-async def _imported(moderator: Moderator, path: Path, count: int) -> int:
-    document = json.loads(path.read_text())
-    document["actions"] = document["actions"][:count]
-    document.pop("result", None)
-    imported = await moderator.import_game(Actor(None, "table", True), json.dumps(document))
-    assert imported.ok and imported.game_id is not None, imported.text
-    return imported.game_id
-
-
 async def _president(moderator: Moderator, game_id: int, corporation: str) -> Actor:
     session = await moderator.sessions.get(game_id)
     assert session.game is not None
@@ -46,7 +37,7 @@ async def test_an_unproven_proposal_is_searched_longer_and_run_runs_the_better_a
     repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001)
     try:
         document = json.loads(S8603.read_text())
-        game_id = await _imported(moderator, S8603, MKT_RUNS - 1)
+        game_id = await imported(moderator, S8603, MKT_RUNS - 1)
         president = await _president(moderator, game_id, "MKT")
         laid = await moderator.perform(game_id, president, Command("action", {"json": json.dumps(
             document["actions"][MKT_RUNS - 1])}))
@@ -72,7 +63,7 @@ async def test_an_unproven_proposal_is_searched_longer_and_run_runs_the_better_a
 async def test_a_search_is_refused_when_asked_wrongly_and_changes_nothing(tmp_path: Path) -> None:
     repo, moderator = await open_moderator(tmp_path / "games.db")
     try:
-        game_id = await _imported(moderator, TEXAS, 44)
+        game_id = await imported(moderator, TEXAS, 44)
         president = await _president(moderator, game_id, "SP")
         before = await repo.last_seq(game_id)
         for seconds in (0.5, 61):
@@ -100,7 +91,7 @@ async def test_a_move_made_during_the_search_wins_and_a_second_search_waits(tmp_
     repo, moderator = await open_moderator(tmp_path / "games.db")
     cleanup: list[asyncio.Task[object]] = []
     try:
-        game_id = await _imported(moderator, TEXAS, 44)
+        game_id = await imported(moderator, TEXAS, 44)
         president = await _president(moderator, game_id, "SP")
         laid = await moderator.act(game_id, president, Command("lay", {"hex": "J7", "tile": "8", "rotation": 1}))
         assert laid.committed

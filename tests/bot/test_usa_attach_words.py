@@ -9,10 +9,9 @@ The position: 109372 before action 233, PRR with P30's extender to put on one of
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
-from bot_helpers import open_moderator
+from bot_helpers import imported, open_moderator
 from usa_script import USA_LOGS
 
 from bot.console import TABLE, Console
@@ -26,13 +25,9 @@ PRESIDENT = Actor(user_id=None, name="Player 4")
 
 
 async def test_attach_says_which_and_what_it_did(tmp_path: Path) -> None:
-    document = json.loads(LOG.read_text())
-    document["actions"] = document["actions"][:BEFORE_CHOICE]
     repo, moderator = await open_moderator(tmp_path / "usa.db")
     try:
-        imported = await moderator.import_game(TABLE, json.dumps(document))
-        assert imported.ok and imported.game_id is not None, imported.text
-        game_id = imported.game_id
+        game_id = await imported(moderator, LOG, BEFORE_CHOICE)
 
         listed = await choices_text(moderator, game_id)
         assert ("@Player 4 /attach choice: 0-0 (Double Heading (extender) on the 2-train 2-2); "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot_helpers import open_moderator
+from bot_helpers import imported, open_moderator
 from usa_script import USA_LOGS
 
 from bot.model import Actor, Command
@@ -26,10 +26,7 @@ async def test_printed_rules_refuse_the_logged_run_and_run_runs_the_most(tmp_pat
         logged_run = {key: value for key, value in document["actions"][MKT_RUNS].items()
                       if key in ("type", "entity", "entity_type", "routes")}
         printed = [option for option in document_options(document) if option != "site_any_runs"]
-        imported = await moderator.import_game(Actor(None, "table", True), json.dumps(
-            {**document, "actions": document["actions"][:MKT_RUNS - 1], EXPORT_KEY: {"rule_options": printed}}))
-        assert imported.ok and imported.game_id is not None, imported.text
-        game_id = imported.game_id
+        game_id = await imported(moderator, S8603, MKT_RUNS - 1, **{EXPORT_KEY: {"rule_options": printed}})
         session = await moderator.sessions.get(game_id)
         assert session.game is not None
         president = session.game.state.corporations["MKT"].president()

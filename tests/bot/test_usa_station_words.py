@@ -8,13 +8,11 @@ The position: 109372 before action 555.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from bot_helpers import open_moderator
+from bot_helpers import imported, open_moderator
 from usa_script import USA_LOGS
 
-from bot.console import TABLE
 from bot.dispatch import handle
 from bot.model import Actor, Command
 
@@ -24,13 +22,9 @@ PRESIDENT = Actor(user_id=None, name="Player 3")
 
 
 async def test_new_york_cities_are_named_by_their_stations(tmp_path: Path) -> None:
-    document = json.loads(LOG.read_text())
-    document["actions"] = document["actions"][:BEFORE_REMOVAL]
     repo, moderator = await open_moderator(tmp_path / "usa.db")
     try:
-        imported = await moderator.import_game(TABLE, json.dumps(document))
-        assert imported.ok and imported.game_id is not None, imported.text
-        game_id = imported.game_id
+        game_id = await imported(moderator, LOG, BEFORE_REMOVAL)
         offered = await moderator.suggest(game_id, PRESIDENT, "remove", "city", "", {})
         assert offered == [("D28 New York City — city X12-0-1 (stations of N&W)", "X12-0-1"),
                            ("D28 New York City — city X12-0-0 (stations of B&O; 1 slot free)", "X12-0-0")]

@@ -5,33 +5,22 @@ short sale in one turn (109372 before 144, SP's first turn; before 592, Player 1
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from bot_helpers import open_moderator
+from bot_helpers import imported, open_moderator
 from usa_script import USA_LOGS
 
-from bot.console import TABLE
 from bot.dispatch import handle
 from bot.model import Actor, Command
-from bot.moderator import Moderator
 
 LOG = next(path for path in USA_LOGS if path.stem == "109372")
 PLAYER_1 = Actor(user_id=None, name="Player 1")
 
 
-async def imported(moderator: Moderator, actions: int) -> int:
-    document = json.loads(LOG.read_text())
-    document["actions"] = document["actions"][:actions]
-    reply = await moderator.import_game(TABLE, json.dumps(document))
-    assert reply.ok and reply.game_id is not None, reply.text
-    return reply.game_id
-
-
 async def test_a_move_that_is_not_possible_says_why(tmp_path: Path) -> None:
     repo, moderator = await open_moderator(tmp_path / "usa.db")
     try:
-        sp_turn = await imported(moderator, 144)
+        sp_turn = await imported(moderator, LOG, 144)
         for _ in range(2):
             assert (await handle(moderator, sp_turn, PLAYER_1, Command("loan"))).ok
         third = await handle(moderator, sp_turn, PLAYER_1, Command("loan"))
@@ -43,7 +32,7 @@ async def test_a_move_that_is_not_possible_says_why(tmp_path: Path) -> None:
             early.text
         assert await repo.last_seq(sp_turn) == 146
 
-        stock_turn = await imported(moderator, 592)
+        stock_turn = await imported(moderator, LOG, 592)
         assert (await handle(moderator, stock_turn, PLAYER_1, Command("short", {"corporation": "PRR"}))).ok
         second = await handle(moderator, stock_turn, PLAYER_1, Command("short", {"corporation": "NYC"}))
         assert not second.ok and second.text.startswith(
