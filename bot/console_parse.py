@@ -43,6 +43,8 @@ HELP = _help()
 
 def help_text(title: str | None) -> str:
     return _help(title) if title is not None else HELP
+
+
 TRUE = {"true", "yes", "y", "1", "on"}
 FALSE = {"false", "no", "n", "0", "off"}
 

@@ -38,9 +38,9 @@ from bot.replies import (
     whose_turn,
 )
 from bot.route_search import RouteSearchMixin, proposal_text
-from bot.sessions import Session, Sessions, replay_with
+from bot.sessions import Session, Sessions, replay_with, undoable
 from bot.suggest import Choice, suggest
-from engine import GameError, RunsBelowTheMost, effective_actions, given_most
+from engine import GameError, RunsBelowTheMost, given_most
 from engine.attachments import attachment_actions, attachment_words
 from engine.core.game import BaseGame
 from engine.describe import dividend_account
@@ -268,7 +268,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             if status == "finished" and not admin:
                 return Outcome(Reply.error("The game is over; only its creator can take moves back.", game_id))
             stored = {id(a.action): a for a in session.actions}
-            kept = [a for a in effective_actions([a.action for a in session.actions]) if a.get("type") != "message"]
+            kept = undoable(session.actions)
             if steps < 1 or steps > len(kept):
                 return Outcome(Reply.error(f"You can undo 1 to {len(kept)} move(s)." if kept else
                                            "There is nothing to undo yet.", game_id))
@@ -298,7 +298,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         assert session.broken is not None
         if not session.is_admin(actor):
             return Outcome(Reply.error(session.broken, game_id))
-        kept = [a for a in effective_actions([a.action for a in session.actions]) if a.get("type") != "message"]
+        kept = undoable(session.actions)
         if not 1 <= steps <= len(kept):
             return Outcome(Reply.error(f"You can undo 1 to {len(kept)} move(s).", game_id))
         seat = session.seat_of(actor) or session.seats[0]

@@ -51,10 +51,20 @@ class Proposal:
 
     corporation: str
     action: dict[str, Any]  # a run_routes action for them
-    total: int
-    proven_optimal: bool
-    runs: tuple[Any, ...]  # the optimizer's runs, drawable like the engine's last runs
-    result: Any = None  # the optimizer's RouteResult, which the engine's run check can take (given_most)
+    result: Any  # the optimizer's RouteResult, which the engine's run check can take (given_most)
+
+    @property
+    def total(self) -> int:
+        return int(self.result.total)
+
+    @property
+    def proven_optimal(self) -> bool:
+        return bool(self.result.proven_optimal)
+
+    @property
+    def runs(self) -> tuple[Any, ...]:
+        """The optimizer's runs, drawable like the engine's last runs."""
+        return tuple(self.result.runs)
 
 
 def propose(state: BaseGame, corporation: str, budget: float) -> Proposal | None:
@@ -64,8 +74,7 @@ def propose(state: BaseGame, corporation: str, budget: float) -> Proposal | None
     result = best_runs(state, corporation, time_budget=budget)
     if not result.runs:
         return None
-    return Proposal(corporation, result.to_action(corporation), result.total,
-                    result.proven_optimal, tuple(result.runs), result)
+    return Proposal(corporation, result.to_action(corporation), result)
 
 
 # The optimizer runs in worker processes: a search the budget does not stop (or one that goes

@@ -50,6 +50,11 @@ def build_game(loaded: LoadedGame) -> Game | None:
     return load_game(engine_document(loaded), options=list(loaded.game.options))
 
 
+def undoable(actions: list[StoredAction]) -> list[dict[str, Any]]:
+    """The moves an undo counts back through: the log's effective actions, messages left out."""
+    return [a for a in effective_actions([stored.action for stored in actions]) if a.get("type") != "message"]
+
+
 def unreplayable(loaded: LoadedGame, error: GameError) -> str:
     """What players and the game's admin read about a stored game the engine no longer replays
     (a rules change refuses a stored move): which game and move, why, and the way out."""
@@ -58,8 +63,7 @@ def unreplayable(loaded: LoadedGame, error: GameError) -> str:
         return f"Game #{game_id} cannot be set up again from its log: {error}. /game export saves its log."
     stored = loaded.actions[error.index]
     names = {str(seat.player_id): seat.display_name for seat in loaded.seats}
-    raw = [a.action for a in loaded.actions]
-    kept = [a for a in effective_actions(raw) if a.get("type") != "message"]
+    kept = undoable(loaded.actions)
     steps = next((len(kept) - i for i, action in enumerate(kept) if action is stored.action), None)
     way_out = (f"the game's creator (or a server manager) can take it back with /game undo steps:{steps}"
                f" (it and the {steps - 1} move(s) after it)" if steps else "")

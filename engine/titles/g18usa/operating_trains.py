@@ -248,6 +248,13 @@ def room_for_train(game: G18USA, corporation: Corporation) -> bool:
     return game.counted_trains(corporation) < game.train_limit(corporation)
 
 
+def short_of_cash(game: G18USA, corporation: Corporation, costs: str, cost: int) -> str:
+    """The refusal of a purchase the treasury cannot pay: how much more, and to take loans first
+    where loans would pay for it (rule 9: loans may be taken at any time of the turn)."""
+    hint = f"; take loans first (${game.loans.value} each)" if budget(game, corporation) >= cost else ""
+    return f"{corporation.id} has ${corporation.cash}; {costs} ${cost}, ${cost - corporation.cash} more{hint}"
+
+
 def buy_pullman(game: G18USA, corporation: Corporation, price: int) -> None:
     reason = pullman_allowed(game, corporation)
     if reason:
@@ -258,10 +265,7 @@ def buy_pullman(game: G18USA, corporation: Corporation, price: int) -> None:
         raise GameError(f"{corporation.id} is at its train limit")
     if corporation.cash < PULLMAN_PRICE:
         # Offered while loans would pay for it (as on the site): the loans come first.
-        hint = (f"; take loans first (${game.loans.value} each)"
-                if budget(game, corporation) >= PULLMAN_PRICE else "")
-        raise GameError(f"{corporation.id} has ${corporation.cash}; a Pullman car costs ${PULLMAN_PRICE}, "
-                        f"${PULLMAN_PRICE - corporation.cash} more{hint}")
+        raise GameError(short_of_cash(game, corporation, "a Pullman car costs", PULLMAN_PRICE))
     train = usa_phases.new_pullman(game)
     game.transfer(corporation, game.bank, PULLMAN_PRICE)
     game.pullmans_made += 1
@@ -290,11 +294,7 @@ def buy_train(game: G18USA, corporation: Corporation, action: BuyTrain) -> None:
                             + " or ".join(f"${amount}" for amount in prices))
         cost = price
         if corporation.cash < cost:
-            short = cost - corporation.cash
-            hint = (f"; take loans first (${game.loans.value} each)"
-                    if budget(game, corporation) >= cost else "")
-            raise GameError(f"{corporation.id} has ${corporation.cash}; the {train.name}-train "
-                            f"costs ${cost}, ${short} more{hint}")
+            raise GameError(short_of_cash(game, corporation, f"the {train.name}-train costs", cost))
         game.transfer(corporation, game.bank, cost)
         game.depot.take(train)
         corporation.trains.append(train)
