@@ -209,7 +209,7 @@ def _by_choice_fields(spec: CommandSpec, mine: list[Move], command: Command) -> 
         kept = [(m, c) for m, c in options if c is not None and _upper(c.get(field)) == _upper(value)]
         if not kept:
             allowed = sorted({str(c.get(field)) for _, c in options if c is not None})
-            raise CommandError(f"{option.name}:{value} is not possible now; "
+            raise CommandError(f"/{spec.word} {option.name}:{value} is not possible now; "
                                f"{option.name} can be {_listing(allowed) or 'nothing'}")
         options = kept
     _one_left(spec, options, command)

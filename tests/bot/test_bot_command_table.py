@@ -35,7 +35,7 @@ def test_a_declared_command_is_built_from_the_chosen_choice() -> None:
 
 
 def test_a_declared_command_refuses_a_value_no_choice_has_and_says_which_can_be() -> None:
-    with pytest.raises(CommandError, match=r"size:7 is not possible now; size can be 10, 5"):
+    with pytest.raises(CommandError, match=r"^/convert size:7 is not possible now; size can be 10, 5$"):
         _by_choice_fields(CONVERT, MOVES_NOW, Command("convert", {"size": 7}))
 
 
