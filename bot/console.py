@@ -82,6 +82,11 @@ class Console:
             if listed is not None:
                 print(listed, file=self.output)
                 return True
+            refusal = await self._not_now(text)
+            if refusal is not None:
+                self.show(refusal)
+                self.errors += 1
+                return not self.strict
             return self.refuse(str(error))
         if parsed is None:
             return True
@@ -116,6 +121,18 @@ class Console:
             if hints:
                 print("Choices (/moves lists them all):\n" + hints, file=self.output)
         return True
+
+    async def _not_now(self, text: str) -> Reply | None:
+        """A move whose options are missing but which the player could not make anyway (another's
+        turn, a /lay in the auction): that refusal, rather than asking for the options."""
+        try:
+            parsed = parse_line(text, require=False)
+        except ParseError:
+            return None
+        if parsed is None or parsed[0] is None or parsed[1].name not in MOVES:
+            return None
+        actor = Actor(user_id=None, name=parsed[0], manager=True)
+        return await self.moderator.unavailable(self.game_id, actor, parsed[1])
 
     async def _lay_choices(self, text: str) -> str | None:
         """`@Alice /lay hex:J5` without tile and rotation: what fits there."""

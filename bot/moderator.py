@@ -19,7 +19,7 @@ from typing import Any
 
 from bot import drawing
 from bot import pictures as pics
-from bot.commands import build_action, controls, engine_reason, wants_proposal
+from bot.commands import build_action, candidate_moves, controls, engine_reason, wants_proposal
 from bot.config import ReminderDefaults
 from bot.consent import ConsentMixin, waiting_line
 from bot.ending import EndingMixin
@@ -168,23 +168,43 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             try:
                 action = build_action(state, session.game.legal_moves(), seat.player_id, command,
                                       proposal.action if proposal else None)
-            except NotYourTurn as error:
-                turn, _ = self.turn_text(session, state, ping=False)
-                return Outcome(Reply.error(
-                    f"{error}: you act only for your own seat and the companies you preside.\nNow: {turn}", game_id))
-            except NotPossibleNow as error:
-                reason = engine_reason(state, seat.player_id, command)
-                turn, _ = self.turn_text(session, state, ping=False)
-                return Outcome(Reply.error(f"{error}{': ' + reason if reason else ''}.\nNow: {turn}", game_id))
             except CommandError as error:
-                turn, _ = self.turn_text(session, state, ping=False)
-                return Outcome(Reply.error(f"{error}.\nNow: {turn}", game_id))
+                return Outcome(self._refusal(session, seat, command, error))
             # The proposal's runs earn what the optimizer said only with its attachments on.
             chosen = attachment_actions(state, proposal.corporation, proposal.runs) if proposal else []
             known = proposal.result if proposal else None
             outcome = await (self._commit_series(session, actor, [*chosen, action], known) if chosen
                              else self._commit(session, actor, action, known=known))
             return self._remember(session, actor, command, outcome)
+
+    def _refusal(self, session: Session, seat: SeatRecord, command: Command, error: CommandError) -> Reply:
+        """The reply to a command no legal move matches: what was wrong, and whose turn it is."""
+        assert session.game is not None
+        state = session.game.state
+        turn, _ = self.turn_text(session, state, ping=False)
+        if isinstance(error, NotYourTurn):
+            text = f"{error}: you act only for your own seat and the companies you preside."
+        elif isinstance(error, NotPossibleNow):
+            reason = engine_reason(state, seat.player_id, command)
+            text = f"{error}{': ' + reason if reason else ''}."
+        else:
+            text = f"{error}."
+        return Reply.error(f"{text}\nNow: {turn}", session.game_id)
+
+    async def unavailable(self, game_id: int, actor: Actor, command: Command) -> Reply | None:
+        """The refusal a move command gets whatever its options, if its word is not the actor's
+        to make now (another's turn, or not possible at this point); None if it could be made.
+        For callers that must ask before they ask for the command's missing options."""
+        async with self.sessions.lock(game_id):
+            session, seat, refusal = await self._seated(game_id, actor)
+            if refusal is not None:
+                return refusal.reply
+            assert session is not None and session.game is not None and seat is not None
+            try:
+                candidate_moves(session.game.state, session.game.legal_moves(), seat.player_id, command.name)
+            except CommandError as error:
+                return self._refusal(session, seat, command, error)
+            return None
 
     async def _commit_series(self, session: Session, actor: Actor, actions: list[dict[str, Any]],
                              known: Any = None) -> Outcome:

@@ -92,6 +92,21 @@ def test_terminal_errors_pictures_and_export(tmp_path: Path) -> None:
     assert (tmp_path / "png" / "map.png").read_bytes().startswith(b"\x89PNG")
 
 
+def test_a_move_missing_its_options_that_could_not_be_made_anyway_says_why(tmp_path: Path) -> None:
+    """Before: '/lay needs tile:, rotation:' during the auction, and '/bid needs company:, price:'
+    to a player whose turn it is not, as if typing them would help."""
+    lines = ["@Alice /bid company:GRRRC price:80", "@Alice /bid", "@Carol /lay hex:J5", "@Bob /bid"]
+    result = run_play(["--players", "Alice,Bob,Carol", "--seed", "3", "--db", str(tmp_path / "t.db"),
+                       "--images", "none"], lines, tmp_path, timeout=60)
+    assert result.returncode == 0, result.stderr
+    errors = [line for line in result.stdout.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: /bid is not yours to make now: you act only for your own seat and the companies you preside.",
+        "error: /lay is not possible now: it is Bob's turn (Auction Round).",
+        "error: /bid needs company:, price:",  # Bob's to make: only the options are missing
+    ]
+
+
 def test_strict_mode_stops_at_the_first_refusal(tmp_path: Path) -> None:
     result = run_play(["--players", "Alice,Bob,Carol", "--seed", "3", "--db", str(tmp_path / "t.db"),
                        "--images", "none", "--strict"], ["@Bob /pass", "/game status"], tmp_path, timeout=60)
