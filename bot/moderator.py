@@ -415,9 +415,11 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             if account is not None:
                 at = next((i + 1 for i, line in enumerate(lines) if _PAYS_LINE.match(line)), len(lines))
                 lines = lines[:at] + [account] + lines[at:]
-        if note is None and (not lines or action["type"] == "pass"):  # the engine does not log passes
+        if note is None and (not lines or action["type"] == "pass"):  # some steps log no pass
             names = {str(s.player_id): s.display_name for s in session.seats}
-            lines = [describe_action(action, names, game.state)] + lines
+            described = describe_action(action, names, game.state)
+            if described not in lines:
+                lines = [described] + lines
         if len(lines) > MAX_LOG_LINES:
             lines = [f"… {len(lines) - MAX_LOG_LINES} earlier lines (/game log)"] + lines[-MAX_LOG_LINES:]
         if note:

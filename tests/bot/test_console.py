@@ -107,6 +107,17 @@ def test_a_move_missing_its_options_that_could_not_be_made_anyway_says_why(tmp_p
     ]
 
 
+def test_a_pass_is_told_once(tmp_path: Path) -> None:
+    """18USA's auction logs its passes itself; the reply said 'Bob passes' twice."""
+    lines = ["@Alice /bid company:P1 price:20", "@Bob /pass", "@Carol /pass", "@Bob /pass"]
+    result = run_play(["18USA", "--players", "Alice,Bob,Carol", "--seed", "5", "--db", str(tmp_path / "t.db"),
+                       "--images", "none", "--strict"], lines, tmp_path, timeout=60)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    told = [line for line in result.stdout.splitlines() if not line.startswith((" ", "@", "New", "Game"))]
+    assert told == ["Alice bids $20 for P1", "Bob passes", "Bob leaves the auction for P1", "Carol passes",
+                    "Carol leaves the auction for P1", "Alice buys P1 for $20", "Bob passes"]
+
+
 def test_strict_mode_stops_at_the_first_refusal(tmp_path: Path) -> None:
     result = run_play(["--players", "Alice,Bob,Carol", "--seed", "3", "--db", str(tmp_path / "t.db"),
                        "--images", "none", "--strict"], ["@Bob /pass", "/game status"], tmp_path, timeout=60)
