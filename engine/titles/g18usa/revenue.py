@@ -137,18 +137,22 @@ def switcher_drop(umap: UsaMap, corporation: str, stops: Sequence[Node], phase: 
                   distance: int) -> int | None:
     """P19: which stop the Switcher drops from the count, if any. A city full of other
     companies' stations in the middle of the run goes first; otherwise, once the run's stops
-    reach the train's (increased) distance, the stop whose loss costs least, never the run's only own-station city."""
+    reach the train's (increased) distance, the stop whose loss costs least and leaves the run
+    within that distance, never the run's only own-station city."""
     board = umap.board
     for position, (coord, kind, index) in enumerate(stops):
         inner = 0 < position < len(stops) - 1
         if inner and kind == "city" and board.city_is_blocked_for(coord, index, corporation):
             return position
-    length = sum(board.hexes[c].tile.stop(k, i).distance_cost for c, k, i in stops)
-    if length < distance:
+    costs = [board.hexes[c].tile.stop(k, i).distance_cost for c, k, i in stops]
+    if sum(costs) < distance:
         return None
     own = [p for p, (c, k, i) in enumerate(stops) if k == "city" and corporation in board.hexes[c].tokens[i]]
     choices = [p for p in range(len(stops)) if own != [p]]
-    return min(choices, key=lambda p: stop_value(umap, corporation, stops[p], phase), default=None)
+    # Of the drops that leave the run within the distance (dropping a rural junction, which takes
+    # none, does not shorten it), the one that costs least.
+    fitting = [p for p in choices if sum(costs) - costs[p] <= distance] or choices
+    return min(fitting, key=lambda p: stop_value(umap, corporation, stops[p], phase), default=None)
 
 
 def check_run_set(umap: UsaMap, runs: Sequence[Sequence[Node]]) -> None:
