@@ -6,6 +6,7 @@ of the game (16). Rounds and steps live in the sibling modules.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 from engine.core.board import Board, HexState
@@ -89,7 +90,10 @@ class G18USA(Family1817Game):
         in_game = set(self.usa.privates_in_game)
         for raw in entities["privates"]["companies"]:
             if raw["id"] in in_game:
-                ability = dict(raw.get("ability", {}))
+                # Copies of the title data all through: a company's ability is part of the
+                # position, and must not share lists with the map's read-only data (a refused
+                # move's restored copy would otherwise share one and not the other).
+                ability = copy.deepcopy(raw.get("ability", {}))
                 if "min_auction_bid" in raw:
                     ability["min_bid"] = raw["min_auction_bid"]
                 self.companies[raw["id"]] = Company(id=raw["id"], name=raw.get("rulebook_name") or raw["name"],
@@ -97,7 +101,7 @@ class G18USA(Family1817Game):
         for deal in self.usa.subsidies:
             raw = next(r for r in entities["subsidies"]["tiles"] if r["id"] == deal.subsidy)
             self.companies[deal.subsidy] = Company(id=deal.subsidy, name=deal.name, value=0, revenue=0,
-                                                   ability=dict(raw))
+                                                   ability=copy.deepcopy(raw))
         # How many operating rounds have ended in the game (exports go by it, 12.10).
         self.operating_rounds_done = 0
         self.final_turn: int | None = None

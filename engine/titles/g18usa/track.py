@@ -281,6 +281,10 @@ def _company_candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexSt
     if entity == "P26":
         if state.tile_laid or not umap.is_city_hex(coord) or metropolis:
             raise GameError("a rural junction goes on an empty city hex")
+        if state.corporations_here():
+            # A junction holds no stations, so one already placed on the printed city would be lost.
+            raise GameError(f"a rural junction goes on an empty city hex; {coord} has a station "
+                            f"({', '.join(sorted(state.corporations_here()))})")
         if coord == turn.home:
             raise GameError("a rural junction may not go on the company's home")
         for neighbour in state.hexdef.neighbors.values():

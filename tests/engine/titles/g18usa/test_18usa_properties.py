@@ -29,6 +29,7 @@ from usa_random_play import (
     paid_from_cash,
     pick,
     play_random_game,
+    process,
 )
 
 from engine import GameError
@@ -96,7 +97,7 @@ def test_every_offered_train_purchase_is_accepted() -> None:
         move = pick(game.state, moves, rng)
         if move["type"] == "buy_train":
             move = paid_from_cash(game.state, move) or move
-        game.process(concrete(game.state, move, rng))
+        process(game, concrete(game.state, move, rng))
     assert tried, "no train purchase was offered"
     if refused:
         pytest.fail(f"{len(refused)} of {tried} offered train purchases refused, e.g.\n" + "\n".join(refused[:3]),

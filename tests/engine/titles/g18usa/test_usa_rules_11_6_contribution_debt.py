@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from usa_random_play import concrete, new_random_game, pick, snapshot
+from usa_random_play import concrete, new_random_game, pick, process, snapshot
 
 from engine import GameError
 from engine.legal import legal_moves
@@ -24,7 +24,7 @@ def winner_in_debt() -> Game:
         waiting = state.round.blocking_step(state)
         if waiting is not None and waiting.key == "contribute" and any(p.cash < 0 for p in state.players):
             return game
-        game.process(concrete(state, pick(state, legal_moves(state), rng), rng))
+        process(game, concrete(state, pick(state, legal_moves(state), rng), rng))
     raise AssertionError("no auction winner owed more than their cash in 400 actions")
 
 

@@ -13,13 +13,13 @@ from typing import Any
 
 from game_pictures import canonical
 
-from engine import GameError, new_game
+from engine import GameError, given_most, new_game
 from engine.attachments import attachment_actions
 from engine.core.entities import Player
 from engine.core.family1817.market import LIQUIDATION, area
 from engine.core.family1817.tokens import crowded_stations
 from engine.core.game import BaseGame
-from engine.core.router import best_runs
+from engine.core.router import RouteResult, best_runs
 from engine.core.steps.discard import crowded
 from engine.legal import legal_moves
 from engine.log import Game
@@ -82,6 +82,20 @@ def pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random) -> di
     return loan or move
 
 
+# The run_routes actions `concrete` made, by id, with the optimizer's answer they come from (the
+# action itself is kept, so that its id is not reused while the entry lives).
+_PROPOSED: dict[int, tuple[dict[str, Any], RouteResult]] = {}
+
+
+def process(game: Game, action: dict[str, Any]) -> None:
+    """`game.process` as the bot moves: runs the optimizer proposed are checked against the answer
+    they come from (engine.given_most), not against a second search of their own, which under load
+    can find more in its time than the first did (rule 12.4)."""
+    made = _PROPOSED.pop(id(action), None)
+    with given_most(game.state, made[1] if made is not None and made[0] is action else None):
+        game.process(action)
+
+
 def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """One action for a legal move, with a random choice and a random free amount."""
     kind = move["type"]
@@ -95,7 +109,9 @@ def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[
         attaching = attachment_actions(state, str(move["entity"]), proposal.runs)
         if attaching:
             return attaching[0]
-        return proposal.to_action(str(move["entity"])) | {"entity_type": "corporation"}
+        action = proposal.to_action(str(move["entity"])) | {"entity_type": "corporation"}
+        _PROPOSED[id(action)] = (action, proposal)
+        return action
     choices = move.get("choices")
     if not choices:
         return base
@@ -263,7 +279,7 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03) 
         action = concrete(game.state, pick(game.state, moves, rng), rng)
         played.kinds[action["type"]] = played.kinds.get(action["type"], 0) + 1
         try:
-            game.process(action)
+            process(game, action)
         except GameError as error:
             what = ("the route optimizer's runs (engine/core/router.py best_runs) refused"
                     if action["type"] == "run_routes" else "offered move refused")
