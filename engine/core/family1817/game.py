@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core.entities import Corporation, Player, Share
+from engine.core.entities import Corporation, Player, Share, Train
 from engine.core.family1817 import market as areas
 from engine.core.family1817.cash_crisis import (
     SITE_BANKRUPT_PRIVATES,
@@ -190,6 +190,9 @@ class Family1817Game(BaseGame):
     def scrappable_trains(self, corporation: Corporation) -> dict[str, int]:
         """Trains the company may scrap now, by id, with what the bank pays (none by default)."""
         return {}
+
+    def train_scrapped(self, corporation: Corporation, train: Train) -> None:
+        """After the company scrapped `train`: what the title ties to it goes with it."""
 
     # --- sizes and the market -----------------------------------------------------------------
     def company_size(self, corporation: Corporation) -> int:

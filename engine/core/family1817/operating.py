@@ -99,6 +99,7 @@ def scrap_train(game: Family1817Game, corporation: Corporation, action: ScrapTra
     game.depot.discard(train, to_market=game.DISCARDS_TO_MARKET)
     game.transfer(game.bank, corporation, value)
     game.log.append(f"{corporation.id} scraps a {train.name} for ${value}")
+    game.train_scrapped(corporation, train)
 
 
 class LoanStep(OperatingStep):

@@ -187,6 +187,16 @@ class G18USA(Family1817Game):
         """A Pullman car may be scrapped for $50 whenever the company may act (12.7)."""
         return {train.id: PULLMAN_SCRAP_VALUE for train in corporation.trains if usa_phases.is_pullman(train)}
 
+    def train_scrapped(self, corporation: Corporation, train: Train) -> None:
+        """A Pullman attached for this run and then scrapped earns nothing on its train (12.7)."""
+        from engine.titles.g18usa.operating import UsaOperatingRound
+        from engine.titles.g18usa.operating_trains import PULLMAN
+
+        rnd = self.round
+        if usa_phases.is_pullman(train) and isinstance(rnd, UsaOperatingRound) and rnd.turn is not None \
+                and rnd.turn.corporation is corporation:
+            rnd.attachments.pop(PULLMAN, None)
+
     def company_start(self) -> tuple[str, str]:
         """A company starts when a player bids for its president's certificate in a stock
         round: an auction (11.6)."""

@@ -1,0 +1,50 @@
+"""More 18Texas property games than the test suite plays (run by hand, not a test): seeded random
+legal games with 3-5 players, each checked after every action (the property test's
+`play_random_game`: money conserved, certificates whole, limits kept, refusals change nothing).
+Policies and rule readings rotate with the seed.
+
+    python bench/texas_properties.py [--games 40] [--first-seed 5000]
+
+Prints each game's ending or the first broken property, and how long the games took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18texas")]
+
+from test_18texas_properties import play_random_game  # noqa: E402
+
+POLICIES = ("sensible", "uniform", "trader")
+READINGS = ([], ["site_rules"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--first-seed", type=int, default=5000)
+    args = parser.parse_args()
+    endings: collections.Counter[str] = collections.Counter()
+    start = time.perf_counter()
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        count, policy, options = 3 + seed % 3, POLICIES[(seed // 2) % 3], READINGS[(seed // 3) % 2]
+        began = time.perf_counter()
+        try:
+            played = play_random_game(count, seed, list(options), policy, None)
+            ending, where = played.ending, played.where()
+        except AssertionError as broken:
+            ending, where = "broken", str(broken).splitlines()[0]
+        endings[ending] += 1
+        print(f"{count}p seed {seed} {policy}{' ' + ','.join(options) if options else ''}: {ending} "
+              f"({where}, {time.perf_counter() - began:.1f} s)", flush=True)
+    print(f"{args.games} games in {time.perf_counter() - start:.0f} s: {dict(endings)}")
+
+
+if __name__ == "__main__":
+    main()
