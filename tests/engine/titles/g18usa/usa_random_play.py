@@ -8,6 +8,7 @@ action that cannot be legal is tried, which must be refused and change nothing.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -257,15 +258,16 @@ class Played:
         return f"action {self.actions}, {state.round_title()}, phase {state.phase.name}"
 
 
-def new_random_game(count: int, seed: int) -> Game:
-    return new_game("18USA", players(count), seed, [])
+def new_random_game(count: int, seed: int, options: Sequence[str] = ()) -> Game:
+    return new_game("18USA", players(count), seed, list(options))
 
 
-def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03) -> Played:
+def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
+                     options: Sequence[str] = ()) -> Played:
     """Play until the game ends, `cap` actions, or the first broken property (recorded, with
     the action, in `failure`: the caller reports it)."""
     rng = random.Random(seed)
-    game = new_random_game(count, seed)
+    game = new_random_game(count, seed, options)
     played = Played(game)
     money = total_money(game.state)
     for step in range(cap):
