@@ -1,7 +1,10 @@
 """More 18USA property games than the test suite plays (run by hand, not a test): seeded random
 legal games with 4-7 players, each checked after every action (tests' `usa_random_play.py`).
 
-    python bench/usa_properties.py [--games 40] [--first-seed 5] [--cap 1200] [--site-rules]
+    python bench/usa_properties.py [--games 40] [--first-seed 5] [--cap 1200] [--options a,b,...]
+
+`--options site_rules` plays by the site's reading of every rule; the rule 17 variants are
+`seventeen_trains`, `president_above_60` and `max_start_300`.
 
 Prints each game's ending or first broken property, and how long the games took.
 """
@@ -25,14 +28,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--first-seed", type=int, default=5)
     parser.add_argument("--cap", type=int, default=1200)
-    parser.add_argument("--site-rules", action="store_true", help="the site's reading of every rule")
+    parser.add_argument("--options", default="", help="rule options, comma-separated")
     args = parser.parse_args()
     endings: collections.Counter[str] = collections.Counter()
     start = time.perf_counter()
     for seed in range(args.first_seed, args.first_seed + args.games):
         count = 4 + seed % 4
         began = time.perf_counter()
-        played = play_random_game(count, seed, args.cap, options=["site_rules"] if args.site_rules else [])
+        played = play_random_game(count, seed, args.cap, options=[o for o in args.options.split(",") if o])
         endings[played.ending] += 1
         print(f"{count}p seed {seed}: {played.ending} at {played.where()} ({time.perf_counter() - began:.1f} s)"
               + (f"\n    {played.failure}" if played.failure else ""), flush=True)
