@@ -206,7 +206,9 @@ def broken_invariants(state: BaseGame, money: int) -> list[str]:
     for player in state.players:
         for corp in state.corporations.values():
             # A 2-share company's president's certificate is the whole company.
-            if state.company_size(corp) > 2 and corp.percent_owned_by(player) > 60:  # type: ignore[attr-defined]
+            # The rule 17 variant lets a president hold more.
+            size = state.company_size(corp)  # type: ignore[attr-defined]
+            if size > 2 and corp.percent_owned_by(player) > 60 and not state.option("president_above_60"):
                 broken.append(f"{player.name} holds {corp.percent_owned_by(player)}% of {corp.id}, over 60% (11.4)")
         if not player.bankrupt and state.certificate_count(player) > state.cert_limit:
             broken.append(f"{player.name} holds {state.certificate_count(player)} certificates, "
