@@ -16,7 +16,7 @@ from bot import pictures as pics
 from bot.lifecycle import lobby_buttons
 from bot.model import Picture, Reply
 from bot.replies import describe_action, summary
-from engine.describe import log_by_action
+from engine.describe import log_by_action, unattended_words
 from storage.transfer import export_document as stored_export
 
 if TYPE_CHECKING:
@@ -78,8 +78,11 @@ class InfoMixin:
         setup, by_action = await asyncio.to_thread(
             log_by_action, loaded.game.title, loaded.players(), loaded.game.seed, list(loaded.game.options), stored)
         log = list(setup)
+        made = {id(auto) for action in stored for auto in action.get("auto_actions") or ()}
         for action, added in by_action:
-            if not added or action.get("type") == "pass":
+            if id(action) in made:
+                log.append(unattended_words(action))
+            elif not added or action.get("type") == "pass":
                 log.append(describe_action(action, names, state))
             log += added
         shown = log[-max(1, min(lines, MAX_LOG_LINES)):]

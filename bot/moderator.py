@@ -43,8 +43,8 @@ from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, given_most
 from engine.attachments import attachment_actions, attachment_words
 from engine.core.game import BaseGame
-from engine.describe import dividend_account
-from engine.legal import legal_moves
+from engine.describe import dividend_account, unattended_words
+from engine.legal import legal_moves, unattended_move
 from storage import GameRepository, SeatRecord, SeqConflict, StorageError
 
 log = logging.getLogger(__name__)
@@ -367,6 +367,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         acting_before = acting_seats(game.state, session.seats)
         # A dividend's account compares the positions around it (who received what).
         before_dividend = game.state.snapshot() if action["type"] == "dividend" else None
+        main_log: list[str] = []  # the log after the move itself, before any unattended moves
         if known is None and action["type"] == "run_routes" and game.state.must_run_for_the_most():
             proposal = await self._proposal(session, game.state, session.seq)
             known = proposal.result if proposal else None
@@ -378,6 +379,12 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             else:
                 with given_most(game.state, known):
                     game.process(action)
+                main_log = list(game.state.log)
+                made = unattended_moves(game.state)
+                if made:
+                    # The moves no player decides that follow are part of this one: stored inside
+                    # it, as the reference site stores its automatic moves, so an undo takes both.
+                    action["auto_actions"] = made
         except GameError as error:
             turn, _ = self.turn_text(session, game.state, ping=False)
             hint = ""
@@ -409,7 +416,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         for seat in acting_before:
             await self.repo.reset_reminder(game_id, seat.player_id)
         await self.changed(game_id)
-        lines = new_log_lines(before_log, game.state.log)
+        made = action.get("auto_actions", [])
+        lines = new_log_lines(before_log, main_log if made else game.state.log)
         if before_dividend is not None:
             account = dividend_account(before_dividend, game.state, str(action.get("entity")))
             if account is not None:
@@ -420,6 +428,9 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             described = describe_action(action, names, game.state)
             if described not in lines:
                 lines = [described] + lines
+        if made:
+            lines += [unattended_words(auto) for auto in made]
+            lines += new_log_lines(main_log, game.state.log)
         if len(lines) > MAX_LOG_LINES:
             lines = [f"… {len(lines) - MAX_LOG_LINES} earlier lines (/game log)"] + lines[-MAX_LOG_LINES:]
         if note:
@@ -499,6 +510,18 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             which.append("table")
         session.views = views
         return await drawing.draw(views, tuple(which))
+
+
+def unattended_moves(state: BaseGame, most: int = 20) -> list[dict[str, Any]]:
+    """The moves nobody decides that follow now (engine.legal.unattended_move), made on `state`."""
+    made: list[dict[str, Any]] = []
+    while len(made) < most and (move := unattended_move(state)) is not None:
+        try:
+            state.process(move)
+        except GameError:
+            break
+        made.append(move)
+    return made
 
 
 def _table_key(table: Any) -> tuple[Any, ...]:

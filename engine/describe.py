@@ -85,7 +85,8 @@ def log_by_action(title: str, players: list[dict[str, Any]], seed: int, options:
                   actions: list[dict[str, Any]]) -> tuple[list[str], list[tuple[dict[str, Any], list[str]]]]:
     """Replay a stored game as ``load_game`` does and return the log lines written at setup,
     then each effective action with the lines it added (a pass adds none: the engine does not
-    log passes, so a front end can name them in its own words). CPU work: run it in a thread."""
+    log passes, so a front end can name them in its own words), its auto_actions each on its own
+    after it. CPU work: run it in a thread."""
     from engine.log import new_game
 
     game = new_game(title, players, seed, options)
@@ -94,10 +95,16 @@ def log_by_action(title: str, players: list[dict[str, Any]], seed: int, options:
     setup = list(state.log)
     out = []
     for action in effective_actions(actions):
-        before = len(state.log)
-        state.apply(action)
-        out.append((action, state.log[before:]))
+        for part in (action, *(action.get("auto_actions") or ())):
+            before = len(state.log)
+            state.apply({key: value for key, value in part.items() if key != "auto_actions"})
+            out.append((part, state.log[before:]))
     return setup, out
+
+
+def unattended_words(move: dict[str, Any]) -> str:
+    """How a move made for a company nobody presides (`engine.legal.unattended_move`) is told."""
+    return f"Nobody presides {move['entity']} (15): it passes."
 
 
 def printed_tile(tile_id: str, state: BaseGame | None = None) -> str:

@@ -41,6 +41,20 @@ def move_decider(game: BaseGame, move: dict[str, Any]) -> Player | None:
     return decider(game, holder)
 
 
+def unattended_move(game: BaseGame) -> dict[str, Any] | None:
+    """The move to make for a company nobody presides, when only it can act: its president went
+    bankrupt during its operating turn (15), and the rest of the turn is its own. The reference
+    site lets the company act on; no player decides for it, so it passes, step by step. None
+    whenever anyone decides a legal move."""
+    moves = legal_moves(game)
+    for move in moves:
+        holder = game.corporations.get(str(move["entity"])) if move.get("entity_type") == "corporation" else None
+        if holder is None or holder.president() is not None or move_decider(game, move) is not None:
+            return None
+    return next(({"type": "pass", "entity": move["entity"], "entity_type": "corporation"}
+                 for move in moves if move["type"] == "pass"), None)
+
+
 def _entity_type(game: BaseGame, entity: Any, kind: str | None = None) -> str:
     """What kind of entity an id names. Where a player and a private share an id (generated
     logs name players P1, P2, ... like 18USA's privates), the one a step in play lets take the

@@ -292,7 +292,8 @@ class PrivatePowersStep(Step):
                     cities = token_cities(game, corp, turn.ability_token_hex)
                     if cities:
                         moves.append({"type": "place_token", "entity": company.id, "entity_type": "company",
-                                      "tokener": corp.id, "choices": [{"city": c} for c in cities]})
+                                      "tokener": corp.id,
+                                      "choices": [{"city": c, "hex": turn.ability_token_hex} for c in cities]})
                 elif not company.abilities_used and in_step(game, rnd, TrackStep) and not turn.lays \
                         and teleport_hex_problem(game, company) is None:
                     lays = legal_tile_lays(game, corp, None, hexes=(ability["hex"],), tiles=(ability["tile"],))

@@ -56,6 +56,14 @@ def test_5_grrrc_lays_the_511_in_houston_free_and_places_a_station_without_a_rou
     assert step_label(game) == "buy_train" and not moves_of(game, "pass")
 
 
+def test_5_grrrc_s_station_is_offered_by_its_hex_as_other_stations_are() -> None:
+    """The bot finds a station by its hex ('/token city:I14 private:GRRRC'); G&RRRC's offer named
+    only the tile's city id ('511-0-0'), so the bot read the hex as '511' and refused."""
+    game = mp_operating()
+    play(game, "lay_tile", "GRRRC", hex="I14", tile="511-0", rotation=1)
+    assert company_moves(game, "place_token", "GRRRC")[0]["choices"] == [{"city": "511-0-0", "hex": "I14"}]
+
+
 def test_5_grrrc_power_works_from_phase_3() -> None:
     game = mp_operating("2")
     assert company_moves(game, "lay_tile", "GRRRC") == []

@@ -1,0 +1,50 @@
+"""15: a president who goes bankrupt during their company's operating turn leaves the company
+without a president, in liquidation, with the rest of its turn to play (the reference site lets it
+act on: s8405 after action 1162). No player decides for it, so a live game waited for nobody;
+`engine.legal.unattended_move` names the move it makes: it passes, step by step.
+
+The position (tests/data/positions/usa_presidentless_company_turn.json, random legal play, 5
+players, seed 8005): Player 5 went bankrupt paying NP's interest; NP is at its repay-loans step.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine import new_game
+from engine.legal import legal_moves, move_decider, unattended_move
+from engine.log import Game, load_game
+
+POSITION = Path(__file__).resolve().parents[3] / "data" / "positions" / "usa_presidentless_company_turn.json"
+
+
+def after_the_bankruptcy() -> Game:
+    game = load_game(json.loads(POSITION.read_text()))
+    game.state.importing = False
+    assert game.raw_actions[-1]["type"] == "bankrupt" and game.state.players[4].bankrupt
+    return game
+
+
+def test_only_the_presidentless_company_can_act_and_nobody_decides_for_it() -> None:
+    game = after_the_bankruptcy()
+    nowhere = game.state.corporations["NP"]
+    assert nowhere.president() is None
+    moves = legal_moves(game.state)
+    assert [(m["type"], m["entity"]) for m in moves] == [("payoff_loan", "NP"), ("pass", "NP")]
+    assert all(move_decider(game.state, m) is None for m in moves) and game.state.acting_players() == []
+
+
+def test_it_passes_and_the_next_company_operates() -> None:
+    game = after_the_bankruptcy()
+    move = unattended_move(game.state)
+    assert move == {"type": "pass", "entity": "NP", "entity_type": "corporation"}
+    game.process(move)
+    assert unattended_move(game.state) is None
+    acting = {str(m["entity"]) for m in legal_moves(game.state)}
+    assert acting == {"GN"} and all(move_decider(game.state, m) is not None for m in legal_moves(game.state))
+
+
+def test_no_move_is_made_for_anyone_a_player_decides_for() -> None:
+    game = new_game("18USA", [{"id": i, "name": f"P{i}"} for i in range(1, 5)], 1)
+    assert unattended_move(game.state) is None
