@@ -44,7 +44,7 @@ from engine import GameError, RunsBelowTheMost, given_most
 from engine.attachments import attachment_actions, attachment_words
 from engine.core.game import BaseGame
 from engine.describe import dividend_account, unattended_words
-from engine.legal import legal_moves, unattended_move
+from engine.legal import legal_moves, make_unattended_moves
 from storage import GameRepository, SeatRecord, SeqConflict, StorageError
 
 log = logging.getLogger(__name__)
@@ -380,7 +380,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
                 with given_most(game.state, known):
                     game.process(action)
                 main_log = list(game.state.log)
-                made = unattended_moves(game.state)
+                made = make_unattended_moves(game.state)
                 if made:
                     # The moves no player decides that follow are part of this one: stored inside
                     # it, as the reference site stores its automatic moves, so an undo takes both.
@@ -510,18 +510,6 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             which.append("table")
         session.views = views
         return await drawing.draw(views, tuple(which))
-
-
-def unattended_moves(state: BaseGame, most: int = 20) -> list[dict[str, Any]]:
-    """The moves nobody decides that follow now (engine.legal.unattended_move), made on `state`."""
-    made: list[dict[str, Any]] = []
-    while len(made) < most and (move := unattended_move(state)) is not None:
-        try:
-            state.process(move)
-        except GameError:
-            break
-        made.append(move)
-    return made
 
 
 def _table_key(table: Any) -> tuple[Any, ...]:

@@ -55,6 +55,18 @@ def unattended_move(game: BaseGame) -> dict[str, Any] | None:
                  for move in moves if move["type"] == "pass"), None)
 
 
+def make_unattended_moves(game: BaseGame, most: int = 20) -> list[dict[str, Any]]:
+    """Make the moves nobody decides that follow now (`unattended_move`), and return them."""
+    made: list[dict[str, Any]] = []
+    while len(made) < most and (move := unattended_move(game)) is not None:
+        try:
+            game.process(move)
+        except GameError:
+            break
+        made.append(move)
+    return made
+
+
 def _entity_type(game: BaseGame, entity: Any, kind: str | None = None) -> str:
     """What kind of entity an id names. Where a player and a private share an id (generated
     logs name players P1, P2, ... like 18USA's privates), the one a step in play lets take the
