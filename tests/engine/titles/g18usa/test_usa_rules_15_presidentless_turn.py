@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from engine import new_game
-from engine.legal import legal_moves, move_decider, unattended_move
+from engine.legal import legal_moves, make_unattended_moves, move_decider, unattended_move
 from engine.log import Game, load_game
 
 POSITION = Path(__file__).resolve().parents[3] / "data" / "positions" / "usa_presidentless_company_turn.json"
@@ -48,3 +48,10 @@ def test_it_passes_and_the_next_company_operates() -> None:
 def test_no_move_is_made_for_anyone_a_player_decides_for() -> None:
     game = new_game("18USA", [{"id": i, "name": f"P{i}"} for i in range(1, 5)], 1)
     assert unattended_move(game.state) is None
+
+
+def test_all_of_them_are_made_at_once_and_no_more() -> None:
+    game = after_the_bankruptcy()
+    assert make_unattended_moves(game.state) == [{"type": "pass", "entity": "NP", "entity_type": "corporation"}]
+    assert {str(m["entity"]) for m in legal_moves(game.state)} == {"GN"}
+    assert make_unattended_moves(game.state) == []
