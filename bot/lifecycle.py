@@ -16,6 +16,8 @@ from bot.model import Actor, Button, Reply
 from bot.sessions import resolved_options
 from engine import TITLES, GameError, new_game
 from engine.catalog import title_info, title_infos
+from engine.describe import unattended_words
+from engine.legal import unattended_move
 from engine.log import title_class
 from storage import GameSettings, NewGame, NewSeat, StorageError, import_document
 from storage.limits import MAX_OPEN_GAMES_PER_USER, LimitError, check_names, name_problem
@@ -201,6 +203,11 @@ class LifecycleMixin:
             return Reply.error(f"Import refused: {error}. Nothing was stored.")
         await self.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
         session = await self.sessions.get(game_id)
+        if session.game is not None and (unattended := unattended_move(session.game.state)) is not None:
+            # The log stops where only a company nobody presides can act: it passes now, or
+            # nobody could ever move.
+            async with self.sessions.lock(game_id):
+                await self._commit(session, actor, unattended, note=unattended_words(unattended))
         names = ", ".join(s.display_name for s in session.seats)
         who = "You (the importer) or a server manager" if actor.user_id is not None else "A server manager"
         return Reply(f"Imported {title} as game #{game_id} ({len(session.actions)} actions, "

@@ -48,3 +48,19 @@ async def test_the_bankruptcy_is_followed_by_the_company_s_passes_and_the_game_g
         assert session.game is not None and not session.game.state.players[4].bankrupt
     finally:
         await repo.close()
+
+
+async def test_a_log_imported_up_to_that_point_goes_on_at_once(tmp_path: Path) -> None:
+    actions = json.loads(POSITION.read_text())["actions"]
+    repo, moderator = await open_moderator(tmp_path / "games.db")
+    try:
+        game_id = await imported(moderator, POSITION, len(actions))
+        stored = [a.action for a in await repo.list_actions(game_id)]
+        assert len(stored) == len(actions) + 1
+        assert stored[-1] == {"type": "pass", "entity": "NP", "entity_type": "corporation",
+                              "id": stored[-1]["id"], "created_at": stored[-1]["created_at"]}
+        session = await moderator.sessions.get(game_id)
+        assert session.game is not None
+        assert session.game.state.round.current_entity(session.game.state).id == "GN"
+    finally:
+        await repo.close()
