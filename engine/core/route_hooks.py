@@ -63,6 +63,8 @@ class Attachment:
     all stops in. `no_stop_bonus`: stops that earn no `stop_bonus` although they take distance
     (18USA: a Pullman adds nothing at a rural junction). `exclusive`: a train carries at most one
     exclusive attachment (18USA's upgrades: a train already carrying one is not offered another).
+    `attached`: already put on its one train for this run (chosen before running): it rides there
+    whatever the run, and takes that train's exclusive place.
     """
 
     id: str
@@ -74,6 +76,7 @@ class Attachment:
     distance_per_skip: int = 0
     no_stop_bonus: frozenset[Node] = frozenset()
     exclusive: bool = False
+    attached: bool = False
 
     @property
     def changes_distance(self) -> bool:
@@ -233,10 +236,14 @@ def best_attachment_credit(attachments: Sequence[Attachment],
 
 
 def occupied_trains(attachments: Sequence[Attachment], carried: Mapping[str, Sequence[str]]) -> frozenset[str]:
-    """The trains among `carried` (train id -> attachment ids it carries) that carry an
-    exclusive attachment."""
+    """The trains that carry an exclusive attachment: those among `carried` (train id ->
+    attachment ids it carries), and those an `attached` one is already on."""
     exclusive = {attachment.id for attachment in attachments if attachment.exclusive}
-    return frozenset(train for train, names in carried.items() if exclusive.intersection(names))
+    taken = {train for train, names in carried.items() if exclusive.intersection(names)}
+    # One already put on its train for the run holds that train's place, used or not.
+    taken.update(train for attachment in attachments if attachment.exclusive and attachment.attached
+                 for train in attachment.trains or ())
+    return frozenset(taken)
 
 
 def finish_company_runs(game: BaseGame, corporation: Corporation, runs: list[Run]) -> list[Run]:

@@ -346,6 +346,10 @@ def _engine_agrees(state: BaseGame, corp: Corporation, result: RouteResult) -> b
     """The engine's own run check accepts these runs, sees the same track and the same revenue."""
     if not result.runs:
         return True
+    if any(attachment.attached for attachment in state.route_attachments(corp)):
+        # Upgrades already on a train for this run (chosen in the title's run step): the core
+        # run check knows nothing of them, the run step does.
+        return _run_step_accepts(state, corp, result)
     if any(run.attachments and _changes_distance(state, corp, run) for run in result.runs):
         # The core run check counts stops against the bare train; a title with switchers or
         # extenders checks those runs in its own run step.
@@ -370,6 +374,28 @@ def _engine_agrees(state: BaseGame, corp: Corporation, result: RouteResult) -> b
     for mine, theirs in zip(result.runs, recomputed, strict=True):
         if set(mine.paths) != set(theirs.paths) or mine.revenue != theirs.revenue:
             return False
+    return True
+
+
+def _run_step_accepts(state: BaseGame, corp: Corporation, result: RouteResult) -> bool:
+    """The runs, their attachments chosen first, as the company's run step takes them, on a copy of
+    the position. Where the company is not at its run step the step cannot say: accepted."""
+    from engine.attachments import attachment_actions
+    from engine.core.steps.route import given_most
+
+    rnd = state.round
+    if rnd.current_entity(state) is not corp \
+            or not any("run_routes" in step.actions(state, rnd, corp) for step in rnd.active_steps(state)):
+        return True
+    trial = state.snapshot()
+    trial.importing = False  # a logged revenue is taken on trust while a log replays
+    try:
+        for choose in attachment_actions(trial, corp.id, result.runs):
+            trial.process(choose)
+        with given_most(trial, result):  # the run check would otherwise search for the most again
+            trial.process(result.to_action(corp.id) | {"entity_type": "corporation"})
+    except GameError:
+        return False
     return True
 
 

@@ -206,6 +206,9 @@ class _Builder:
         # Attachments this train may carry.
         assigned = {k: model.new_bool_var(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
                     if attachment.trains is None or train.id in attachment.trains}
+        for k, var in assigned.items():
+            if problem.attachments[k].attached:
+                model.add(var == 1)  # already on this train for the run
         exclusive = [var for k, var in assigned.items() if problem.attachments[k].exclusive]
         if len(exclusive) > 1:
             model.add_at_most_one(exclusive)  # a train takes one exclusive attachment at most
@@ -257,7 +260,8 @@ class _Builder:
         # Only one attachment of this kind exists in practice; all skips earn its distance.
         per_skip = max((problem.attachments[k].distance_per_skip for k in assigned), default=0) if skip else 0
         model.add(counted <= train.distance + extra + per_skip * sum(skip.values()))
-        model.add(sum(visit[v] for v in self.stops) >= 2).OnlyEnforceIf(~idle)
+        # Two stops that count: a stop the train skips is not one of them.
+        model.add(sum(visit[v] - (skip[v] if v in skip else 0) for v in self.stops) >= 2).OnlyEnforceIf(~idle)
         tokened = [visit[v] - (skip[v] if v in skip else 0) for v in self.stops
                    if graph.stop_of[v] in problem.tokened]
         model.add(sum(tokened) >= 1).OnlyEnforceIf(~idle)

@@ -200,15 +200,15 @@ def hook_attachments(umap: UsaMap, owned: Collection[str], trains: Sequence[tupl
 
     if DISTANCE_PRIVATES[0] in owned:
         found.append(Attachment(DISTANCE_PRIVATES[0], trains=on(DISTANCE_PRIVATES[0]), skips=1,
-                                distance_per_skip=1, exclusive=True))
+                                distance_per_skip=1, exclusive=True, attached=DISTANCE_PRIVATES[0] in chosen))
     if DISTANCE_PRIVATES[1] in owned:
         found.append(Attachment(DISTANCE_PRIVATES[1], trains=on(DISTANCE_PRIVATES[1], EXTENDABLE),
-                                distance_bonus=1, exclusive=True))
+                                distance_bonus=1, exclusive=True, attached=DISTANCE_PRIVATES[1] in chosen))
     if pullman:
         junctions = frozenset((coord, stop.kind, stop.index) for coord, state in umap.board.hexes.items()
                               if state.tile.kind == "rural_junction" for stop in state.tile.stops)
         found.append(Attachment(PULLMAN, trains=on(PULLMAN), stop_bonus=PULLMAN_BONUS, no_stop_bonus=junctions,
-                                exclusive=True))
+                                exclusive=True, attached=PULLMAN in chosen))
     if GREAT_NORTHERN in owned:
         bonus = umap.map_data["great_northern"]["bonus"]
         found.append(Attachment(GREAT_NORTHERN, run_bonuses=(

@@ -1,0 +1,57 @@
+"""The optimizer's runs with 18USA's upgrades are the runs the run step accepts (12.7, P19, P30),
+found by random legal play, where the engine refused the proposal:
+
+* an upgrade already attached for the run holds its train's one place: N&W's 3-train carries the
+  extender, so its Pullman cannot ride there too (proposed: the 3-train with the Pullman, $190;
+  the engine: $130 without it);
+* a run must count two stops: SR's switcher may leave out the off-board F28 (which takes 99 of a
+  train's distance), but a run of F28 and G27 then counts one stop (proposed for $20).
+
+The optimizer now checks runs with attachments in the title's run step itself, on a copy.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine import given_most
+from engine.attachments import attachment_actions
+from engine.core.router import best_runs
+from engine.log import Game, load_game
+from engine.titles.g18usa.operating import UsaOperatingRound
+
+POSITIONS = Path(__file__).resolve().parents[3] / "data" / "positions"
+
+
+def position(name: str) -> Game:
+    game = load_game(json.loads((POSITIONS / f"{name}.json").read_text()))
+    game.state.importing = False
+    return game
+
+
+def run_the_proposal(game: Game, company: str) -> str:
+    """The optimizer's runs made as the bot makes them (its attachments first); the log's line."""
+    best = best_runs(game.state, company, time_budget=2.0)
+    assert best.proven_optimal
+    for choose in attachment_actions(game.state, company, best.runs):
+        game.process(choose)
+    with given_most(game.state, best):
+        game.process(best.to_action(company))
+    return str(game.state.log[-1])
+
+
+def test_an_attached_extender_keeps_the_pullman_off_its_train() -> None:
+    game = position("usa_extender_then_pullman")
+    rnd = game.state.round
+    assert isinstance(rnd, UsaOperatingRound) and rnd.attachments == {"P30": "3-0"}
+    best = best_runs(game.state, "N&W", time_budget=2.0)
+    assert [run.attachments for run in best.runs] == [("P30",)]
+    assert run_the_proposal(game, "N&W") == f"N&W runs for ${best.total}"
+
+
+def test_a_switcher_run_counts_two_stops() -> None:
+    game = position("usa_switcher_one_counted_stop")
+    best = best_runs(game.state, "SR", time_budget=2.0)
+    assert all(len([hex_ for hex_ in run.hexes if hex_ != "F28"]) >= 2 for run in best.runs)
+    assert run_the_proposal(game, "SR") == f"SR runs for ${best.total}"
