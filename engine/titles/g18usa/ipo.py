@@ -63,6 +63,25 @@ def bidding_power(game: G18USA, player: Player) -> int:
     return player.cash + privates
 
 
+def opening_max_bid(game: G18USA, player: Player) -> int:
+    """The most `player` may open an auction with (11.6, 11.6.1). The rulebook's starter chooses
+    the home before bidding, and a cash subsidy there counts as cash in hand (the appendix's
+    Portland example: $76 of the player's and the $30 subsidy start a company at $106). Here the
+    bid comes first, so it may count the best cash subsidy still open; the home must then be a
+    city whose subsidy covers the rest (`home_refusal`)."""
+    power = bidding_power(game, player)
+    return power + best_open_subsidy(game) if power else 0
+
+
+def home_refusal(game: G18USA, ipo: Ipo, coord: str) -> str | None:
+    """Why the opening bid could not be paid with `coord` as the home, or None."""
+    most = bidding_power(game, ipo.leader) + cash_subsidy(game, coord)
+    if ipo.price <= most:
+        return None
+    return (f"{ipo.leader.name} bid ${ipo.price} for {ipo.corporation.id}; with the home in {coord} "
+            f"they can pay at most ${most} (cash, privates' face value and the city's cash subsidy, 11.6.1)")
+
+
 def best_open_subsidy(game: G18USA) -> int:
     """The largest cash subsidy a home station could still claim: while the home is not yet
     placed, the site counts it in every player's reach."""

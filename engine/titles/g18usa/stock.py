@@ -102,6 +102,9 @@ class HomeTokenStep(Step):
         corporation = ipo.corporation
         coord, city = city_of(usa.umap, action.city)
         place = check_station(usa.umap, corporation.id, coord, city, None)
+        reason = ipos.home_refusal(usa, ipo, coord)
+        if reason:
+            raise GameError(reason)
         place_station(usa.umap, corporation.id, place)
         ipo.home = coord
         usa.home_hexes[corporation.id] = coord
@@ -112,9 +115,12 @@ class HomeTokenStep(Step):
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
         usa = _usa(game)
-        corporation = _ipo(rnd).corporation
+        ipo = _ipo(rnd)
+        corporation = ipo.corporation
         choices = []
         for coord, state in usa.board.hexes.items():
+            if ipos.home_refusal(usa, ipo, coord):
+                continue
             for city in range(len(state.tokens)):
                 try:
                     check_station(usa.umap, corporation.id, coord, city, None)

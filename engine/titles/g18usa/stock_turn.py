@@ -115,7 +115,7 @@ class UsaStockStep(FamilyStockStep):
         """The companies `player` may start now (11.6), each worked out when asked for."""
         for corp in game.corporations.values():
             if start_refusal(game, player, corp, ipos.MIN_BID) is None:
-                yield {"corporation": corp.id, "min": ipos.MIN_BID, "max": ipos.max_bid(game, player, None)}
+                yield {"corporation": corp.id, "min": ipos.MIN_BID, "max": ipos.opening_max_bid(game, player)}
 
 
 def start_refusal(game: G18USA, player: Player, corporation: Corporation, price: int | None) -> str | None:
@@ -128,7 +128,8 @@ def start_refusal(game: G18USA, player: Player, corporation: Corporation, price:
         return f"{player.name} is at the certificate limit of {game.cert_limit}"
     if price is None or price < ipos.MIN_BID:
         return f"the opening bid for a company is at least ${ipos.MIN_BID} (11.6)"
-    most = ipos.max_bid(game, player, None)
+    most = ipos.opening_max_bid(game, player)
     if price > most:
-        return f"{player.name} can bid at most ${most} (cash and privates' face value, 11.6)"
+        return (f"{player.name} can bid at most ${most} (cash, privates' face value and the best cash "
+                f"subsidy still open, 11.6)")
     return None
