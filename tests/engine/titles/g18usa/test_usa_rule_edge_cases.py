@@ -167,3 +167,99 @@ def test_12772_after_a_merger_the_duplicate_station_goes_and_no_extra_slot_is_le
     assert board.hexes[city].tokens[0] == expected
     assert len(board.hexes[city].tokens[0]) == board.hexes[city].tile.cities[0].slots
     assert not any(m["type"] == "remove_token" for m in legal_moves(game))
+
+
+# --- 13: the resource subsidy's lay, one resource lay per hex ---------------------------------------
+def test_7590_7568_7647_the_resource_subsidy_lay_is_free_and_outside_the_tile_actions() -> None:
+    """Appendix, Resource subsidy: "a free extra track lay in addition to the normal track
+    placements"."""
+    from test_usa_rules_13_resources import test_13_resource_subsidy_lay_is_free_and_outside_the_tile_actions as covered
+    covered()
+
+
+def fargo_reaching_b12() -> Any:
+    """PRR in Fargo (B14) with track toward B12, a hex printed with coal and oil."""
+    from usa_map_helpers import station, usa_map
+
+    umap = usa_map()
+    station(umap, "PRR", "B14")
+    state, tile = umap.board.hexes["B14"], umap.board.tiles["57"]
+    rotation = next(r for r in umap.board.legal_rotations(state, tile) if 1 in tile.exits(r))  # 1: toward B12
+    umap.board.place_tile("B14", tile, "57-0", rotation)
+    return umap
+
+
+def test_11546_resource_tokens_come_with_the_one_yellow_lay_of_a_hex() -> None:
+    """13: "Resource tokens may only be placed on hexes which have the respective resource type
+    as part of a yellow tile lay action in that hex"; B10 and B12 show two resources, "either or
+    both resources may be placed there" — in that one lay. A hex with a resource token takes no
+    other: no second yellow lay, and its upgrades keep its token and add none."""
+    from usa_map_helpers import lay, rotation_for, turn
+
+    from engine.titles.g18usa.track import check_lay
+
+    both = fargo_reaching_b12()
+    rotation = rotation_for(both, "B12", "8coaloil", {4})
+    with pytest.raises(GameError, match="no oil token"):
+        check_lay(both, turn(companies=("P1",)), "PRR", "B12", "8coaloil-0", rotation)
+    assert lay(both, turn(companies=("P1", "P3")), "B12", "8coaloil", rotation).nature == "resource"
+
+    umap = fargo_reaching_b12()
+    lay(umap, turn(companies=("P1",)), "B12", "8coal", rotation_for(umap, "B12", "8coal", {4}))
+    for tile in ("8oil", "9oil", "8coaloil"):
+        with pytest.raises(GameError, match="tiles that can: none"):
+            check_lay(umap, turn(companies=("P1", "P3")), "PRR", "B12", f"{tile}-0", 0)
+    # Phase 3: the coal tile's upgrades are the green coal tiles only, never coal and oil.
+    green = turn(phase="3", companies=("P1", "P3"))
+    with pytest.raises(GameError, match="tiles that can: 80coal, 81coal, 82coal, 83coal$"):
+        check_lay(umap, green, "PRR", "B12", "80coaloil-0", 0)
+    assert check_lay(umap, green, "PRR", "B12", "80coal-0", rotation_for(umap, "B12", "80coal", {4})).cost == 0
+
+
+# --- 12.4: runs ---------------------------------------------------------------------------------------
+def test_8599_a_route_never_skips_the_only_city_with_the_companys_station_even_with_p19() -> None:
+    from test_usa_rules_12_4_runs import test_p19_switcher_drops_a_blocked_city_but_never_the_only_own_station as covered
+    covered()
+
+
+def test_7648_8776_8777_p17s_route_bonus_once_per_company_run_not_per_train() -> None:
+    from test_usa_rules_12_4_runs import test_p17_bonus_goes_to_one_run_only as covered
+    covered()
+
+
+def test_7648_one_upgrade_a_train_and_each_upgrade_on_one_train_a_run() -> None:
+    """12.7: "Each round a Pullman car is assigned to one train"; P19 and P30 go on one train a
+    run too, and a train carries one of them."""
+    from test_usa_rules_12_7_one_upgrade_a_train import (
+        test_a_run_whose_train_was_handed_two_upgrades_is_refused_and_changes_nothing as covered,
+    )
+    covered()
+
+
+def test_6909_at_most_two_runs_to_mexico() -> None:
+    """12.4.1: "A company cannot have more than two routes which start or end in Mexico." """
+    from test_usa_rules_12_4_runs import test_12_4_1_mexico_and_the_ports_end_a_run_and_only_two_runs_may_use_mexico as covered
+    covered()
+
+
+# --- 12.6 with P13: a prompt in the middle of the buy-trains step -------------------------------------
+@pytest.mark.parametrize("answer", [
+    {"type": "choose", "choice": "2 Train"},
+    {"type": "pass"},
+], ids=["keeps-a-2", "declines"])
+def test_9999_p13s_prompt_at_a_purchase_leaves_the_buyer_in_its_buy_trains_step(answer: dict[str, Any]) -> None:
+    """12.6: "Multiple trains may be bought in a single turn ... Trains must be bought one at a
+    time and any phase changes that occur take effect immediately." s8503 at 515: IC is buying
+    trains; it buys the first 4-train, which rusts the 2-trains while SP holds P13 and two of
+    them. Once SP has answered, IC is still buying: it buys a second 4."""
+    game = position_in("s8503", 515)
+    ic = game.corporations["IC"]
+    ic.cash = 1000
+    act(game, "buy_train", "IC", train="4-0", price=400)
+    assert game.phase.name == "4"
+    assert {(m["type"], m["entity"]) for m in legal_moves(game)} == {("choose", "SP"), ("pass", "SP")}
+    act(game, answer["type"], "SP", **{k: v for k, v in answer.items() if k != "type"})
+    assert game.round.name == "Operating Round"
+    assert ("buy_train", "IC") in {(m["type"], m["entity"]) for m in legal_moves(game)}
+    act(game, "buy_train", "IC", train="4-1", price=400)
+    assert sorted(t.name for t in ic.trains) == ["2+", "4", "4"] and ic.cash == 200
