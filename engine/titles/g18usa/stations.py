@@ -10,7 +10,7 @@ from engine.core.board import NEUTRAL_TOKEN, Marker
 from engine.core.graph import Reach, reach_of
 from engine.core.position_cache import cached
 from engine.errors import GameError
-from engine.titles.g18usa.usa_map import UsaMap
+from engine.titles.g18usa.usa_map import SITE_JUNCTION_BRIDGES, UsaMap
 
 BRIDGE = "bridge"
 CITY_BONUS = "city_bonus"
@@ -112,7 +112,8 @@ def neutral_tokens(umap: UsaMap, coord: str) -> int:
 
 # --- bridges and markers -------------------------------------------------------------------
 def check_bridge(umap: UsaMap, corporation: str, source: str, coord: str, reach: Reach | None) -> None:
-    """Rule 13.4 and P2/P21/P22: a bridge on a river city the company reaches."""
+    """Rule 13.4 and P2/P21/P22: a bridge on a river city the company reaches, or on a Company
+    Town on a river hex; on a rural junction only in the site's reading."""
     if source not in BRIDGE_PRIVATES:
         raise GameError(f"{source} has no bridge token")
     if coord not in umap.board.hexes or not umap.is_river_hex(coord):
@@ -120,6 +121,8 @@ def check_bridge(umap: UsaMap, corporation: str, source: str, coord: str, reach:
     state = umap.board.hexes[coord]
     if not state.tile.stops:
         raise GameError(f"a bridge goes on a city, not on plain track in {coord} (13.4)")
+    if state.tile.kind == "rural_junction" and not umap.option(SITE_JUNCTION_BRIDGES):
+        raise GameError(f"a bridge goes on a city; the rural junction in {coord} is not one (13.4)")
     if state.markers_of(BRIDGE):
         raise GameError(f"{coord} already has a bridge")
     if coord == NEW_ORLEANS and umap.is_metropolis(coord):

@@ -25,6 +25,7 @@ SITE_MAX_EXITS = "site_max_exits"
 SITE_HOME_BROWN = "site_home_brown"
 SITE_RURAL_JUNCTION_ENDS = "site_rural_junction_ends"
 SITE_RESOURCE_NEIGHBOURS = "site_resource_neighbours"
+SITE_JUNCTION_BRIDGES = "site_junction_bridges"
 MAP_OPTIONS = {
     SITE_MAX_EXITS: "Every city and plain-track upgrade must use a tile with the most exits that "
                     "fit, as the site offers them (rule 12.2.2: only normal cities going brown).",
@@ -35,6 +36,9 @@ MAP_OPTIONS = {
                               "the site say (rule 12.4: a route may end at a rural junction).",
     SITE_RESOURCE_NEIGHBOURS: "A resource tile's track may point into a town, a red area or a rural "
                               "junction as well as a city (rules 13.1-13.3: into a city hex).",
+    SITE_JUNCTION_BRIDGES: "A bridge token may go on a rural junction laid on a river city hex, as "
+                           "the site's P26 allows (rule 13.4: bridges go only on cities, and on a "
+                           "Company Town on a river hex).",
 }
 RESOURCES = ("coal", "oil", "ore")
 METROPOLIS_KINDS = ("metropolis", "metropolis_b", "new_york")

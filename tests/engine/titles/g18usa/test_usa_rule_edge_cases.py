@@ -173,7 +173,9 @@ def test_12772_after_a_merger_the_duplicate_station_goes_and_no_extra_slot_is_le
 def test_7590_7568_7647_the_resource_subsidy_lay_is_free_and_outside_the_tile_actions() -> None:
     """Appendix, Resource subsidy: "a free extra track lay in addition to the normal track
     placements"."""
-    from test_usa_rules_13_resources import test_13_resource_subsidy_lay_is_free_and_outside_the_tile_actions as covered
+    from test_usa_rules_13_resources import (
+        test_13_resource_subsidy_lay_is_free_and_outside_the_tile_actions as covered,
+    )
     covered()
 
 
@@ -218,7 +220,9 @@ def test_11546_resource_tokens_come_with_the_one_yellow_lay_of_a_hex() -> None:
 
 # --- 12.4: runs ---------------------------------------------------------------------------------------
 def test_8599_a_route_never_skips_the_only_city_with_the_companys_station_even_with_p19() -> None:
-    from test_usa_rules_12_4_runs import test_p19_switcher_drops_a_blocked_city_but_never_the_only_own_station as covered
+    from test_usa_rules_12_4_runs import (
+        test_p19_switcher_drops_a_blocked_city_but_never_the_only_own_station as covered,
+    )
     covered()
 
 
@@ -238,7 +242,9 @@ def test_7648_one_upgrade_a_train_and_each_upgrade_on_one_train_a_run() -> None:
 
 def test_6909_at_most_two_runs_to_mexico() -> None:
     """12.4.1: "A company cannot have more than two routes which start or end in Mexico." """
-    from test_usa_rules_12_4_runs import test_12_4_1_mexico_and_the_ports_end_a_run_and_only_two_runs_may_use_mexico as covered
+    from test_usa_rules_12_4_runs import (
+        test_12_4_1_mexico_and_the_ports_end_a_run_and_only_two_runs_may_use_mexico as covered,
+    )
     covered()
 
 
@@ -263,3 +269,167 @@ def test_9999_p13s_prompt_at_a_purchase_leaves_the_buyer_in_its_buy_trains_step(
     assert ("buy_train", "IC") in {(m["type"], m["entity"]) for m in legal_moves(game)}
     act(game, "buy_train", "IC", train="4-1", price=400)
     assert sorted(t.name for t in ic.trains) == ["2+", "4", "4"] and ic.cash == 200
+
+
+# --- 13.4 bridges; P26 rural junctions and P27 Company Towns --------------------------------------
+def river_city_with_a_rural_junction(options: frozenset[str]) -> Any:
+    """C17, a river city hex with a bridge site, holding P26's rural junction X07."""
+    from usa_map_helpers import usa_map
+
+    umap = usa_map(options=options)
+    umap.board.place_tile("C17", umap.board.tiles["X07"], "X07-0", 0)
+    return umap
+
+
+def test_7458_no_bridge_on_a_rural_junction_by_the_rulebook() -> None:
+    """13.4: "Bridge tokens may only be placed in cities which have a bridge icon printed on the
+    board" (the icon is "in the middle of the station token slot"); a rural junction is no city
+    (12.1, 12.3: it has no slot) and 13.4 names the Company Town alone as the exception."""
+    from usa_map_helpers import PRINTED
+
+    from engine.titles.g18usa.stations import check_bridge
+
+    umap = river_city_with_a_rural_junction(PRINTED)
+    with pytest.raises(GameError, match=r"the rural junction in C17 is not one \(13.4\)"):
+        check_bridge(umap, "PRR", "P2", "C17", None)
+    check_bridge(umap, "PRR", "P2", "E15", None)  # a river city takes one
+
+
+def test_7458_site_reading_a_bridge_on_a_rural_junction() -> None:
+    """With `site_junction_bridges` (the site's P26: "may receive a bridge") it is allowed and
+    the junction earns $10 more."""
+    from usa_map_helpers import SITE
+
+    from engine.titles.g18usa.revenue import stop_value
+    from engine.titles.g18usa.stations import check_bridge, place_bridge
+
+    umap = river_city_with_a_rural_junction(SITE)
+    check_bridge(umap, "PRR", "P2", "C17", None)
+    place_bridge(umap, "P2", "C17")
+    assert stop_value(umap, "PRR", ("C17", "town", 0), "2") == 10 + 10
+
+
+def test_7514_a_bridge_on_a_company_town_on_a_river_hex() -> None:
+    """13.4: "If P27 Company Town is placed on a river hex with a $10 difficult terrain cost, a
+    bridge token may be placed on the Company Town tile." 109372 at 264: P22 bridges the
+    Company Town on F18 (a river hex without a printed city)."""
+    from usa_positions import logged_action
+
+    game = position_in("109372", 264)
+    usa: Any = game
+    assert game.board.hexes["F18"].tile.kind == "company_town" and not usa.umap.is_city_hex("F18")
+    game.process(logged_action("109372", 264))
+    assert [marker.source for marker in game.board.hexes["F18"].markers_of("bridge")] == ["P22"]
+
+
+def test_7476_a_rural_junction_may_go_next_to_a_metropolis_a_company_town_may_not() -> None:
+    """P27's card keeps the Company Town away from a metropolis; P26's says nothing of it.
+    H20 touches Atlanta (H22) and New Orleans (I19), both metropolises in seed 109372."""
+    from usa_map_helpers import station, turn, usa_map
+
+    from engine.titles.g18usa.track import check_lay
+
+    umap = usa_map()
+    station(umap, "PRR", "H22")
+    assert umap.is_metropolis("H22") and umap.is_metropolis("I19")
+    junction = check_lay(umap, turn(companies=("P26",)), "P26", "H20", "X07-0", 0)
+    assert (junction.cost, junction.nature) == (0, "P26")
+    with pytest.raises(GameError, match="may not be next to the metropolis"):
+        check_lay(umap, turn(companies=("P27",)), "P27", "H20", "X20-0", 0)
+
+
+def test_7403_a_company_town_on_an_empty_city_hex() -> None:
+    """P27: on an empty hex "with or without a printed city". s8600 at 208: SR's P27 puts X22 on
+    Dallas-Fort Worth (H14), an empty city hex that is no metropolis there; SR's station goes
+    in beside the neutral token."""
+    from usa_positions import logged_action
+
+    game = position_in("s8600", 208)
+    usa: Any = game
+    assert usa.umap.is_city_hex("H14") and not game.board.hexes["H14"].tile_laid
+    game.process(logged_action("s8600", 208))
+    assert game.board.hexes["H14"].tile.name == "X22"
+    assert game.board.hexes["H14"].tokens == [["(neutral)", "SR"]]
+
+
+def test_7430_a_company_towns_full_slots_never_block_another_companys_route() -> None:
+    from usa_positions import logged_action
+
+    game = position_in("s8600", 208)
+    game.process(logged_action("s8600", 208))
+    assert all(slot is not None for slot in game.board.hexes["H14"].tokens[0])
+    assert not any(game.board.city_is_blocked_for("H14", 0, corp) for corp in game.corporations)
+
+
+def test_7430_the_neutral_token_never_closes_the_company_town() -> None:
+    from test_usa_rules_12_2_track import (
+        test_a_company_town_holds_a_neutral_token_and_never_closes_its_city as covered,
+    )
+    covered()
+
+
+# --- 12.2: New York's stubs, Boston, double-slot cities, Denver ---------------------------------------
+@pytest.mark.parametrize(("coord", "stub", "new_york_city"), [("D26", 4, 1), ("E27", 3, 0)])
+def test_12441_12843_new_yorks_neighbours_take_yellow_track_only_along_the_printed_stub(
+        coord: str, stub: int, new_york_city: int) -> None:
+    """The map prints a track stub from each of D26 and E27 into New York: a tile laid there
+    keeps it (12.2.2: "all of the previous track segments must be retained")."""
+    from usa_map_helpers import station, turn, usa_map
+
+    from engine.titles.g18usa.track import check_lay
+
+    umap = usa_map()
+    station(umap, "PRR", "D28", new_york_city)  # New York's city whose track leads to `coord`
+    board = umap.board
+    for name in ("7", "8", "9"):
+        tile = board.tiles[name]
+        legal = []
+        for rotation in range(6):
+            try:
+                check_lay(umap, turn(), "PRR", coord, f"{name}-0", rotation)
+            except GameError as refusal:
+                assert "use the printed stubs" in str(refusal) or "not connected" in str(refusal)
+                continue
+            legal.append(rotation)
+        assert legal and all(stub in tile.exits(rotation) for rotation in legal), (name, legal)
+
+
+def test_7529_illegal_tiles_in_boston_are_refused() -> None:
+    """Boston (C29) is a plain white city: a green tile before phase 3, plain track, a Company
+    Town without P27 are refused there (test_usa_map_logs' probes, at a real game's start)."""
+    from test_usa_map_logs import PROBES
+    from test_usa_map_logs import (
+        test_illegal_probes_at_the_start_of_fixture_109372_are_refused as covered,
+    )
+
+    for probe in PROBES:
+        if probe[2] == "C29":
+            covered(probe)
+
+
+def test_7492_an_empty_city_takes_a_one_slot_yellow_city_before_phase_5_and_a_green_one_after() -> None:
+    """12.2.4: "During Phases 5-8, when placing a new tile on an empty city hex, a green city
+    tile must be used instead of a yellow city tile. This is treated as a yellow track
+    placement"; before that the tile on an empty city is yellow, with one slot (12.2.1)."""
+    from usa_map_helpers import station, turn, usa_map
+
+    from engine.titles.g18usa.track import check_lay
+
+    umap = usa_map()
+    station(umap, "PRR", "E23")
+    for phase in ("2", "3", "4"):
+        with pytest.raises(GameError, match="tiles that can: 5, 6, 57$"):
+            check_lay(umap, turn(phase=phase), "PRR", "E23", "14-0", 0)
+    assert all(umap.board.tiles[name].cities[0].slots == 1 for name in ("5", "6", "57"))
+    with pytest.raises(GameError, match="tiles that can: 14, 15, 619"):
+        check_lay(umap, turn(phase="5"), "PRR", "E23", "5-0", 0)
+    green = check_lay(umap, turn(phase="5"), "PRR", "E23", "14-0", 0)
+    assert not green.upgrade and green.cost == 0 and umap.board.tiles["14"].cities[0].slots == 2
+
+
+def test_7531_the_denver_orientation_tile_is_laid_after_the_normal_lays() -> None:
+    from test_usa_rules_12_2_denver import (
+        test_the_denver_lay_is_open_after_both_tile_actions as covered,
+    )
+
+    covered()
