@@ -433,3 +433,86 @@ def test_7531_the_denver_orientation_tile_is_laid_after_the_normal_lays() -> Non
     )
 
     covered()
+
+
+# --- 12.10 exports, 12.6 and 12.7 trains ---------------------------------------------------------------
+@pytest.mark.parametrize("two_plus_left", [True, False], ids=["2+-exported", "none-left"])
+def test_7331_phase_3_begins_at_the_end_of_the_second_operating_round(two_plus_left: bool) -> None:
+    """12.10: "At the end of the second operating round, export all remaining 2+ trains and
+    begin Phase 3; do not export a 3-train. ... If no 2+ trains remain, advance to Phase 3".
+    s8400 at 174: MKT's pass ends the game's second operating round; nobody bought a 2+."""
+    from usa_positions import logged_action
+
+    game = position_in("s8400", 174)
+    assert game.phase.name == "2" and game.depot.run_length()[:2] == [["2+", 4], ["3", 12]]
+    if not two_plus_left:
+        while (train := game.depot.next_train()) is not None and train.name == "2+":
+            game.depot.take(train)  # as if bought
+    game.process(logged_action("s8400", 174))
+    assert game.phase.name == "3"
+    assert game.depot.run_length()[0] == ["3", 12]  # no 3-train exported
+
+
+def test_12360_exports_go_on_once_only_8_trains_are_left_and_they_never_run_out() -> None:
+    """2.1 and 12.6: the 8-trains are unlimited; 12.10: "export the next available train card at
+    the end of each operating round"; 16: the first 8-train exported ends the game."""
+    from engine.log import new_game
+    from engine.titles.g18usa.phases import end_of_operating_round
+
+    game: Any = new_game("18USA", [{"id": n, "name": f"P{n}"} for n in range(1, 5)], 7, []).state
+    game.depot.retire("2")  # the unlimited 2-trains leave after the first operating round
+    while (train := game.depot.next_train()) is not None and train.name != "8":
+        game.depot.take(train)
+    game.operating_rounds_done = 8
+    for _ in range(3):
+        end_of_operating_round(game)
+        following = game.depot.next_train()
+        assert following is not None and following.name == "8"
+    assert game.log.count("A 8-train is exported") == 3
+    assert game.final_turn is not None  # the first one set off the game end
+
+
+def test_12360_pullmans_are_unlimited() -> None:
+    """12.7: "The number of Pullman cars is unlimited." s8400 at 503: SLSF, in phase 5 and its
+    buy-trains step, buys a Pullman as the fiftieth."""
+    from usa_positions import logged_action
+
+    game: Any = position_in("s8400", 503)
+    game.pullmans_made = 49
+    move = next(m for m in legal_moves(game) if m["type"] == "buy_train")
+    assert {"train": "P-49", "price": 200, "from": "depot"} in move["choices"]
+    game.process({**logged_action("s8400", 503), "train": "P-49"})
+    assert [t.name for t in game.corporations["SLSF"].trains] == ["P"]
+
+
+def test_7097_a_pullman_bought_before_the_run_runs_in_it() -> None:
+    """12.7: "Pullman cars may be purchased from the bank for $200 prior to the 'run trains
+    step' of a company's turn, and then used during the same operating round." 109372 at 978:
+    TP (a 5-train, $293) buys one before running."""
+    from usa_positions import logged_action
+
+    game = position_in("109372", 978)
+    tp = game.corporations["TP"]
+    game.process(logged_action("109372", 978))
+    assert sorted(t.name for t in tp.trains) == ["5", "P"] and tp.cash == 93
+    assert {m["type"] for m in legal_moves(game)} >= {"run_routes"}
+
+
+def test_7097_a_pullman_bought_in_the_buy_trains_step_leaves_the_step_open() -> None:
+    """12.7: "They may also be purchased during the 'buy trains step'." s8400 at 503: SLSF buys
+    a Pullman there and may still buy trains."""
+    from usa_positions import logged_action
+
+    game = position_in("s8400", 503)
+    game.process(logged_action("s8400", 503))
+    slsf = game.corporations["SLSF"]
+    assert [t.name for t in slsf.trains] == ["P"] and slsf.cash == 130
+    assert ("buy_train", "SLSF") in {(m["type"], m["entity"]) for m in legal_moves(game)}
+
+
+def test_7370_obsolete_trains_do_not_count_against_the_train_limit() -> None:
+    from test_usa_rules_06_3_train_limit import (
+        test_obsolete_trains_do_not_count_toward_the_limit as covered,
+    )
+
+    covered()
