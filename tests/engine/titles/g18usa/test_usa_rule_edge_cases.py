@@ -516,3 +516,53 @@ def test_7370_obsolete_trains_do_not_count_against_the_train_limit() -> None:
     )
 
     covered()
+
+
+# --- 14: mergers and acquisitions ------------------------------------------------------------------
+SOLD = 1183  # s8505: MKT has bought DRG (in acquisition) for $30; this pass settles the sale
+
+
+def test_8065_a_sold_companys_shares_in_the_open_market_are_paid_nothing() -> None:
+    """14.2.2: "calculate the per-share price by dividing the purchase price ... by the size of
+    the company" and "Players who own shares in the purchased company return each share to the
+    bank and receive the per-share amount"; short sellers pay it (14.2.1). The open market holds
+    7 of DRG's 10 shares: the bank keeps their $21."""
+    from usa_positions import logged_action
+
+    game = position_in("s8505", SOLD)
+    drg = game.corporations["DRG"]
+    assert sum(drg.units(s.percent) for s in drg.shares_of(game.pool)) == 7
+    cash = {player.id: player.cash for player in game.players}
+    bank = game.bank.cash
+    game.process(logged_action("s8505", SOLD))
+    gained = {player.id: player.cash - cash[player.id] for player in game.players}
+    # $30 / 10 = $3 a share: P5's 6 shares +$18, P1's two shorts -$6, P4's one -$3.
+    assert gained == {"P1": -6, "P2": 0, "P3": 0, "P4": -3, "P5": 18}
+    assert game.bank.cash == bank - 18 + 9
+
+
+def test_7689_a_sold_company_leaves_play_reset_and_the_round_goes_on() -> None:
+    """14.2: the buyer takes "the purchased company's trains, station markers, private companies,
+    treasury, and loans"; 14: "Companies that leave play due to mergers or sales may be re-opened
+    later as a new company"."""
+    from usa_positions import logged_action
+
+    game: Any = position_in("s8505", SOLD)
+    game.process(logged_action("s8505", SOLD))
+    drg = game.corporations["DRG"]
+    assert "DRG" not in game.market.position
+    assert (drg.cash, drg.trains, game.loans.count("DRG"), drg.ipoed) == (0, [], 0, False)
+    assert game.board.station_slots("DRG") == [] and game.companies_of(drg) == []
+    assert [(s.percent, s.owner) for s in drg.shares] == [(100, drg)]  # a fresh charter
+    assert game.round.name == "Acquisition Round"
+    assert {m["type"] for m in legal_moves(game)} == {"assign", "pass"}  # the next company's offer
+
+
+def test_11992_the_sold_companys_private_abilities_count_toward_the_most_a_buyer_may_bid() -> None:
+    """P15 (Western Land Grant) held by the company for sale lets every bidder go $100 over
+    their limit (the card): DRG, for friendly sale, can be offered only with it counted."""
+    from test_usa_rules_14_merger_acquisition import (
+        test_14_2_3_p15_lets_a_friendly_sale_be_offered_that_no_buyer_could_otherwise_pay as covered,
+    )
+
+    covered()
