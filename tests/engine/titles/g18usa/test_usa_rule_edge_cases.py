@@ -45,6 +45,12 @@ def home_city(game: BaseGame, coord: str) -> str:
     return str(next(c["city"] for c in move["choices"] if c["hex"] == coord))
 
 
+def home_city_any(game: BaseGame, coord: str) -> str:
+    """The city id of `coord` whether or not the legal moves offer it as a home."""
+    state = game.board.hexes[coord]
+    return f"{state.tile_id}-{state.tile.stop('city', 0).part_index}"
+
+
 def homes_offered(game: BaseGame) -> set[str]:
     move = next(m for m in legal_moves(game) if m["type"] == "place_token")
     return {c["hex"] for c in move["choices"]}
@@ -90,12 +96,6 @@ def test_11100_a_cash_subsidy_lets_the_opening_bid_exceed_cash_and_privates() ->
     act(game, "place_token", "NYC", city=home_city(game, SANTA_FE), slot=0)
     assert game.player(STARTER).cash == 76 - (107 - 40)  # type: ignore[attr-defined]
     assert game.corporations["NYC"].cash == 2 * 53
-
-
-def home_city_any(game: BaseGame, coord: str) -> str:
-    """The city id of `coord` whether or not the legal moves offer it as a home."""
-    state = game.board.hexes[coord]
-    return f"{state.tile_id}-{state.tile.stop('city', 0).part_index}"
 
 
 def test_9205_a_bid_no_mix_of_cash_privates_and_subsidy_could_fund_is_refused() -> None:
