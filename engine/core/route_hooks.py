@@ -237,11 +237,13 @@ def best_attachment_credit(attachments: Sequence[Attachment],
 
 def occupied_trains(attachments: Sequence[Attachment], carried: Mapping[str, Sequence[str]]) -> frozenset[str]:
     """The trains that carry an exclusive attachment: those among `carried` (train id ->
-    attachment ids it carries), and those an `attached` one is already on."""
+    attachment ids it carries), and those an `attached` one that changes distance is on."""
     exclusive = {attachment.id for attachment in attachments if attachment.exclusive}
     taken = {train for train, names in carried.items() if exclusive.intersection(names)}
-    # One already put on its train for the run holds that train's place, used or not.
-    taken.update(train for attachment in attachments if attachment.exclusive and attachment.attached
+    # One that changes distance, already put on its train for the run, holds that train's place,
+    # used or not (a value-only one is handed out with the others, to its own train).
+    taken.update(train for attachment in attachments
+                 if attachment.exclusive and attachment.attached and attachment.changes_distance
                  for train in attachment.trains or ())
     return frozenset(taken)
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from usa_tracecheck import position_in
+
 from engine import given_most
 from engine.attachments import attachment_actions
 from engine.core.router import best_runs
@@ -55,3 +57,17 @@ def test_a_switcher_run_counts_two_stops() -> None:
     best = best_runs(game.state, "SR", time_budget=2.0)
     assert all(len([hex_ for hex_ in run.hexes if hex_ != "F28"]) >= 2 for run in best.runs)
     assert run_the_proposal(game, "SR") == f"SR runs for ${best.total}"
+
+
+def test_an_attached_pullman_rides_its_own_train() -> None:
+    """109372 before action 1431: ATSF's Pullman is attached to its 5-train, which runs five
+    stops, +$20 each. (The change above once kept the Pullman off its own train: $460.)"""
+    game = position_in("109372", 1431)
+    game.importing = False
+    assert isinstance(game.round, UsaOperatingRound) and game.round.attachments == {"P": "5-2"}
+    best = best_runs(game, "ATSF", time_budget=2.0)
+    assert best.proven_optimal and [run.attachments for run in best.runs] == [("P",)]
+    assert best.total == 560
+    with given_most(game, best):
+        game.process(best.to_action("ATSF"))
+    assert game.log[-1] == "ATSF runs for $560"
