@@ -68,15 +68,14 @@ def play_typed(title: str, count: int, seed: int, options: Sequence[str], action
     game, step = _players(title, count, seed, options, policy)
     problems: list[str] = []
     made = 0
-    for made in range(actions):
-        if game.finished:
-            break
+    while made < actions and not game.finished:
         moves = legal_moves(game.state)
         action, typed, process = step(game, moves)
         problem = typed_disagreement(game.state, moves, action, typed)
         if problem:
             problems.append(f"action {made}: {problem}")
         process(action)
+        made += 1
     return made, problems
 
 

@@ -12,22 +12,17 @@ G27; UP has stations in H20 and H22.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from usa_positions import kept_position
 
 from engine.core.router import best_runs
 from engine.errors import GameError
-from engine.log import Game, load_game
+from engine.log import Game
 from engine.titles.g18usa.operating import UsaOperatingRound
-
-POSITION = Path(__file__).resolve().parents[3] / "data" / "positions" / "usa_switcher_rural_junction.json"
 
 
 def up_to_run() -> Game:
-    game = load_game(json.loads(POSITION.read_text()))
-    game.state.importing = False
+    game = kept_position("usa_switcher_rural_junction")
     assert isinstance(game.state.round, UsaOperatingRound) and game.state.round.attachments == {"P19": "2-1"}
     assert game.state.board.hexes["G27"].tile.kind == "rural_junction"
     return game

@@ -9,24 +9,20 @@ operates, owns P26, and has a station on G7 (Phoenix), a printed city with no ti
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from game_pictures import snapshot
+from usa_positions import kept_position
 
 from engine.errors import GameError
 from engine.legal import legal_moves
-from engine.log import Game, load_game
+from engine.log import Game
 
-POSITION = Path(__file__).resolve().parents[3] / "data" / "positions" / "usa_rural_junction_on_a_station.json"
 JUNCTION_ON_G7 = {"type": "lay_tile", "entity": "P26", "entity_type": "company", "hex": "G7", "tile": "X07-0",
                   "rotation": 5}
 
 
 def prr_operating() -> Game:
-    game = load_game(json.loads(POSITION.read_text()))
-    game.state.importing = False
+    game = kept_position("usa_rural_junction_on_a_station")
     g7 = game.state.board.hexes["G7"]
     assert not g7.tile_laid and g7.corporations_here() == {"PRR"}
     assert game.state.companies["P26"].owner is game.state.corporations["PRR"]

@@ -12,24 +12,14 @@ The optimizer now checks runs with attachments in the title's run step itself, o
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
+from usa_positions import kept_position
 from usa_tracecheck import position_in
 
 from engine import given_most
 from engine.attachments import attachment_actions
 from engine.core.router import best_runs
-from engine.log import Game, load_game
+from engine.log import Game
 from engine.titles.g18usa.operating import UsaOperatingRound
-
-POSITIONS = Path(__file__).resolve().parents[3] / "data" / "positions"
-
-
-def position(name: str) -> Game:
-    game = load_game(json.loads((POSITIONS / f"{name}.json").read_text()))
-    game.state.importing = False
-    return game
 
 
 def run_the_proposal(game: Game, company: str) -> str:
@@ -44,7 +34,7 @@ def run_the_proposal(game: Game, company: str) -> str:
 
 
 def test_an_attached_extender_keeps_the_pullman_off_its_train() -> None:
-    game = position("usa_extender_then_pullman")
+    game = kept_position("usa_extender_then_pullman")
     rnd = game.state.round
     assert isinstance(rnd, UsaOperatingRound) and rnd.attachments == {"P30": "3-0"}
     best = best_runs(game.state, "N&W", time_budget=2.0)
@@ -53,7 +43,7 @@ def test_an_attached_extender_keeps_the_pullman_off_its_train() -> None:
 
 
 def test_a_switcher_run_counts_two_stops() -> None:
-    game = position("usa_switcher_one_counted_stop")
+    game = kept_position("usa_switcher_one_counted_stop")
     best = best_runs(game.state, "SR", time_budget=2.0)
     assert all(len([hex_ for hex_ in run.hexes if hex_ != "F28"]) >= 2 for run in best.runs)
     assert run_the_proposal(game, "SR") == f"SR runs for ${best.total}"

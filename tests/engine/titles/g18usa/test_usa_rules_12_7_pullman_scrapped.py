@@ -10,18 +10,16 @@ the log's last action scraps the Pullman.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from usa_positions import kept_document, kept_position
 
 from engine.core.router import best_runs
 from engine.errors import GameError
-from engine.log import Game, load_game
+from engine.log import Game
 from engine.titles.g18usa.operating import UsaOperatingRound
 
-POSITION = Path(__file__).resolve().parents[3] / "data" / "positions" / "usa_pullman_scrapped_after_attaching.json"
 SCRAP = {"type": "scrap_train", "entity": "KCS", "entity_type": "corporation", "train": "P-0"}
 FOUR_TRAIN = {"train": "4-5", "connections": [["E17", "F18", "F20"], ["F20", "E21", "E23"], ["E23", "F24", "G23", "H22"]],
               "nodes": ["E17-0", "F20-0", "E23-0", "H22-0"]}
@@ -30,11 +28,10 @@ THREE_PLUS = {"train": "3+-0", "connections": [["H22", "I23", "I25"], ["I25", "J
 
 def attached() -> Game:
     """KCS with its Pullman on 4-5, before the scrap."""
-    document = json.loads(POSITION.read_text())
+    document = kept_document("usa_pullman_scrapped_after_attaching")
     assert document["actions"][-1] == SCRAP
     document["actions"] = document["actions"][:-1]
-    game = load_game(document)
-    game.state.importing = False
+    game = kept_position("usa_pullman_scrapped_after_attaching", document)
     assert isinstance(game.state.round, UsaOperatingRound) and game.state.round.attachments == {"P": "4-5"}
     return game
 

@@ -9,19 +9,15 @@ players, seed 8005): Player 5 went bankrupt paying NP's interest; NP is at its r
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from usa_positions import kept_position
 
 from engine import new_game
 from engine.legal import legal_moves, make_unattended_moves, move_decider, unattended_move
-from engine.log import Game, load_game
-
-POSITION = Path(__file__).resolve().parents[3] / "data" / "positions" / "usa_presidentless_company_turn.json"
+from engine.log import Game
 
 
 def after_the_bankruptcy() -> Game:
-    game = load_game(json.loads(POSITION.read_text()))
-    game.state.importing = False
+    game = kept_position("usa_presidentless_company_turn")
     assert game.raw_actions[-1]["type"] == "bankrupt" and game.state.players[4].bankrupt
     return game
 

@@ -3,12 +3,29 @@ compare the printed reading with the site's at the same position."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from usa_logs import LOGS, read_log
 
 from engine.core.game import BaseGame
-from engine.log import document_options, new_game
+from engine.log import Game, document_options, load_game, new_game
+
+KEPT = Path(__file__).resolve().parents[3] / "data" / "positions"  # positions random play found
+
+
+def kept_document(name: str) -> dict[str, Any]:
+    """A kept position's document (tests/data/positions/<name>.json)."""
+    document: dict[str, Any] = json.loads((KEPT / f"{name}.json").read_text())
+    return document
+
+
+def kept_position(name: str, document: dict[str, Any] | None = None) -> Game:
+    """A kept position replayed, to be played on live (its document, or `document` made from it)."""
+    game = load_game(document if document is not None else kept_document(name))
+    game.state.importing = False
+    return game
 
 
 def log_named(log_name: str) -> dict[str, Any]:
