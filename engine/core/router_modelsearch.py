@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
+from engine.core import router_stopcircuit
 from engine.core.route_hooks import assign_attachments, attachment_credit, occupied_trains
 from engine.core.router_heuristic import Plan, improve_plans, plan_trains
 from engine.core.router_joint import prove
@@ -58,6 +59,12 @@ CONFLICT_SHARE_MORE = 0.25
 # (router_heuristic.improve_plans): 109372 actions 1441 and 1489 need 0.15-0.3 s of CPU there to
 # reach the players' runs (980; the quick plans and the searches after them stay at 920 and 930).
 IMPROVE_SHARE = 0.3
+# Two trains and more on more than SMALL_EDGES edges, with at most this many segments between
+# stops (router_segments): the stop-circuit model (router_stopcircuit) gets the rest of the time
+# instead of the conflict search and the joint model. Measured on 18USA log 109372's open
+# positions (load average 3.6): 247-257 segments (5+4, 6+4) and s8604 1066's 125 (8+5) proven in
+# 1.1-1.6 s, none proven before; with 800-1,266 (8+5, 8+6) CP-SAT does not finish its presolve.
+CIRCUIT_SEGMENTS = 600
 
 
 def _holders(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, int]:
@@ -122,6 +129,14 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
             plans, first = better, _worth(problem, better)
             holders = _holders(problem, plans)
         best = max(first, outcome.total if outcome.found else 0)
+        if not small:
+            start, start_holders = _restart(problem, plans, holders, first, outcome)
+            circuits = router_stopcircuit.solve(problem, deadline - time.perf_counter(), plans=start,
+                                                holders=start_holders, most=CIRCUIT_SEGMENTS)
+            if circuits is not None:
+                if circuits.found and (circuits.proven or circuits.total > outcome.total or not outcome.found):
+                    outcome = circuits
+                return _best_of(problem, plans, first, outcome)
         share = (CONFLICT_SHARE_SMALL if small else CONFLICT_SHARE) if len(problem.trains) == 2 else CONFLICT_SHARE_MORE
         searched = prove(problem, best, time.perf_counter() + (deadline - time.perf_counter()) * share, linearization)
         if searched.better is not None and searched.better.total > best:
@@ -131,12 +146,7 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
             return _as_outcome(problem, plans, True) if first >= best else replace(outcome, proven=True)
         if outcome.proven or time.perf_counter() >= deadline:
             return _best_of(problem, plans, first, outcome)
-        start, start_holders = plans, holders
-        if outcome.found and outcome.total > first:
-            # Start again from the better answer.
-            start = [Plan(run.train, run.vertices, run.edges, run.revenue) for run in outcome.runs]
-            index = {attachment.id: k for k, attachment in enumerate(problem.attachments)}
-            start_holders = {index[name]: run.train for run in outcome.runs for name in run.attachments}
+        start, start_holders = _restart(problem, plans, holders, first, outcome)
         # The caps alone: their sum as a bound on the total, though implied, slowed CP-SAT down
         # (109372 action 1246: proven in 1.7-2.0 s with it, 0.6-0.8 s without).
         again = solve(problem, deadline - time.perf_counter(), plans=start, holders=start_holders,
@@ -144,6 +154,16 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
         if again.found and (again.proven or again.total > outcome.total or not outcome.found):
             outcome = again
     return _best_of(problem, plans, first, outcome)
+
+
+def _restart(problem: ModelInput, plans: Sequence[Plan], holders: dict[int, int], first: int,
+             outcome: ModelOutcome) -> tuple[Sequence[Plan], dict[int, int]]:
+    """The runs to start a later search from: the plans, or the model's answer if it earns more."""
+    if not outcome.found or outcome.total <= first:
+        return plans, holders
+    index = {attachment.id: k for k, attachment in enumerate(problem.attachments)}
+    return ([Plan(run.train, run.vertices, run.edges, run.revenue) for run in outcome.runs],
+            {index[name]: run.train for run in outcome.runs for name in run.attachments})
 
 
 def _best_of(problem: ModelInput, plans: Sequence[Plan], first: int, outcome: ModelOutcome) -> ModelOutcome:

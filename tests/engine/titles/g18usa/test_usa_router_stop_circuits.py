@@ -1,0 +1,45 @@
+"""The stop-circuit model (router_stopcircuit) on late positions of the fixture 109372 that the
+optimizer could not prove in 2 s before it (issue 12): ATSF's 5+4 at action 1234 and B&O's 6+4
+at action 1290. With only that model answering, the runs are proven the best, the engine's own
+run check accepts them, and they earn at least what the players' runs earned. The budget is
+generous: a proof, not speed (bench/router.py measures that)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from usa_positions import logged_action
+from usa_tracecheck import position_in
+
+from engine.core import router_modelsearch, router_stopcircuit
+from engine.core.router import _engine_agrees, best_runs
+from engine.core.router_heuristic import plan_trains
+from engine.core.router_model import ModelInput, ModelOutcome
+
+LOG = "109372"
+
+
+@pytest.mark.parametrize("index", [1234, 1290])
+def test_stop_circuits_prove_late_two_train_runs(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    answered: list[ModelOutcome] = []
+
+    def search(problem: ModelInput, deadline: float) -> ModelOutcome:
+        plans = plan_trains(problem, deadline=time.perf_counter() + 0.3)
+        outcome = router_stopcircuit.solve(problem, deadline - time.perf_counter(), plans=plans,
+                                           holders=router_modelsearch._holders(problem, plans))
+        assert outcome is not None
+        answered.append(outcome)
+        return outcome
+
+    monkeypatch.setattr(router_modelsearch, "search_model", search)
+    game = position_in(LOG, index)
+    action = logged_action(LOG, index)
+    corp = game.corporations[action["entity"]]
+    recorded = sum(int(route["revenue"]) for route in action["routes"])
+
+    result = best_runs(game, corp, method="model", time_budget=60.0)
+
+    assert len(answered) == 1 and len(result.runs) == 2
+    assert result.proven_optimal and result.total >= recorded, (result.total, recorded)
+    assert result.engine_disagreements == 0 and _engine_agrees(game, corp, result)
