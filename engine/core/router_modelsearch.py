@@ -3,7 +3,11 @@
 1. router_heuristic plans good runs in a few tens of milliseconds; CP-SAT starts from them, and
    on most positions proves them or better at once (small models without its LP, which proves
    them fastest).
-2. Otherwise, with several trains, a longer search for good runs (router_heuristic.improve_plans)
+2. Otherwise, with several trains on a large map (more than SMALL_EDGES edges) whose stops few
+   segments of track join (router_segments), the stop-circuit model (router_stopcircuit) gets
+   the rest of the time: it proves the 2-train positions of 5- and 6-trains the steps below do
+   not (18USA log 109372 actions 1234-1290).
+   Otherwise, with several trains, a longer search for good runs (router_heuristic.improve_plans)
    gets a share of the time, then the conflict search (router_joint): each train solved alone,
    then branching on the track (or attachment, or end group) the trains' best runs share. Its
    single-train models are small and fast; the joint model's LP lets every train earn nearly what
@@ -61,7 +65,8 @@ CONFLICT_SHARE_MORE = 0.25
 IMPROVE_SHARE = 0.3
 # Two trains and more on more than SMALL_EDGES edges, with at most this many segments between
 # stops (router_segments): the stop-circuit model (router_stopcircuit) gets the rest of the time
-# instead of the conflict search and the joint model. Measured on 18USA log 109372's open
+# after the first try, instead of the longer search for good runs, the conflict search and the
+# joint model. Measured on 18USA log 109372's open
 # positions (load average 3.6): 247-257 segments (5+4, 6+4) and s8604 1066's 125 (8+5) proven in
 # 1.1-1.6 s, none proven before; with 800-1,266 (8+5, 8+6) CP-SAT does not finish its presolve.
 CIRCUIT_SEGMENTS = 600
@@ -121,6 +126,14 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
     linearization = 0 if small else LINEARIZATION
     outcome = solve(problem, (deadline - time.perf_counter()) * (FIRST_SHARE if len(problem.trains) > 1 else 1),
                     plans=plans, holders=holders, linearization=linearization)
+    if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline and not small:
+        start, start_holders = _restart(problem, plans, holders, first, outcome)
+        circuits = router_stopcircuit.solve(problem, deadline - time.perf_counter(), plans=start,
+                                            holders=start_holders, most=CIRCUIT_SEGMENTS)
+        if circuits is not None:
+            if circuits.found and (circuits.proven or circuits.total > outcome.total or not outcome.found):
+                outcome = circuits
+            return _best_of(problem, plans, first, outcome)
     if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline:
         # A hard position: a longer search for better runs first, which the search below may prove.
         better = improve_plans(problem, plans, time.perf_counter() + (deadline - time.perf_counter()) * IMPROVE_SHARE,
@@ -129,14 +142,6 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
             plans, first = better, _worth(problem, better)
             holders = _holders(problem, plans)
         best = max(first, outcome.total if outcome.found else 0)
-        if not small:
-            start, start_holders = _restart(problem, plans, holders, first, outcome)
-            circuits = router_stopcircuit.solve(problem, deadline - time.perf_counter(), plans=start,
-                                                holders=start_holders, most=CIRCUIT_SEGMENTS)
-            if circuits is not None:
-                if circuits.found and (circuits.proven or circuits.total > outcome.total or not outcome.found):
-                    outcome = circuits
-                return _best_of(problem, plans, first, outcome)
         share = (CONFLICT_SHARE_SMALL if small else CONFLICT_SHARE) if len(problem.trains) == 2 else CONFLICT_SHARE_MORE
         searched = prove(problem, best, time.perf_counter() + (deadline - time.perf_counter()) * share, linearization)
         if searched.better is not None and searched.better.total > best:
