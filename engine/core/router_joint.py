@@ -38,6 +38,7 @@ from engine.core.router_model import (
     ModelOutcome,
     ModelRun,
     _Builder,
+    interchangeable,
     stops_apart,
 )
 
@@ -172,14 +173,6 @@ def _repair(problem: ModelInput, solver: _Solver, node: _Node, deadline: float) 
     return ModelOutcome(tuple(runs), sum(run.revenue for run in runs), True, True)
 
 
-def _interchangeable(problem: ModelInput, a: int, b: int) -> bool:
-    first, second = problem.trains[a], problem.trains[b]
-    if (first.distance, first.values, first.track_bonuses) != (second.distance, second.values, second.track_bonuses):
-        return False
-    return all(attachment.trains is None or (first.id in attachment.trains) == (second.id in attachment.trains)
-               for attachment in problem.attachments)
-
-
 def _conflict(problem: ModelInput, singles: Sequence[_Single]) -> list[tuple[int, Resource]] | None:
     """Branches for one resource more trains use than may: (train, resource it loses) each;
     None when the runs can run together."""
@@ -219,7 +212,7 @@ def prove(problem: ModelInput, best: int, deadline: float, linearization: int = 
     singles: list[_Single] = []
     known: dict[int, _Single] = {}
     for t in range(count):
-        twin = next((u for u in known if _interchangeable(problem, u, t)), None)
+        twin = next((u for u in known if interchangeable(problem, u, t)), None)
         single = known[twin] if twin is not None else solver.solve(t, no_limits, 0, deadline)
         if single is None:
             return Proof(None, False, {})
@@ -230,7 +223,7 @@ def prove(problem: ModelInput, best: int, deadline: float, linearization: int = 
     caps = {t: max(single.value, 0) for t, single in enumerate(singles)}
     # Trains of one class are interchangeable: a node is the same as another whose trains of one
     # class lost the same sets of resources in another order, or by branches taken in another order.
-    kind = [next(u for u in range(t + 1) if _interchangeable(problem, u, t)) for t in range(count)]
+    kind = [next(u for u in range(t + 1) if interchangeable(problem, u, t)) for t in range(count)]
     seen: set[tuple[tuple[int, tuple[Resource, ...]], ...]] = set()
     serial = 0
     heap = [_Node(-sum(max(s.value, 0) for s in singles), serial, (no_limits,) * count, tuple(singles))]
@@ -257,7 +250,7 @@ def prove(problem: ModelInput, best: int, deadline: float, linearization: int = 
         for t, resource in branches:
             # Two identical trains that lost the same resources so far: the child where the other
             # one loses this resource holds the same answers, trains swapped.
-            if any(node.forbidden[u] == node.forbidden[t] and _interchangeable(problem, t, u) for u in searched):
+            if any(node.forbidden[u] == node.forbidden[t] and interchangeable(problem, t, u) for u in searched):
                 continue
             searched.append(t)
             forbidden = node.forbidden[t] | {resource}

@@ -134,16 +134,115 @@ Value = Callable[[cp_model.IntVar], int]  # a variable's value in a solution bei
 Rule = Callable[[Value], int]  # how a variable that follows from others gets its value
 
 
-def _any_of(variables: Sequence[cp_model.IntVar]) -> Rule:
+def any_of(variables: Sequence[cp_model.IntVar]) -> Rule:
     return lambda value: int(any(value(var) for var in variables))
 
 
-def _all_of(variables: Sequence[cp_model.IntVar]) -> Rule:
+def all_of(variables: Sequence[cp_model.IntVar]) -> Rule:
     return lambda value: int(all(value(var) for var in variables))
 
 
-def _chosen(best: Callable[[Value], int], option: int) -> Rule:
+def chosen(best: Callable[[Value], int], option: int) -> Rule:
     return lambda value: int(best(value) == option)
+
+
+def attachment_worth(model: cp_model.CpModel, problem: ModelInput, derived: list[tuple[cp_model.IntVar, Rule]],
+                     stops: Sequence[int], holding: tuple[int, int, cp_model.IntVar],
+                     visit: Mapping[int, cp_model.IntVar] | Sequence[cp_model.IntVar],
+                     skip: Mapping[int, cp_model.IntVar]) -> list[cp_model.LinearExpr]:
+    """What attachment k earns on train t (`holding`: t, k and whether t holds it) with these
+    visits and skips: a bonus per stop it counts, or one route bonus (the best the run meets).
+    The variables it adds that follow from others go to `derived`."""
+    t, k, assigned = holding
+    graph = problem.graph
+    attachment = problem.attachments[k]
+    worth: list[cp_model.LinearExpr] = []
+    if attachment.stop_bonus:
+        for v in stops:
+            node = graph.stop_of[v]
+            if not attachment.earns_stop_bonus(node, problem.costs.get(node, 1)):
+                continue  # stops that take no distance (and some others) earn no per-stop bonus
+            got = model.new_bool_var(f"p{t}_{k}_{v}")
+            model.add_implication(got, visit[v])
+            model.add_implication(got, assigned)
+            if v in skip:
+                model.add_implication(got, ~skip[v])
+            derived.append((got, all_of([visit[v], assigned])))
+            worth.append(attachment.stop_bonus * got)
+    if attachment.run_bonuses:
+        options = []
+        needs: list[list[list[cp_model.IntVar]]] = []
+        for o, (hexes, amount) in enumerate(attachment.run_bonuses):
+            got = model.new_bool_var(f"q{t}_{k}_{o}")
+            model.add_implication(got, assigned)
+            needs.append([])
+            for coord in hexes:
+                there = [visit[v] for v in stops if graph.stop_of[v][0] == coord]
+                model.add(got <= sum(there))
+                needs[-1].append(there)
+            options.append(got)
+            worth.append(amount * got)
+        model.add(sum(options) <= 1)
+        amounts = [amount for _, amount in attachment.run_bonuses]
+
+        def best_option(value: Callable[[cp_model.IntVar], int]) -> int:
+            met = [o for o, need in enumerate(needs)
+                   if value(assigned) and all(any(value(var) for var in there) for there in need)]
+            return max(met, key=lambda o: amounts[o], default=-1)
+
+        for o, got in enumerate(options):
+            derived.append((got, chosen(best_option, o)))
+    return worth
+
+
+def shared_rules(model: cp_model.CpModel, problem: ModelInput, derived: list[tuple[cp_model.IntVar, Rule]],
+                 stops: Sequence[int], trains: TrainVariables) -> None:
+    """What binds the trains together besides track: each attachment on one train at most, the
+    end limits (at most so many runs ending in a group of hexes), interchangeable trains in order
+    of earnings (each answer searched once rather than in every order), and the total to maximise."""
+    graph = problem.graph
+    count = range(len(problem.trains))
+    for k in range(len(problem.attachments)):
+        holders = [trains.assigned[t][k] for t in count if k in trains.assigned[t]]
+        if len(holders) > 1:
+            model.add(sum(holders) <= 1)
+    for hexes, most in problem.end_limits:
+        counted: list[cp_model.IntVar] = []
+        for t in count:
+            ends = [var for v in stops if graph.stop_of[v][0] in hexes
+                    for var in (trains.start[t].get(v), trains.finish[t].get(v)) if var is not None]
+            if ends:
+                ending = model.new_bool_var(f"g{t}_{len(counted)}")
+                for var in ends:
+                    model.add_implication(var, ending)
+                derived.append((ending, any_of(ends)))
+                counted.append(ending)
+        if len(counted) > most:
+            model.add(sum(counted) <= most)
+    for t in range(1, len(problem.trains)):
+        if interchangeable(problem, t - 1, t):
+            model.add(trains.worth[t - 1] >= trains.worth[t])
+    model.maximize(sum(trains.worth))
+
+
+def interchangeable(problem: ModelInput, first: int, second: int) -> bool:
+    """Whether two trains earn the same on every run and may carry the same attachments."""
+    a, b = problem.trains[first], problem.trains[second]
+    if (a.distance, a.values, a.track_bonuses) != (b.distance, b.values, b.track_bonuses):
+        return False
+    return all(attachment.trains is None or (a.id in attachment.trains) == (b.id in attachment.trains)
+               for attachment in problem.attachments)
+
+
+@dataclass
+class TrainVariables:
+    """Each train's variables that the rules across trains read: where its run starts and ends
+    (stop -> variable), the attachments it may hold (index -> variable) and what it earns."""
+
+    start: list[dict[int, cp_model.IntVar]] = field(default_factory=list)
+    finish: list[dict[int, cp_model.IntVar]] = field(default_factory=list)
+    assigned: list[dict[int, cp_model.IntVar]] = field(default_factory=list)
+    worth: list[cp_model.LinearExpr] = field(default_factory=list)
 
 
 class _Builder:
@@ -289,10 +388,10 @@ class _Builder:
                 else:
                     model.add(got <= sum(forward[e] + backward[e] for e in touching))
                 arcs_here = [var for e in touching for var in (forward[e], backward[e])]
-                self.derived.append((got, _any_of(arcs_here)))
+                self.derived.append((got, any_of(arcs_here)))
                 worth.append(bonus * got)
         for k, var in assigned.items():
-            worth.extend(self._attachment_worth(t, k, var, visit, skip))
+            worth.extend(attachment_worth(model, problem, self.derived, self.stops, (t, k, var), visit, skip))
         self.idle.append(idle)
         self.forward.append(forward)
         self.backward.append(backward)
@@ -302,48 +401,6 @@ class _Builder:
         self.skip.append(skip)
         self.assigned.append(assigned)
         self.worth.append(cp_model.LinearExpr.sum(worth))
-
-    def _attachment_worth(self, t: int, k: int, assigned: cp_model.IntVar,
-                          visit: list[cp_model.IntVar], skip: dict[int, cp_model.IntVar]) -> list[cp_model.LinearExpr]:
-        model, problem, graph = self.model, self.problem, self.problem.graph
-        attachment = problem.attachments[k]
-        worth: list[cp_model.LinearExpr] = []
-        if attachment.stop_bonus:
-            for v in self.stops:
-                node = graph.stop_of[v]
-                if not attachment.earns_stop_bonus(node, problem.costs.get(node, 1)):
-                    continue  # stops that take no distance (and some others) earn no per-stop bonus
-                got = model.new_bool_var(f"p{t}_{k}_{v}")
-                model.add_implication(got, visit[v])
-                model.add_implication(got, assigned)
-                if v in skip:
-                    model.add_implication(got, ~skip[v])
-                self.derived.append((got, _all_of([visit[v], assigned])))
-                worth.append(attachment.stop_bonus * got)
-        if attachment.run_bonuses:
-            options = []
-            needs: list[list[list[cp_model.IntVar]]] = []
-            for o, (hexes, amount) in enumerate(attachment.run_bonuses):
-                got = model.new_bool_var(f"q{t}_{k}_{o}")
-                model.add_implication(got, assigned)
-                needs.append([])
-                for coord in hexes:
-                    there = [visit[v] for v in self.stops if graph.stop_of[v][0] == coord]
-                    model.add(got <= sum(there))
-                    needs[-1].append(there)
-                options.append(got)
-                worth.append(amount * got)
-            model.add(sum(options) <= 1)
-            amounts = [amount for _, amount in attachment.run_bonuses]
-
-            def best_option(value: Callable[[cp_model.IntVar], int]) -> int:
-                met = [o for o, need in enumerate(needs)
-                       if value(assigned) and all(any(value(var) for var in there) for there in need)]
-                return max(met, key=lambda o: amounts[o], default=-1)
-
-            for o, got in enumerate(options):
-                self.derived.append((got, _chosen(best_option, o)))
-        return worth
 
     # --- across trains ----------------------------------------------------------------------
     def _shared(self) -> None:
@@ -355,36 +412,8 @@ class _Builder:
                 model.add(sum(self.forward[t][f] + self.backward[t][f] for t in trains for f in group) <= 1)
         for v in graph.side_of:
             model.add(sum(self.visit[t][v] for t in trains) <= 1)
-        for k in range(len(problem.attachments)):
-            holders = [self.assigned[t][k] for t in trains if k in self.assigned[t]]
-            if len(holders) > 1:
-                model.add(sum(holders) <= 1)
-        for hexes, most in problem.end_limits:
-            counted: list[cp_model.IntVar] = []
-            for t in trains:
-                ends = [var for v in self.stops if graph.stop_of[v][0] in hexes
-                        for var in (self.start[t].get(v), self.finish[t].get(v)) if var is not None]
-                if ends:
-                    ending = model.new_bool_var(f"g{t}_{len(counted)}")
-                    for var in ends:
-                        model.add_implication(var, ending)
-                    self.derived.append((ending, _any_of(ends)))
-                    counted.append(ending)
-            if len(counted) > most:
-                model.add(sum(counted) <= most)
-        # Interchangeable trains: the earlier one earns at least as much, so each answer is
-        # searched once rather than in every order.
-        for t in range(1, len(problem.trains)):
-            if self._interchangeable(t - 1, t):
-                model.add(self.worth[t - 1] >= self.worth[t])
-        model.maximize(sum(self.worth))
-
-    def _interchangeable(self, first: int, second: int) -> bool:
-        a, b = self.problem.trains[first], self.problem.trains[second]
-        if (a.distance, a.values, a.track_bonuses) != (b.distance, b.values, b.track_bonuses):
-            return False
-        return all(attachment.trains is None or (a.id in attachment.trains) == (b.id in attachment.trains)
-                   for attachment in self.problem.attachments)
+        shared_rules(model, problem, self.derived, self.stops,
+                     TrainVariables(self.start, self.finish, self.assigned, self.worth))
 
     # --- a first solution -------------------------------------------------------------------
     def hint(self, plans: Sequence[Plan], holders: Mapping[int, int]) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
@@ -30,29 +30,18 @@ from engine.core.router_model import (
     ModelInput,
     ModelOutcome,
     ModelRun,
+    Rule,
+    TrainVariables,
+    any_of,
+    attachment_worth,
     run_from_walk,
+    shared_rules,
 )
 from engine.core.router_segments import MAX_WALKS, Layout, Segment
 from engine.core.router_track import OutOfTime
 
 if TYPE_CHECKING:
     from engine.core.router_heuristic import Plan
-
-Value = Callable[[cp_model.IntVar], int]  # a variable's value in a solution being built
-Rule = Callable[[Value], int]  # how a variable that follows from others gets its value
-
-
-def _any_of(variables: Sequence[cp_model.IntVar]) -> Rule:
-    return lambda value: int(any(value(var) for var in variables))
-
-
-def _all_of(variables: Sequence[cp_model.IntVar]) -> Rule:
-    return lambda value: int(all(value(var) for var in variables))
-
-
-def _chosen(best: Callable[[Value], int], option: int) -> Rule:
-    return lambda value: int(best(value) == option)
-
 
 class StopCircuits:
     """The model of one problem, and the way back from a solution to runs."""
@@ -132,7 +121,7 @@ class StopCircuits:
                 chosen = model.new_bool_var(f"z{t}_{u}_{w}")
                 model.add(sum(options) == chosen)
                 arcs.append((self.index[u], self.index[w], chosen))
-                self.derived.append((chosen, _any_of(options)))
+                self.derived.append((chosen, any_of(options)))
         model.add_circuit(arcs)
         assigned = {k: model.new_bool_var(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
                     if attachment.trains is None or train.id in attachment.trains}
@@ -168,10 +157,10 @@ class StopCircuits:
             if bonus and touching:
                 got = model.new_bool_var(f"r{t}_{coord}")
                 model.add(got <= sum(touching))
-                self.derived.append((got, _any_of(touching)))
+                self.derived.append((got, any_of(touching)))
                 worth.append(bonus * got)
         for k, var in assigned.items():
-            worth.extend(self._attachment_worth(t, k, var, visit))
+            worth.extend(attachment_worth(model, problem, self.derived, self.stops, (t, k, var), visit, {}))
         self.steps.append(steps)
         self.visit.append(visit)
         self.start.append(start)
@@ -208,74 +197,14 @@ class StopCircuits:
             if u not in stations:
                 model.add(sum(visit[k] for k in stations if apart.get(k, reach + 1) <= reach) >= visit[u])
 
-    def _attachment_worth(self, t: int, k: int, assigned: cp_model.IntVar,
-                          visit: dict[int, cp_model.IntVar]) -> list[cp_model.LinearExpr]:
-        model, problem, graph = self.model, self.problem, self.problem.graph
-        attachment = problem.attachments[k]
-        worth: list[cp_model.LinearExpr] = []
-        if attachment.stop_bonus:
-            for v in self.stops:
-                node = graph.stop_of[v]
-                if not attachment.earns_stop_bonus(node, problem.costs.get(node, 1)):
-                    continue
-                got = model.new_bool_var(f"p{t}_{k}_{v}")
-                model.add_implication(got, visit[v])
-                model.add_implication(got, assigned)
-                self.derived.append((got, _all_of([visit[v], assigned])))
-                worth.append(attachment.stop_bonus * got)
-        if attachment.run_bonuses:
-            options = []
-            needs: list[list[list[cp_model.IntVar]]] = []
-            for o, (hexes, amount) in enumerate(attachment.run_bonuses):
-                got = model.new_bool_var(f"q{t}_{k}_{o}")
-                model.add_implication(got, assigned)
-                needs.append([])
-                for coord in hexes:
-                    there = [visit[v] for v in self.stops if graph.stop_of[v][0] == coord]
-                    model.add(got <= sum(there))
-                    needs[-1].append(there)
-                options.append(got)
-                worth.append(amount * got)
-            model.add(sum(options) <= 1)
-            amounts = [amount for _, amount in attachment.run_bonuses]
-
-            def best_option(value: Value) -> int:
-                met = [o for o, need in enumerate(needs)
-                       if value(assigned) and all(any(value(var) for var in there) for there in need)]
-                return max(met, key=lambda o: amounts[o], default=-1)
-
-            for o, got in enumerate(options):
-                self.derived.append((got, _chosen(best_option, o)))
-        return worth
-
     # --- across trains ----------------------------------------------------------------------
     def _shared(self) -> None:
-        model, problem, graph = self.model, self.problem, self.problem.graph
-        trains = range(len(problem.trains))
+        model, problem = self.model, self.problem
         for users in self.users.values():
             if len(users) > 1:
                 model.add_at_most_one(users)
-        for k in range(len(problem.attachments)):
-            holders = [self.assigned[t][k] for t in trains if k in self.assigned[t]]
-            if len(holders) > 1:
-                model.add(sum(holders) <= 1)
-        for hexes, most in problem.end_limits:
-            counted: list[cp_model.IntVar] = []
-            for t in trains:
-                ends = [var for v in self.stops if graph.stop_of[v][0] in hexes
-                        for var in (self.start[t].get(v), self.finish[t].get(v)) if var is not None]
-                if ends:
-                    ending = model.new_bool_var(f"g{t}_{len(counted)}")
-                    for var in ends:
-                        model.add_implication(var, ending)
-                    self.derived.append((ending, _any_of(ends)))
-                    counted.append(ending)
-            if len(counted) > most:
-                model.add(sum(counted) <= most)
-        for t in range(1, len(problem.trains)):
-            if _interchangeable(problem, t - 1, t):
-                model.add(self.worth[t - 1] >= self.worth[t])
-        model.maximize(sum(self.worth))
+        shared_rules(model, problem, self.derived, self.stops,
+                     TrainVariables(self.start, self.finish, self.assigned, self.worth))
 
     # --- a first solution, and back to runs ---------------------------------------------------
     def hint(self, plans: Sequence[Plan], holders: Mapping[int, int]) -> None:
@@ -347,14 +276,6 @@ class StopCircuits:
         vertices, edges = self.layout.walk(chains, passed)
         names = tuple(self.problem.attachments[k].id for k, var in self.assigned[t].items() if solver.value(var))
         return run_from_walk(self.problem.graph, t, vertices, edges, int(solver.value(self.worth[t])), names)
-
-
-def _interchangeable(problem: ModelInput, first: int, second: int) -> bool:
-    a, b = problem.trains[first], problem.trains[second]
-    if (a.distance, a.values, a.track_bonuses) != (b.distance, b.values, b.track_bonuses):
-        return False
-    return all(attachment.trains is None or (a.id in attachment.trains) == (b.id in attachment.trains)
-               for attachment in problem.attachments)
 
 
 def build(problem: ModelInput, deadline: float | None = None, limit: int = MAX_WALKS,
