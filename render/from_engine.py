@@ -56,15 +56,36 @@ def table_view(state: BaseGame) -> TableView:
     if state.bank_broken:
         notes += ("The bank has broken: the game ends after this set of operating rounds"
                   if not state.finished else "The bank has broken",)
+    if state.finished:
+        notes += (final_ranking(state),)
+    else:  # the title's lines players keep in view: when the game ends, a company without a train
+        notes += tuple(note for note, _ in state.status_notes())
     return TableView(state.TITLE, round_label(state), state.phase.name, player_rows(state),
                      corp_rows(state), None if state.bank.unlimited else state.bank.cash,
                      depot_rows(state), tuple(t.name for t in state.depot.discarded), notes,
                      private_rows(state), loan_bank(state))
 
 
+# Why a game ended (the engine's `end_reason` codes), in players' words.
+END_REASONS = {"bank": "the bank broke", "bankrupt": "a player went bankrupt",
+               "final_phase": "the last round of the final phase", "manually_ended": "ended by the players"}
+
+
 def round_label(state: BaseGame) -> str:
-    """'Stock Round 3', 'Operating Round 3.2 \u2014 SP operating', 'Game over': the engine's label."""
+    """'Stock Round 3', 'Operating Round 3.2 \u2014 SP operating', 'Game over': the engine's label,
+    with the reason a game ended in words rather than the engine's code ("final_phase")."""
+    if state.finished and state.end_reason:
+        reason = END_REASONS.get(state.end_reason, state.end_reason.replace("_", " "))
+        return f"Game over: {reason}"
     return state.round_label()
+
+
+def final_ranking(state: BaseGame) -> str:
+    """'Final ranking: 1. Ann $6968 · 2. Bob $6390 ...', by the engine's result."""
+    names = {player.key: player.name for player in state.players}
+    ranked = sorted(state.result().items(), key=lambda item: -item[1])
+    return "Final ranking: " + " \u00b7 ".join(f"{rank}. {names.get(key, key)} ${value}"
+                                              for rank, (key, value) in enumerate(ranked, 1))
 
 
 # --- the map ---------------------------------------------------------------------------------

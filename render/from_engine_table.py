@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.entities import Player
+from engine.core.operating_round import OperatingRound
 from render.from_market import ZONE_TYPES
 from render.view import CorpRow, DepotRow, LoanBank, PlayerRow, PrivateRow
 
@@ -17,8 +18,9 @@ if TYPE_CHECKING:
     from engine.core.entities import Corporation
     from engine.core.game import BaseGame
 
-# How train events read in the depot table; an unknown event shows under its engine name.
-EVENT_TEXT = {"close_companies": "privates close"}
+# How train events read in the depot table; an unknown event shows under its engine name with
+# its underscores as spaces.
+EVENT_TEXT = {"close_companies": "privates close", "signal_end_game": "game-end countdown"}
 
 
 def player_rows(state: BaseGame) -> tuple[PlayerRow, ...]:
@@ -31,6 +33,7 @@ def player_rows(state: BaseGame) -> tuple[PlayerRow, ...]:
             value=state.player_value(p), has_priority=p is priority,
             companies=_companies_of(state, p), is_active=id(p) in acting,
             shorts=_shorts(state, p) if state.ledger.negative_holdings else None,
+            bankrupt=p.bankrupt,
         )
         for p in state.players
     )
@@ -39,7 +42,23 @@ def player_rows(state: BaseGame) -> tuple[PlayerRow, ...]:
 def corp_rows(state: BaseGame) -> tuple[CorpRow, ...]:
     # Sizes are shown where a title has companies of other sizes than 10 shares (18USA's 2, 5, 10).
     sized = any(corp.share_percent != 10 for corp in state.corporations.values())
-    return tuple(_corp_row(state, corp, sized) for corp in state.corporations.values())
+    turns = operating_turns(state)
+    return tuple(_corp_row(state, corp, sized, turns.get(corp.id, (None, "")))
+                 for corp in state.corporations.values())
+
+
+def operating_turns(state: BaseGame) -> dict[str, tuple[int, str]]:
+    """In an operating round, each company's place in its order and whether it has had its turn
+    ("done"), is having it ("now") or waits (""): the companies done in the order they went, then
+    the rest in the engine's operating order, which is how the round picks the next one."""
+    rnd = state.round
+    if state.finished or not isinstance(rnd, OperatingRound):
+        return {}
+    now = rnd.turn.corporation.id if rnd.turn is not None else None
+    waiting = [corp.id for corp in state.operating_order() if corp.id not in rnd.done and corp.id != now]
+    order = list(rnd.done) + ([now] if now is not None else []) + waiting
+    return {cid: (k, "done" if cid in rnd.done else "now" if cid == now else "")
+            for k, cid in enumerate(order, 1)}
 
 
 def private_rows(state: BaseGame) -> tuple[PrivateRow, ...]:
@@ -55,7 +74,9 @@ def loan_bank(state: BaseGame) -> LoanBank | None:
     if not state.loans.enabled:
         return None
     name = "Bank of New York" if "bank_of_new_york" in state.data["entities"] else "Loans"
-    return LoanBank(name, state.loans.available(), state.loans.interest_rate)
+    # The rate in force: between operating rounds the engine's stored rate is the last round's,
+    # while the loans taken since already set the next one.
+    return LoanBank(name, state.loans.available(), state.loans.current_rate())
 
 
 def depot_rows(state: BaseGame) -> tuple[DepotRow, ...]:
@@ -78,7 +99,7 @@ def depot_rows(state: BaseGame) -> tuple[DepotRow, ...]:
             effects = state.first_train_effects(name)
             brings += [f"phase {effects.phase}"] if effects.phase else []
             brings += [f"rusts {', '.join(effects.rusts)}"] if effects.rusts else []
-            brings += [EVENT_TEXT.get(event, event) for event in effects.events]
+            brings += [EVENT_TEXT.get(event, event.replace("_", " ")) for event in effects.events]
         rows.append(DepotRow(name, count, price, rusts_or_obsolete(rusts_on, obsolete_on), tuple(brings)))
     return tuple(rows)
 
@@ -126,7 +147,7 @@ def _companies_of(state: BaseGame, holder: object) -> tuple[str, ...]:
     return tuple(cid for cid, c in state.companies.items() if c.owner is holder and not c.closed)
 
 
-def _corp_row(state: BaseGame, corp: Corporation, sized: bool) -> CorpRow:
+def _corp_row(state: BaseGame, corp: Corporation, sized: bool, turn: tuple[int | None, str]) -> CorpRow:
     president = corp.president()
     placed = corp.id in state.market.position
     price = state.share_price(corp) if placed else None
@@ -134,11 +155,14 @@ def _corp_row(state: BaseGame, corp: Corporation, sized: bool) -> CorpRow:
     return CorpRow(
         id=corp.id, name=corp.name, color=corp.color, text_color=corp.text_color,
         president=president.name if president else None, cash=corp.cash, share_price=price,
-        trains=tuple(t.name for t in corp.trains), tokens_left=state.tokens_left(corp),
+        trains=tuple(sorted((t.name for t in corp.trains), key=_train_order(state))),
+        tokens_left=state.tokens_left(corp),
         treasury_pct=corp.treasury_percent(), pool_pct=corp.percent_owned_by(state.pool),
         floated=corp.floated, operated=corp.times_operated > 0,
         companies=_companies_of(state, corp),
         loans=state.loans.count(corp.id) if state.loans.enabled else None,
         size=state.total_shares(corp) if sized and corp.shares else None,
         area=next((kind for kind in ZONE_TYPES if kind in cell_types), None),
+        interest_due=state.loans.interest_due(corp.id) if state.loans.enabled else 0,
+        order=turn[0], turn=turn[1],
     )

@@ -36,13 +36,20 @@ def table_svg(view: TableView) -> str:
     shorts = any(p.shorts is not None for p in view.players)
     header = ["", "Player", "Cash", "Value", "Certs", "Shares"] + (["Shorts"] if shorts else []) + ["Privates"]
     blocks.append(("players", header, [_player_cells(p, shorts) for p in view.players],
-                   [{"data-player": p.name, "active": "1" if p.is_active else ""} for p in view.players]))
-    sizes = any(c.size is not None for c in view.corporations)
+                   [{"data-player": p.name, "active": "1" if p.is_active else "", "bold": "1"} for p in view.players]))
+    # Companies nobody has started are one line under the table, not rows of zeros: in 18USA
+    # that is most of twenty charters, and their size is only chosen when one is started.
+    started = [c for c in view.corporations if not _unstarted(c)]
+    unstarted = [c.id for c in view.corporations if _unstarted(c)]
+    sizes = any(c.size is not None for c in started)
     loans = any(c.loans is not None for c in view.corporations)
-    header = (["Corp"] + (["Size"] if sizes else []) + ["President", "Cash"] + (["Loans"] if loans else [])
-              + ["Price", "Trains", "Tokens", "Treasury", "Pool", "Status"])
-    blocks.append(("corporations", header, [_corp_cells(c, sizes, loans) for c in view.corporations],
-                   [{"data-corp": c.id, "color": c.color, "text": c.text_color} for c in view.corporations]))
+    order = any(c.order is not None for c in started)
+    header = ((["Order"] if order else []) + ["Corp"] + (["Size"] if sizes else []) + ["President", "Cash"]
+              + (["Loans"] if loans else []) + ["Price", "Trains", "Tokens", "Treasury", "Pool", "Status"])
+    blocks.append(("corporations", header, [_corp_cells(c, sizes, loans, order) for c in started],
+                   [{"data-corp": c.id, "color": c.color, "text": c.text_color,
+                     "active": "1" if c.turn == "now" else "", "chip": str(int(order)), "bold": str(int(order))}
+                    for c in started]))
     depot_rows = [[d.train, "\u221e" if d.count is None else str(d.count), money(d.price), d.rusts_on or "\u2014",
                    ", ".join(d.first_brings) or "\u2014"] for d in view.depot]
     blocks.append(("depot", ["Train", "Left", "Price", "Rusts on", "First one brings"], depot_rows,
@@ -56,10 +63,15 @@ def table_svg(view: TableView) -> str:
     for name, header, rows, meta in blocks:
         if not rows:
             continue
-        col_w = _col_widths(header, rows)
+        col_w = _col_widths(header, rows, bold=int(meta[0].get("bold", "-1")))
         y, part, w = _block(name, header, rows, meta, col_w, y)
         body.append(part)
         widths.append(w)
+        if name == "corporations" and unstarted:  # right under the companies that have started
+            line = "Not started: " + ", ".join(unstarted)
+            body.append(text(MARGIN, y + FONT / 2 - 6, line, FONT, anchor="start", cls="unstarted"))
+            widths.append(text_width(line, FONT) + 2 * MARGIN)
+            y += ROW_H
     extra = []
     if view.loan_bank is not None:
         left = "no limit" if view.loan_bank.loans_left is None else str(view.loan_bank.loans_left)
@@ -83,27 +95,37 @@ def money(amount: int) -> str:
 
 def _player_cells(p: PlayerRow, shorts: bool) -> list[str]:
     certs = f"{p.cert_count}/{p.cert_limit}" if p.cert_limit else str(p.cert_count)
-    return (["\u2605" if p.has_priority else "", p.name, money(p.cash), money(p.value), certs,
+    name = f"{p.name} (bankrupt)" if p.bankrupt else p.name
+    return (["\u2605" if p.has_priority else "", name, money(p.cash), money(p.value), certs,
              ", ".join(p.certs) or "\u2014"] + ([", ".join(p.shorts or ()) or "\u2014"] if shorts else [])
             + [", ".join(p.companies) or "\u2014"])
 
 
-def _corp_cells(c: CorpRow, sizes: bool, loans: bool) -> list[str]:
+def _unstarted(c: CorpRow) -> bool:
+    return (c.share_price is None and not c.floated and c.president is None and not c.trains
+            and not c.cash and not c.loans)
+
+
+def _corp_cells(c: CorpRow, sizes: bool, loans: bool, order: bool) -> list[str]:
     status = "operated" if c.operated else ("floated" if c.floated else "not floated")
     if c.area:
         status += f", {c.area}"
     price = money(c.share_price) if c.share_price is not None else "\u2014"
     trains = ", ".join(c.trains) or "\u2014"
     cash = money(c.cash) + (f" ({c.loans} loans)" if c.loans and not loans else "")
-    return ([c.id] + ([str(c.size) if c.size is not None else "\u2014"] if sizes else [])
-            + [c.president or "\u2014", cash] + ([str(c.loans or 0)] if loans else [])
+    owed = f"{c.loans or 0}" + (f" (${c.interest_due} due)" if c.interest_due else "")
+    place = (f"{c.order} {c.turn}".strip() if c.order is not None else "\u2014")
+    return (([place] if order else []) + [c.id] + ([str(c.size) if c.size is not None else "\u2014"] if sizes else [])
+            + [c.president or "\u2014", cash] + ([owed] if loans else [])
             + [price, trains, str(c.tokens_left), f"{c.treasury_pct}%", f"{c.pool_pct}%", status])
 
 
-def _col_widths(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[float]:
+def _col_widths(header: Sequence[str], rows: Sequence[Sequence[str]], bold: int) -> list[float]:
+    """Each column as wide as its widest cell, measured in bold in the column that may be drawn
+    bold (a company's chip, the name of whoever is to act)."""
     out = []
     for k, h in enumerate(header):
-        w = max([text_width(h, FONT_HEAD, True)] + [text_width(r[k], FONT, k == 0) for r in rows])
+        w = max([text_width(h, FONT_HEAD, True)] + [text_width(r[k], FONT, k == bold) for r in rows])
         out.append(w + 2 * PAD)
     return out
 
@@ -127,12 +149,13 @@ def _block(name: str, header: list[str], rows: list[list[str]], meta: list[dict[
             parts.append(f'<rect x="{fmt(MARGIN)}" y="{fmt(y)}" width="{fmt(total)}" height="{fmt(ROW_H)}" fill="{bg}"/>')
         x = MARGIN
         for k, (cell, w) in enumerate(zip(row, col_w, strict=True)):
-            if k == 0 and "color" in m:  # corporation chip in its own colours
+            if k == int(m.get("chip", "0")) and "color" in m:  # corporation chip in its own colours
                 parts.append(f'<rect class="chip" x="{fmt(x + PAD - 4)}" y="{fmt(y + 3)}" width="{fmt(w - 2 * PAD + 8)}" '
                              f'height="{fmt(ROW_H - 6)}" rx="4" fill="{esc(m["color"])}"/>')
                 parts.append(text(x + PAD, y + ROW_H / 2, cell, FONT, anchor="start", bold=True, fill=m["text"]))
             else:
-                parts.append(text(x + PAD, y + ROW_H / 2, cell, FONT, anchor="start", bold=k == 1 and bool(m.get("active"))))
+                bold = k == int(m.get("bold", "-1")) and bool(m.get("active"))
+                parts.append(text(x + PAD, y + ROW_H / 2, cell, FONT, anchor="start", bold=bold))
             x += w
         parts.append("</g>")
         y += ROW_H

@@ -161,6 +161,7 @@ class PlayerRow:
     companies: tuple[str, ...] = ()  # private company ids
     is_active: bool = False  # the player who must act now
     shorts: tuple[str, ...] | None = None  # e.g. ("TP 2 shares",); None: the title has no shorts
+    bankrupt: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,11 @@ class CorpRow:
     loans: int | None = None  # 18USA; None: the title has no loans (no column)
     size: int | None = None  # shares in the company (2, 5, 10) where a title has several sizes
     area: str | None = None  # a market area the price is in: "acquisition", "liquidation"
+    interest_due: int = 0  # what its loans cost it when it next operates
+    # Its place in this operating round's order (1 = first), None outside an operating round
+    # or for a company that does not operate in it; `turn` says "done", "now" or "" (waiting).
+    order: int | None = None
+    turn: str = ""
     # Trains as shown: "5", with a Pullman "5+P", a private's attachment "2+1"; the adapter
     # formats them from the engine.
 

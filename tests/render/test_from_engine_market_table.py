@@ -77,7 +77,7 @@ def test_depot_says_what_the_next_trains_bring() -> None:
 def test_round_labels() -> None:
     assert round_label(state_after(40)) == "Stock Round 2"
     assert round_label(state_after(200)) == "Operating Round 4.2 \u2014 SP operating"
-    assert round_label(state_after(None)) == "Game over (bank)"
+    assert round_label(state_after(None)) == "Game over: the bank broke"
 
 
 def test_broken_bank_shown_as_negative_and_noted() -> None:

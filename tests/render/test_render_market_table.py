@@ -53,7 +53,10 @@ def test_table_lists_players_corporations_depot() -> None:
     players = [r.get("data-player") for r in _by_class(tables["players"], "row")]
     assert players == ["Alice", "Bob", "Charlotte-Anne", "Dmitri"]
     corps = [r.get("data-corp") for r in _by_class(tables["corporations"], "row")]
-    assert corps == ["T&P", "MKT", "SP", "MP", "SSW", "SAA"]
+    # Companies nobody has started are named on one line under the table, not given rows of zeros.
+    assert corps == ["T&P", "SP", "MP"]
+    unstarted = [e.text for e in root.iter() if e.get("class") == "unstarted"]
+    assert unstarted == ["Not started: MKT, SSW, SAA"]
     all_text = " ".join(e.text or "" for e in root.iter())
     assert "Bank $5731" in all_text and "$1250" in all_text and "Rusts on".upper() in all_text
 
