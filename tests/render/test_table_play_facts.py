@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from engine_states import state_after
+from usa_states import trace_line
 
 from engine import load_game
 from engine.core.game import BaseGame
@@ -129,3 +130,14 @@ def test_trains_are_listed_in_the_title_s_order() -> None:
     # SP bought its Pullman before its 8-train; the table names the train first.
     assert [t.name for t in state.corporations["SP"].trains] == ["P", "8"]
     assert corps["SP"].trains == ("8", "P")
+
+
+def test_the_loan_bank_shows_the_rate_in_force_in_a_stock_round() -> None:
+    # Stock Round 4 of 109372: loans repaid since the last operating round fixed the rate have
+    # moved it; the site shows the rate the loans now held set, and so must the table.
+    state = usa_after(859)
+    assert state.round_label() == "Stock Round 4"
+    site = trace_line(859)["interest_rate"]
+    assert state.loans.interest_rate != site  # the rate the last operating round fixed
+    line = next(t for t in texts(table_svg(table_view(state))) if t.startswith("Bank of New York"))
+    assert line.endswith(f"interest ${site} per loan")
