@@ -23,6 +23,7 @@ FONT_NAME = 7.0
 FONT_TOKEN = 7.5
 METROPOLIS_RING = "#8b0000"
 LABEL_ANGLES = (210, 150, 270, 330, 30, 90)  # the tile label goes in a corner, upper left first
+LABEL_FONTS = (12.0, 9.0)  # the label's size, and the smaller one a crowded hex may need
 ARROW_BASE = 0.66  # red-area track: fraction of the way in where the arrow head starts
 ARROW_TIP = 0.42
 
@@ -118,16 +119,34 @@ def draw_hex(h: HexView, origin: Point) -> Layers:
         # Icon and cost side by side: a flat box fits between track better than a stack.
         p = placer.place_box([(0.0, -R * 0.62), (0.0, R * 0.62), (0.0, -R * 0.5), (0.0, R * 0.5)], 32.0, 11.0)
         _terrain(h, (ox + p[0], oy + p[1]), out)
-    if h.label:
-        # Room for the whole label: "NY" and "B" are narrow, 18USA's "CHI" or "C.T." are not.
-        r = max(8.0, text_width(h.label, 12.0, bold=True) / 2)
-        p = placer.place(_ring(R * 0.6, LABEL_ANGLES) + _ring(R * 0.7, LABEL_ANGLES), r)
-        out["text"].append(text(ox + p[0], oy + p[1], h.label, 12.0, bold=True, cls="label"))
     if h.blocked_by:
         p = placer.place([(0.0, R * 0.45), (0.0, -R * 0.45), (0.0, 0.0)], 10.0)
         _blocked(h.blocked_by, (ox + p[0], oy + p[1]), out)
     marker_plates(h.markers, h.coord, origin, placer, out)
+    if h.label:  # last: it may go smaller, the plates may not
+        _label(h.label, origin, placer, out)
     return out
+
+
+def _label(label: str, origin: Point, placer: Placer, out: Layers) -> None:
+    """The tile label in a free corner, as a box of its text ("NY" is narrow, "RHQ" or "C.T."
+    are not). A four-slot metropolis leaves no corner for 12-unit text: the label goes smaller
+    where that fits, rather than over the city and its stations. A white halo keeps it legible
+    where it must cross track."""
+    spots = _ring(R * 0.6, LABEL_ANGLES) + _ring(R * 0.7, LABEL_ANGLES) + _ring(R * 0.78, LABEL_ANGLES)
+    crowded = False
+    for size in LABEL_FONTS:
+        w = max(12.0, text_width(label, size, bold=True) + 2.0)
+        p = placer.free_box(spots, w, size)
+        if p is not None:
+            placer.take_box(p, w, size)
+            break
+    else:  # no free room even so: the spot that touches least, haloed to stay legible there
+        crowded = True
+        size = LABEL_FONTS[-1]
+        p = placer.place_box(spots, max(12.0, text_width(label, size, bold=True) + 2.0), size)
+    out["text"].append(text(origin[0] + p[0], origin[1] + p[1], label, size, bold=True, cls="label",
+                            halo=crowded))
 
 
 def _ring(dist: float, angles: tuple[int, ...]) -> list[Point]:

@@ -94,14 +94,11 @@ class Placer:
     def place(self, candidates: list[Point], r: float) -> Point:
         return self.place_box(candidates, 2 * r, 2 * r, circle=True)
 
-    def place_box(self, candidates: list[Point], w: float, h: float, circle: bool = False) -> Point:
-        """First free candidate; else the free grid point nearest the first candidate; in a
-        hex too crowded for either, the spot that touches the fewest things."""
+    def free_box(self, candidates: list[Point], w: float, h: float, circle: bool = False) -> Point | None:
+        """First free candidate, else the free grid point nearest the first candidate, else
+        None (nothing is taken)."""
         def free(p: Point) -> bool:
             return self.fits(p, w / 2) if circle else self.fits_box(p, w, h)
-
-        def cost(p: Point) -> int:
-            return self.clash(p, w / 2) if circle else self.box_clash(p, w, h)
 
         probes = ((0.0, 0.0, w / 2),) if circle else _box_probes(w, h)
         best = next((p for p in candidates if free(p)), None)
@@ -109,6 +106,15 @@ class Placer:
             points, array = _grid_inside(candidates[0], w / 2, h / 2, probes[0][2])
             found = self.first_free(array, probes) if points else None
             best = points[found] if found is not None else None
+        return best
+
+    def place_box(self, candidates: list[Point], w: float, h: float, circle: bool = False) -> Point:
+        """First free candidate; else the free grid point nearest the first candidate; in a
+        hex too crowded for either, the spot that touches the fewest things."""
+        def cost(p: Point) -> int:
+            return self.clash(p, w / 2) if circle else self.box_clash(p, w, h)
+
+        best = self.free_box(candidates, w, h, circle)
         if best is None:  # crowded hex: least-bad candidate, first one on ties
             best = min(candidates, key=lambda p: (cost(p), candidates.index(p)))
         if circle:
