@@ -61,17 +61,17 @@ def table_svg(view: TableView) -> str:
                    private_rows, [{"data-private": c.id} for c in view.privates]))
 
     for name, header, rows, meta in blocks:
-        if not rows:
-            continue
-        col_w = _col_widths(header, rows, bold=int(meta[0].get("bold", "-1")))
-        y, part, w = _block(name, header, rows, meta, col_w, y)
-        body.append(part)
-        widths.append(w)
+        if rows:
+            col_w = _col_widths(header, rows, bold=int(meta[0].get("bold", "-1")))
+            y, part, w = _block(name, header, rows, meta, col_w, y)
+            body.append(part)
+            widths.append(w)
         if name == "corporations" and unstarted:  # right under the companies that have started
             line = "Not started: " + ", ".join(unstarted)
-            body.append(text(MARGIN, y + FONT / 2 - 6, line, FONT, anchor="start", cls="unstarted"))
+            body.append(text(MARGIN, y + FONT / 2 - (6 if rows else 0), line, FONT, anchor="start",
+                             cls="unstarted"))
             widths.append(text_width(line, FONT) + 2 * MARGIN)
-            y += ROW_H
+            y += ROW_H + (0 if rows else 6)
     extra = []
     if view.loan_bank is not None:
         left = "no limit" if view.loan_bank.loans_left is None else str(view.loan_bank.loans_left)

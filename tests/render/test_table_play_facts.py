@@ -141,3 +141,11 @@ def test_the_loan_bank_shows_the_rate_in_force_in_a_stock_round() -> None:
     assert state.loans.interest_rate != site  # the rate the last operating round fixed
     line = next(t for t in texts(table_svg(table_view(state))) if t.startswith("Bank of New York"))
     assert line.endswith(f"interest ${site} per loan")
+
+
+def test_before_any_company_starts_all_are_named_as_not_started() -> None:
+    state = state_after(1)  # 18Texas's opening auction: no company has started
+    assert state.round_label() == "Auction Round" and not state.market.position
+    svg = table_svg(table_view(state))
+    assert rows(svg, "corporations") == {}
+    assert "Not started: " + ", ".join(state.corporations) in texts(svg)
