@@ -177,7 +177,7 @@ def _draw_city(h: HexView, i: int, city: CityView, origin: Point, placer: Placer
     sr = g.slot_radius(slots=city.slots)
     ring = g.city_extent(city.slots) + 2.5
     extent = ring + 1.5 if h.metropolis else g.city_extent(city.slots)  # what decorations keep clear of
-    placer.take(c, extent)
+    placer.take_city(c, extent)
     cx, cy = origin[0] + c[0], origin[1] + c[1]
     shape = ""
     if h.metropolis:  # a heavy ring marks a metropolis, whatever tile it has now
@@ -297,8 +297,11 @@ def _name(name: str, origin: Point, placer: Placer, out: Layers) -> None:
     w = max(text_width(ln, FONT_NAME) for ln in lines) + 2.0
     h = line_h * len(lines)
     low, high = R * 0.62 - h / 2 + line_h / 2, -R * 0.62 + h / 2 - line_h / 2
+    # Last, over the bottom and top corners: only a hex with no free room uses them, when the
+    # spots above and below its city would cover the city's stations.
     cands = [(0.0, low), (0.0, high), (0.0, low - 4), (0.0, high + 4),
-             (-R * 0.2, low - 3), (R * 0.2, low - 3), (-R * 0.2, high + 3), (R * 0.2, high + 3)]
+             (-R * 0.2, low - 3), (R * 0.2, low - 3), (-R * 0.2, high + 3), (R * 0.2, high + 3),
+             (0.0, R * 0.8), (0.0, -R * 0.8)]
     c = placer.place_box(cands, w, h)
     for k, ln in enumerate(lines):
         y = c[1] - h / 2 + line_h * (k + 0.5)

@@ -18,6 +18,7 @@ from render.geometry import Point
 R = g.HEX_SIZE
 A = R * g.SQRT3 / 2  # centre to edge midpoint
 LINE_H = 7.0 * 1.15  # height of one line of place names: boxes are probed one line at a time
+CITY_WEIGHT = 4  # what covering a city adds to a crowded spot's cost, above the 1 any clash costs
 
 
 class Placer:
@@ -26,9 +27,17 @@ class Placer:
     def __init__(self) -> None:
         self.circles: list[tuple[float, float, float]] = []
         self.segments: list[tuple[Point, Point, float]] = []
+        self.cities: list[tuple[float, float, float]] = []  # also in circles
 
     def take(self, p: Point, r: float) -> None:
         self.circles.append((p[0], p[1], r))
+
+    def take_city(self, p: Point, r: float) -> None:
+        """A city and its stations: taken like any circle, and in a hex too crowded for a free
+        spot, covering it costs more than crossing track or the hex side (a covered station
+        hides whose it is; text over track stays legible with its halo)."""
+        self.take(p, r)
+        self.cities.append((p[0], p[1], r))
 
     def take_polyline(self, pts: list[Point], half_width: float) -> None:
         for a, b in zip(pts, pts[1:], strict=False):
@@ -43,11 +52,13 @@ class Placer:
         return all(_seg_dist(p, a, b) >= r + hw + 1.0 for a, b, hw in self.segments)
 
     def clash(self, p: Point, r: float) -> int:
-        """How many things a circle at p would touch (hex sides, circles, track)."""
+        """How many things a circle at p would touch (hex sides, circles, track), a city
+        counting CITY_WEIGHT more."""
         # Stay inside the hex: distance to every side line.
         n = sum(A - (p[0] * nx + p[1] * ny) < r + 1.0 for nx, ny in _SIDE_NORMALS)
         n += sum(math.hypot(p[0] - x, p[1] - y) < r + cr + 1.0 for x, y, cr in self.circles)
         n += sum(_seg_dist(p, a, b) < r + hw + 1.0 for a, b, hw in self.segments)
+        n += CITY_WEIGHT * sum(math.hypot(p[0] - x, p[1] - y) < r + cr + 1.0 for x, y, cr in self.cities)
         return n
 
     def fits_box(self, c: Point, w: float, h: float) -> bool:

@@ -2,7 +2,8 @@
 metropolis ring, on real 18USA maps where the crowded hexes are: fixture 109372 late in phase 8
 and at its end, and the end of a generated game with four-slot metropolises (Denver, Dallas-Fort
 Worth). Before, the label fell back on the least crowded of fixed spots and covered "NY" with New
-York's ring and Omaha's ATSF token with "RHQ"."""
+York's ring and Omaha's ATSF token with "RHQ"; and a place name in a hex with no free room went over
+the city's stations (Dallas-Fort Worth's NYC station at the end of randplay_18USA_5p_s8505)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ POSITIONS = {
     "109372 OR 5.2": (ROOT / "tests/data/fixtures/18USA/109372.json", 1327),
     "109372 end": (ROOT / "tests/data/fixtures/18USA/109372.json", None),
     "s8405 end": (ROOT / "tests/data/generated/18USA/randplay_18USA_4p_s8405.json", None),
+    "s8505 end": (ROOT / "tests/data/generated/18USA/randplay_18USA_5p_s8505.json", None),
 }
 
 
@@ -44,14 +46,24 @@ def discs(root: ET.Element) -> list[tuple[float, float, float]]:
     return found
 
 
-def label_boxes(root: ET.Element) -> list[tuple[str, float, float, float, float]]:
-    """Each label's text and box (left, top, right, bottom); svgkit puts the baseline 0.36 em
-    below the centre."""
+def stations(root: ET.Element) -> list[tuple[float, float, float]]:
+    """Every station token as a disc (cx, cy, r)."""
+    found = []
+    for token in root.iter():
+        if token.get("class") == "token":
+            disc = next(e for e in token if e.tag.endswith("circle"))
+            found.append((float(disc.get("cx", 0)), float(disc.get("cy", 0)), float(disc.get("r", 0))))
+    return found
+
+
+def label_boxes(root: ET.Element, cls: str = "label") -> list[tuple[str, float, float, float, float]]:
+    """Each label's (or other text's) text and box (left, top, right, bottom); svgkit puts the
+    baseline 0.36 em below the centre."""
     boxes = []
     for e in root.iter():
-        if e.tag.endswith("text") and e.get("class") == "label" and e.text:
+        if e.tag.endswith("text") and e.get("class") == cls and e.text:
             size = float(e.get("font-size", 0))
-            half = text_width(e.text, size, bold=True) / 2
+            half = text_width(e.text, size, bold=e.get("font-weight") == "bold") / 2
             x, y = float(e.get("x", 0)), float(e.get("y", 0)) - 0.36 * size
             boxes.append((e.text, x - half, y - size / 2, x + half, y + size / 2))
     return boxes
@@ -62,10 +74,23 @@ def test_labels_keep_off_cities_and_stations(name: str) -> None:
     root = ET.fromstring(map_svg(map_view(position(name))))
     boxes = label_boxes(root)
     assert "NY" in {label for label, *_ in boxes}
+    assert covering(boxes, discs(root)) == []
+
+
+def covering(boxes: list[tuple[str, float, float, float, float]],
+             found: list[tuple[float, float, float]]) -> list[str]:
     covered = []
     for label, left, top, right, bottom in boxes:
-        for cx, cy, r in discs(root):
+        for cx, cy, r in found:
             nearest = (min(max(cx, left), right), min(max(cy, top), bottom))
             if (nearest[0] - cx) ** 2 + (nearest[1] - cy) ** 2 < r * r:
                 covered.append(label)
-    assert covered == []
+    return covered
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_place_names_keep_off_stations(name: str) -> None:
+    root = ET.fromstring(map_svg(map_view(position(name))))
+    names = label_boxes(root, "location-name")
+    assert len(names) > 50
+    assert covering(names, stations(root)) == []
