@@ -101,6 +101,26 @@ def depot_rows(state: BaseGame) -> tuple[DepotRow, ...]:
             brings += [f"rusts {', '.join(effects.rusts)}"] if effects.rusts else []
             brings += [EVENT_TEXT.get(event, event.replace("_", " ")) for event in effects.events]
         rows.append(DepotRow(name, count, price, rusts_or_obsolete(rusts_on, obsolete_on), tuple(brings)))
+    return tuple(rows) + bank_sold_trains(state)
+
+
+def bank_sold_trains(state: BaseGame) -> tuple[DepotRow, ...]:
+    """Kinds in the title's train list that its depot does not hold (18USA's Pullman cars, sold
+    by the bank in any number): listed after the depot's, with the phase they go on sale in
+    until it is reached."""
+    held = {kind.name for kind in state.depot.kinds}
+    phases = [phase.name for phase in state.phases]
+    rows = []
+    for raw in state.data["entities"]["trains"]:
+        if raw["name"] in held:
+            continue
+        count = raw.get("count")
+        counts = count.values() if isinstance(count, dict) else [count]
+        unlimited = any(c == "unlimited" or c is None for c in counts)
+        start = raw.get("available_on")
+        waiting = start in phases and phases.index(start) > state.phase_index
+        rows.append(DepotRow(raw["name"], None if unlimited else sum(int(c) for c in counts),
+                             int(raw["price"]), None, (f"on sale from phase {start}",) if waiting else ()))
     return tuple(rows)
 
 

@@ -149,3 +149,12 @@ def test_before_any_company_starts_all_are_named_as_not_started() -> None:
     svg = table_svg(table_view(state))
     assert rows(svg, "corporations") == {}
     assert "Not started: " + ", ".join(state.corporations) in texts(svg)
+
+
+def test_the_pullman_cars_the_bank_sells_are_listed_with_the_trains() -> None:
+    # 18USA's depot holds no Pullman: the bank sells them, any number, from phase 5 on.
+    assert "P" not in {kind.name for kind in usa_after(142).depot.kinds}
+    before = rows(table_svg(table_view(usa_after(142))), "depot")["P"][0]
+    assert before == ["P", "\u221e", "$200", "\u2014", "on sale from phase 5"]
+    after = rows(table_svg(table_view(usa_after(1327))), "depot")["P"][0]
+    assert after == ["P", "\u221e", "$200", "\u2014", "\u2014"]

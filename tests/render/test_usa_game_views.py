@@ -31,9 +31,10 @@ def test_table_from_the_game_matches_the_trace() -> None:
     assert game.loan_bank == trace.loan_bank and game.bank_cash is None
     assert {p.id: p.holder for p in game.privates} == {p.id: p.holder for p in trace.privates}
     # The game keeps Pullman cars apart from its depot (sold in any number from phase 5); the
-    # trace lists one Pullman card after the trains.
+    # table lists them after the trains, as the trace does.
     assert [(d.train, d.count, d.price, d.rusts_on) for d in game.depot] == [
-        (d.train, d.count, d.price, d.rusts_on) for d in trace.depot if d.train != "P"]
+        (d.train, d.count, d.price, d.rusts_on) for d in trace.depot]
+    assert game.depot[-1].first_brings == ("on sale from phase 5",)
 
 
 def test_market_from_the_game_matches_the_trace() -> None:
