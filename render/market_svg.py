@@ -22,6 +22,9 @@ MARGIN = 14.0
 TITLE_H = 28.0
 WRAP = 10
 TOKEN_R = 10.0
+# A one-row market's wider spaces take bigger tokens: four-letter ids (18USA's MILW, SLSF, ATSF)
+# fit inside the disc at the smallest legible size, where at TOKEN_R they ran over its edge.
+TOKEN_R_1D = 11.5
 FONT_PRICE = 11.0
 FONT_TOKEN = 8.0
 FONT_SMALL = 6.5
@@ -65,7 +68,8 @@ def market_svg(view: MarketView) -> str:
     body.append("</g>")
     body.append('<g class="layer" data-layer="tokens">')
     for r, c, cell in cells:
-        body.extend(_tokens(cell, MARGIN + c * cell_w, TITLE_H + MARGIN + r * cell_h, cell_w, cell_h))
+        body.extend(_tokens(cell, MARGIN + c * cell_w, TITLE_H + MARGIN + r * cell_h, cell_w, cell_h,
+                            TOKEN_R_1D if view.kind == "1d" else TOKEN_R))
     body.append("</g>")
     legend_y = TITLE_H + MARGIN + rows * cell_h + 10.0
     for k, line in enumerate(legend):
@@ -119,7 +123,7 @@ def _fit(line: str, size: float, room: float, bold: bool = False) -> float:
     return max(FONT_SMALL, min(size, size * room / max(1.0, text_width(line, size, bold))))
 
 
-def _tokens(cell: MarketCellView, x: float, y: float, w: float, h: float) -> list[str]:
+def _tokens(cell: MarketCellView, x: float, y: float, w: float, h: float, token_r: float) -> list[str]:
     """Tokens in reading order, three to a line: the top of the stack first (top left).
 
     Side by side rather than overlapping, so every abbreviation stays readable; beyond six
@@ -130,16 +134,16 @@ def _tokens(cell: MarketCellView, x: float, y: float, w: float, h: float) -> lis
     lines = max(1, (n + 2) // 3)
     top = 24.0 if cell.label and cell.price else 20.0  # below the price (and its label)
     bottom = h - (14.0 if cell.thresholds else 0.0)  # above the thresholds
-    line_step = min(2 * TOKEN_R + 1, (bottom - top - 2 * TOKEN_R) / max(1, lines - 1)) if lines > 1 else 0
+    line_step = min(2 * token_r + 1, (bottom - top - 2 * token_r) / max(1, lines - 1)) if lines > 1 else 0
     for k, tok in enumerate(cell.tokens):
         in_line = min(3, n - (k // 3) * 3)  # centre a short line in the cell
-        cx = x + w / 2 + ((k % 3) - (in_line - 1) / 2) * (2 * TOKEN_R + 0.5)
-        cy = y + top + TOKEN_R + (k // 3) * line_step
+        cx = x + w / 2 + ((k % 3) - (in_line - 1) / 2) * (2 * token_r + 0.5)
+        cy = y + top + token_r + (k // 3) * line_step
         # Shrink long ids just enough to fit the disc, never below the legible minimum.
-        fit = FONT_TOKEN * (2 * TOKEN_R - 3) / max(1.0, text_width(tok.corporation, FONT_TOKEN, True))
+        fit = FONT_TOKEN * (2 * token_r - 3) / max(1.0, text_width(tok.corporation, FONT_TOKEN, True))
         size = max(FONT_SMALL, min(FONT_TOKEN, fit))
         out.append(f'<g {attrs(cls="token", data_corp=tok.corporation, data_order=k, data_row=cell.row, data_col=cell.col)}>'
-                   f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="{fmt(TOKEN_R)}" fill="{esc(tok.fill_color)}" '
+                   f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="{fmt(token_r)}" fill="{esc(tok.fill_color)}" '
                    f'stroke="#000" stroke-width="1"/>'
                    + text(cx, cy, tok.corporation, size, bold=True, fill=tok.text_color) + "</g>")
     return out
