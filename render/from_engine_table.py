@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core.entities import Player
+from engine.core.entities import Corporation, Player
 from engine.core.operating_round import OperatingRound
 from render.from_market import ZONE_TYPES
 from render.view import CorpRow, DepotRow, LoanBank, PlayerRow, PrivateRow
@@ -15,7 +15,6 @@ from render.view import CorpRow, DepotRow, LoanBank, PlayerRow, PrivateRow
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from engine.core.entities import Corporation
     from engine.core.game import BaseGame
 
 # How train events read in the depot table; an unknown event shows under its engine name with
@@ -47,13 +46,17 @@ def corp_rows(state: BaseGame) -> tuple[CorpRow, ...]:
                  for corp in state.corporations.values())
 
 
-def operating_turns(state: BaseGame) -> dict[str, tuple[int, str]]:
+def operating_turns(state: BaseGame) -> dict[str, tuple[int | None, str]]:
     """In an operating round, each company's place in its order and whether it has had its turn
     ("done"), is having it ("now") or waits (""): the companies done in the order they went, then
-    the rest in the engine's operating order, which is how the round picks the next one."""
+    the rest in the engine's operating order, which is how the round picks the next one. In
+    another round, the company that is to decide, if one is."""
     rnd = state.round
-    if state.finished or not isinstance(rnd, OperatingRound):
+    if state.finished:
         return {}
+    if not isinstance(rnd, OperatingRound):  # a company deciding in another round (18USA's mergers)
+        acting = rnd.acting_entity(state)
+        return {acting.id: (None, "now")} if isinstance(acting, Corporation) else {}
     now = rnd.turn.corporation.id if rnd.turn is not None else None
     waiting = [corp.id for corp in state.operating_order() if corp.id not in rnd.done and corp.id != now]
     order = list(rnd.done) + ([now] if now is not None else []) + waiting

@@ -158,3 +158,11 @@ def test_the_pullman_cars_the_bank_sells_are_listed_with_the_trains() -> None:
     assert before == ["P", "\u221e", "$200", "\u2014", "on sale from phase 5"]
     after = rows(table_svg(table_view(usa_after(1327))), "depot")["P"][0]
     assert after == ["P", "\u221e", "$200", "\u2014", "\u2014"]
+
+
+def test_the_company_deciding_in_a_merger_round_is_highlighted() -> None:
+    state = usa_after(405)  # Merger and Conversion Round 2.1: PRR is to decide
+    assert state.round_label() == "Merger and Conversion Round 2.1"
+    corps = rows(table_svg(table_view(state)), "corporations")
+    assert [cid for cid, (_, marked) in corps.items() if marked] == ["PRR"]
+    assert "ORDER" not in texts(table_svg(table_view(state)))
