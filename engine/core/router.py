@@ -35,6 +35,7 @@ from engine.core.route_hooks import (
     occupied_trains,
     run_adjustment,
 )
+from engine.core.router_clock import Deadline, cpu_share, passed
 from engine.core.router_graph import PathKey, RouteGraph, TooManyLinks, board_signature, build_graph
 from engine.core.router_problem import RouteProblem, StopLimits, problem_from_game, stop_limits
 from engine.core.router_runs import Candidate, enumerate_runs
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 
 RUN_CAP = 5_000  # runs the listing search may hold before the model takes over (18Texas: 434)
 LINK_CAP = 300  # plain-track links likewise (18Texas logs: 53 at most)
-LISTING_SHARE = 0.1  # share of the time budget the listing search may use
+LISTING_SHARE = 0.1  # share of the time budget the listing search may use, in CPU time
 # Kept back from the search for reading its answer back and the engine's check of it, and for
 # CP-SAT overshooting its time limit: without it 18USA log 109372's open positions took 2.002-2.007 s
 # of a 2 s budget (load average 0.8).
@@ -168,7 +169,7 @@ class _TooBig(Exception):
     """The position is too large for the listing search."""
 
 
-def _graph_and_runs(problem: RouteProblem, distance: int, deadline: float,
+def _graph_and_runs(problem: RouteProblem, distance: int, deadline: Deadline,
                     cache: RouterCache | None) -> tuple[RouteGraph, list[Candidate], bool]:
     """The graph and the runs of a `distance` train, and whether the list is complete.
 
@@ -183,7 +184,7 @@ def _graph_and_runs(problem: RouteProblem, distance: int, deadline: float,
                             link_cap=LINK_CAP, deadline=deadline)
     except TooManyLinks as error:
         raise _TooBig from error
-    runs, complete = enumerate_runs(graph, distance, should_stop=lambda: time.perf_counter() > deadline,
+    runs, complete = enumerate_runs(graph, distance, should_stop=lambda: passed(deadline),
                                     cap=RUN_CAP)
     if len(runs) > RUN_CAP:
         raise _TooBig
@@ -246,7 +247,7 @@ def _costs(board: Any, stops: Sequence[Node]) -> list[int]:
 
 
 def _listing(problem: RouteProblem, trains: list[Train], attachments: tuple[Attachment, ...],
-             deadline: float, cache: RouterCache | None,
+             deadline: Deadline, cache: RouterCache | None,
              accept: Callable[[RouteResult], bool] | None) -> RouteResult:
     graph, runs, complete = _graph_and_runs(problem, trains[0].distance, deadline, cache)
     rules = problem.rules
@@ -424,7 +425,8 @@ def solve_problem(problem: RouteProblem, *, time_budget: float = 2.0, cache: Rou
     result: RouteResult | None = None
     listable = not any(attachment.changes_distance for attachment in attachments)
     if method != "model" and listable:
-        share = deadline if method == "listing" else started + time_budget * LISTING_SHARE
+        # Its share in CPU time (router_clock), within the whole deadline.
+        share = deadline if method == "listing" else cpu_share(time_budget * LISTING_SHARE, deadline)
         try:
             result = _listing(problem, trains, attachments, share, cache, accept)
         except _TooBig:

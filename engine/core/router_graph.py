@@ -12,11 +12,11 @@ carries the bit mask of what it uses, which makes "no track used twice" a single
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from engine.core.board import Board, opposite
 from engine.core.graph import Node
+from engine.core.router_clock import Deadline, passed
 
 PathKey = tuple[str, int]  # (hex coord, index of the path on its tile), as in engine.core.routes
 # A walk from a stop: the stop it reaches, its paths, its hexes (chain) and the hex sides it uses.
@@ -80,7 +80,7 @@ def board_signature(board: Board) -> tuple[object, ...]:
 
 
 def build_graph(board: Board, corporation: str, colors: tuple[str, ...], *,
-                link_cap: int | None = None, deadline: float | None = None) -> RouteGraph:
+                link_cap: int | None = None, deadline: Deadline | None = None) -> RouteGraph:
     """The company's graph of stops and links; TooManyLinks past `link_cap` walks or `deadline`.
 
     On a late map full of junction tiles the walks between two stops are astronomically many, so
@@ -163,7 +163,7 @@ def _passable(board: Board, corporation: str, node: Node) -> bool:
 class _Budget:
     """Counts walks and steps against a cap and a deadline."""
 
-    def __init__(self, cap: int | None, deadline: float | None) -> None:
+    def __init__(self, cap: int | None, deadline: Deadline | None) -> None:
         self.left = cap
         self.deadline = deadline
         self.steps = 0
@@ -176,7 +176,7 @@ class _Budget:
 
     def step(self) -> None:
         self.steps += 1
-        if self.deadline is not None and self.steps % 1024 == 0 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.steps % 1024 == 0 and passed(self.deadline):
             raise TooManyLinks
 
 

@@ -14,10 +14,11 @@ operations instead of a scan through runs that collide.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+from engine.core.router_clock import Deadline, passed
 
 POLL_EVERY = 64  # search nodes (and options weighed) between looks at the clock
 SCAN_FIRST = 16  # runs tried one by one before a bound falls back on the blocker sets
@@ -92,7 +93,7 @@ def best_combination(
     bonus_limit: int = 0,
     company_bonus: Callable[[Choice], int] | None = None,
     accept: Callable[[Choice], bool] | None = None,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
 ) -> SearchOutcome:
     """The best choice of at most one option per train (None: the train does not run).
 
@@ -186,8 +187,7 @@ def best_combination(
         nonlocal nodes, timed_out
         nodes += 1
         # The clock is read only once an answer exists, so a search out of time still has one.
-        if deadline is not None and best_total >= 0 and nodes % POLL_EVERY == 0 \
-                and time.perf_counter() > deadline:
+        if deadline is not None and best_total >= 0 and nodes % POLL_EVERY == 0 and passed(deadline):
             timed_out = True
         if timed_out:
             return
@@ -212,7 +212,7 @@ def best_combination(
             # Options dismissed as hopeless count as nodes too: with long lists, one node may
             # dismiss thousands of them.
             nodes += 1
-            if deadline is not None and nodes % POLL_EVERY == 0 and time.perf_counter() > deadline:
+            if deadline is not None and nodes % POLL_EVERY == 0 and passed(deadline):
                 timed_out = True
                 return
             if hopeless(index + 1, open_sets, tops, option.mask, total + option.revenue):
