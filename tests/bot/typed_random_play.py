@@ -85,7 +85,7 @@ Step = Callable[[Game, list[dict[str, Any]]], tuple[dict[str, Any], str | None, 
 def _players(title: str, count: int, seed: int, options: Sequence[str], policy: str) -> tuple[Game, Step]:
     rng = random.Random(seed)
     if title == "18Texas":
-        from engine_helpers import players
+        from engine_helpers import players, process_random
         from fixture_script import typed_command
         from test_18texas_properties import choose, concrete
 
@@ -95,7 +95,7 @@ def _players(title: str, count: int, seed: int, options: Sequence[str], policy: 
 
         def texas(game: Game, moves: list[dict[str, Any]]) -> tuple[dict[str, Any], str | None, Callable[..., None]]:
             action = concrete(game, choose(game, moves, rng, policy), rng, policy)
-            return action, typed_command(game.state, action), game.process
+            return action, typed_command(game.state, action), lambda made: process_random(game, made)
 
         return game, texas
     import usa_random_play

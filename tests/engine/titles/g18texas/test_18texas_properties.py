@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from engine_helpers import players, random_action, snapshot, total_money
+from engine_helpers import players, process_random, random_action, snapshot, total_money
 
 from engine import GameError, new_game
 from engine.core.entities import Company, Corporation, Player
@@ -184,7 +184,7 @@ def play_random_game(count: int, seed: int, options: list[str], policy: str, ban
         move = choose(game, moves, rng, policy)
         action = concrete(game, move, rng, policy)
         try:
-            game.process(action)
+            process_random(game, action)
         except GameError as error:
             raise AssertionError(f"offered move refused at action {step}: {action}: {error}") from error
         check_invariants(game.state, money)
