@@ -145,8 +145,15 @@ def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[
     return base | {key: value for key, value in choice.items() if key not in ("price", "hex", "revenue")}
 
 
-def broken_invariants(state: BaseGame, money: int) -> list[str]:
-    """What no action may break, each as a sentence (empty when all hold)."""
+def certificate_counts(state: BaseGame) -> dict[Any, int]:
+    return {player.id: state.certificate_count(player) for player in state.players}
+
+
+def broken_invariants(state: BaseGame, money: int, counts_before: dict[Any, int] | None = None,
+                      bought_by: Any = None) -> list[str]:
+    """What no action may break, each as a sentence (empty when all hold). `counts_before`: the
+    players' certificate counts before the action; `bought_by`: the player whose action it was."""
+    counts_before = counts_before or {}
     broken: list[str] = []
     if total_money(state) != money:
         broken.append(f"money is not conserved: ${total_money(state) - money:+} in total "
@@ -210,9 +217,12 @@ def broken_invariants(state: BaseGame, money: int) -> list[str]:
             size = state.company_size(corp)  # type: ignore[attr-defined]
             if size > 2 and corp.percent_owned_by(player) > 60 and not state.option("president_above_60"):
                 broken.append(f"{player.name} holds {corp.percent_owned_by(player)}% of {corp.id}, over 60% (11.4)")
-        if not player.bankrupt and state.certificate_count(player) > state.cert_limit:
-            broken.append(f"{player.name} holds {state.certificate_count(player)} certificates, "
-                          f"over the limit of {state.cert_limit}")
+        # Losing a presidency or a merger may put a player over the limit, until they can sell
+        # (11.4); a share they bought may not.
+        count = state.certificate_count(player)
+        if not player.bankrupt and count > state.cert_limit and count > counts_before.get(player.id, count) \
+                and bought_by == player.id:
+            broken.append(f"{player.name} bought a certificate to {count}, over the limit of {state.cert_limit}")
     return broken
 
 
@@ -282,6 +292,7 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
             return played
         action = concrete(game.state, pick(game.state, moves, rng), rng)
         played.kinds[action["type"]] = played.kinds.get(action["type"], 0) + 1
+        counts = certificate_counts(game.state)
         try:
             process(game, action)
         except GameError as error:
@@ -289,7 +300,8 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
                     if action["type"] == "run_routes" else "offered move refused")
             played.failure = f"{what} at {played.where()}: {action}: {error}"
             return played
-        broken = broken_invariants(game.state, money)
+        mover = action["entity"] if action["entity_type"] == "player" else None
+        broken = broken_invariants(game.state, money, counts, mover)
         if broken:
             played.failure = f"after {action} at {played.where()}: " + "; ".join(broken)
             return played
