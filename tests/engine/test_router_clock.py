@@ -4,7 +4,9 @@ work it proves small positions with."""
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,9 @@ from test_router_api import position
 from engine.core import router
 from engine.core.router import best_runs
 from engine.core.router_clock import cpu_share, passed
+from engine.log import load_game
+
+KEPT = Path(__file__).resolve().parent.parent / "data" / "positions"
 
 
 def _spin(seconds: float) -> None:
@@ -31,20 +36,38 @@ def test_a_cpu_share_passes_on_cpu_used_or_at_the_wall_deadline() -> None:
     assert passed(time.perf_counter() - 1) and not passed(time.perf_counter() + 60) and not passed(None)
 
 
-def test_the_listing_gets_its_share_in_cpu_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    state, _ = position(470)  # T&P's 8-train late in the game
+def _starved(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The listing search entered after 0.3 s of wall time without CPU, as under load: more than
+    its 0.1 s share of a 1 s budget. Records whether its deadline had passed then."""
     real = router._listing
     waited: list[bool] = []
 
     def starved(*args: Any, **options: Any) -> router.RouteResult:
-        # 0.3 s of wall time without CPU, as under load: more than the listing's 0.1 s share
-        # of a 1 s budget, yet the listing may still do its work.
         time.sleep(0.3)
         waited.append(passed(args[3]))
         return real(*args, **options)
 
     monkeypatch.setattr(router, "_listing", starved)
+    return waited
+
+
+def test_the_listing_gets_its_share_in_cpu_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    state, _ = position(470)  # T&P's 8-train late in the game
+    waited = _starved(monkeypatch)
     result = best_runs(state, "T&P", time_budget=1.0)
 
     assert waited == [False]
     assert result.method == "listing" and result.proven_optimal
+
+
+def test_a_starved_listing_still_proves_sps_two_six_trains(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The position random play found (18Texas, seed 19101, before SP's run at action 770): the
+    listing proves $490 in a few hundredths of a second of CPU; at load 6 its wall-time share ran
+    out first and the model proved nothing in the rest ($470 unproven)."""
+    game = load_game(json.loads((KEPT / "texas_sp_two_sixes_listing_share.json").read_text()))
+    waited = _starved(monkeypatch)
+    result = best_runs(game.state, "SP", time_budget=1.0)
+
+    assert waited == [False]
+    assert result.method == "listing" and result.proven_optimal and result.total == 490
+
