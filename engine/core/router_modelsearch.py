@@ -5,8 +5,8 @@
    them fastest).
 2. Otherwise, with several trains on a large map (more than SMALL_EDGES edges) whose stops few
    segments of track join (router_segments), the stop-circuit model (router_stopcircuit) gets
-   the rest of the time: it proves the 2-train positions of 5- and 6-trains the steps below do
-   not (18USA log 109372 actions 1234-1290).
+   the rest of the time: it proves 2-train positions the steps below do not (18USA log 109372
+   actions 1234-1385, 5+4 to 8+5).
    Otherwise, with several trains, a longer search for good runs (router_heuristic.improve_plans)
    gets a share of the time, then the conflict search (router_joint): each train solved alone,
    then branching on the track (or attachment, or end group) the trains' best runs share. Its
@@ -66,9 +66,10 @@ IMPROVE_SHARE = 0.3
 # Two trains and more on more than SMALL_EDGES edges, with at most this many segments between
 # stops (router_segments): the stop-circuit model (router_stopcircuit) gets the rest of the time
 # after the first try, instead of the longer search for good runs, the conflict search and the
-# joint model. Measured on 18USA log 109372's open
-# positions (load average 3.6): 247-257 segments (5+4, 6+4) and s8604 1066's 125 (8+5) proven in
-# 1.1-1.6 s, none proven before; with 800-1,266 (8+5, 8+6) CP-SAT does not finish its presolve.
+# joint model. Measured on the 18USA logs' positions that were open in 2 s (load average 3):
+# 109372 1234, 1256, 1290, 1385 (247-462 segments, 5+4 to 8+5) and s8604 1066 (125) proven in
+# 0.9-1.4 s; with 800-1,266 segments (109372's other 8+5 and 8+6) it needs 2-9 s of CPU, and the
+# old path finds better runs in 2 s.
 CIRCUIT_SEGMENTS = 600
 
 
