@@ -71,6 +71,11 @@ IMPROVE_SHARE = 0.3
 # 0.9-1.4 s; with 800-1,266 segments (109372's other 8+5 and 8+6) it needs 2-9 s of CPU, and the
 # old path finds better runs in 2 s.
 CIRCUIT_SEGMENTS = 600
+# With this many seconds left or more (a longer search the players ask for, `/game routes`) the
+# stop-circuit model takes positions of up to CIRCUIT_SEGMENTS_LONG segments too: 109372's 8+5 and
+# 8+6 positions of 800-1,266 segments take it 2-9 s of CPU, the other searches 11-40 s.
+LONG_SEARCH = 10.0
+CIRCUIT_SEGMENTS_LONG = 2_000
 
 
 def _holders(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, int]:
@@ -129,8 +134,9 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
                     plans=plans, holders=holders, linearization=linearization)
     if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline and not small:
         start, start_holders = _restart(problem, plans, holders, first, outcome)
-        circuits = router_stopcircuit.solve(problem, deadline - time.perf_counter(), plans=start,
-                                            holders=start_holders, most=CIRCUIT_SEGMENTS)
+        left = deadline - time.perf_counter()
+        circuits = router_stopcircuit.solve(problem, left, plans=start, holders=start_holders,
+                                            most=CIRCUIT_SEGMENTS if left < LONG_SEARCH else CIRCUIT_SEGMENTS_LONG)
         if circuits is not None:
             if circuits.found and (circuits.proven or circuits.total > outcome.total or not outcome.found):
                 outcome = circuits

@@ -7,6 +7,7 @@ generous: a proof, not speed (bench/router.py measures that)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from usa_positions import logged_action
@@ -42,4 +43,32 @@ def test_stop_circuits_prove_late_two_train_runs(index: int, monkeypatch: pytest
 
     assert len(answered) == 1 and len(result.runs) == 2
     assert result.proven_optimal and result.total >= recorded, (result.total, recorded)
+    assert result.engine_disagreements == 0 and _engine_agrees(game, corp, result)
+
+
+def test_a_long_search_hands_many_segments_to_stop_circuits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """N&W's 8+5 at action 1454 (840 segments): too many for the stop circuits in 2 s, but with 10 s
+    and more left after the first try (`/game routes` searches 20 s by default) they take it, and
+    prove it. The first try is made to find nothing, so that this phase is reached on any machine."""
+    real = router_stopcircuit.solve
+    answered: list[ModelOutcome] = []
+
+    def spied(*args: Any, **options: Any) -> ModelOutcome | None:
+        outcome = real(*args, **options)
+        if outcome is not None:
+            answered.append(outcome)
+        return outcome
+
+    def nothing_yet(*args: Any, **options: Any) -> ModelOutcome:
+        return ModelOutcome((), 0, False, False)
+
+    monkeypatch.setattr(router_stopcircuit, "solve", spied)
+    monkeypatch.setattr(router_modelsearch, "solve", nothing_yet)
+    game = position_in(LOG, 1454)
+    corp = game.corporations[logged_action(LOG, 1454)["entity"]]
+
+    result = best_runs(game, corp, time_budget=60.0)
+
+    assert [outcome.proven for outcome in answered] == [True]
+    assert result.proven_optimal and result.total == answered[0].total >= 910
     assert result.engine_disagreements == 0 and _engine_agrees(game, corp, result)
