@@ -108,23 +108,11 @@ def depot_rows(state: BaseGame) -> tuple[DepotRow, ...]:
 
 
 def bank_sold_trains(state: BaseGame) -> tuple[DepotRow, ...]:
-    """Kinds in the title's train list that its depot does not hold (18USA's Pullman cars, sold
-    by the bank in any number): listed after the depot's, with the phase they go on sale in
-    until it is reached."""
-    held = {kind.name for kind in state.depot.kinds}
-    phases = [phase.name for phase in state.phases]
-    rows = []
-    for raw in state.data["entities"]["trains"]:
-        if raw["name"] in held:
-            continue
-        count = raw.get("count")
-        counts = count.values() if isinstance(count, dict) else [count]
-        unlimited = any(c == "unlimited" or c is None for c in counts)
-        start = raw.get("available_on")
-        waiting = start in phases and phases.index(start) > state.phase_index
-        rows.append(DepotRow(raw["name"], None if unlimited else sum(int(c) for c in counts),
-                             int(raw["price"]), None, (f"on sale from phase {start}",) if waiting else ()))
-    return tuple(rows)
+    """Trains the bank sells beside the depot (18USA's Pullman cars, in any number), as the engine
+    lists them: after the depot's, with the phase they go on sale in until it is reached."""
+    return tuple(DepotRow(kind.name, kind.left, kind.price, None,
+                          (f"on sale from phase {kind.on_sale_from}",) if kind.on_sale_from else ())
+                 for kind in state.trains_beside_the_depot())
 
 
 def rusts_or_obsolete(rusts_on: str | None, obsolete_on: str | None) -> str | None:

@@ -7,6 +7,7 @@ steps (`engine/core/steps/`) and services (`engine/core/services/`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.board import Board, HexState
@@ -17,6 +18,17 @@ from engine.core.phases import Phase
 from engine.core.services.bank import Bank
 from engine.core.services.depot import Depot
 from engine.core.services.market import StockMarket
+
+
+@dataclass(frozen=True)
+class OtherTrains:
+    """A kind of train sold beside the depot: its name, how many are left (None: any number), its
+    price and the phase it goes on sale in while that phase is still to come (else None)."""
+
+    name: str
+    left: int | None
+    price: int
+    on_sale_from: str | None = None
 
 
 class TitleRules:
@@ -115,6 +127,11 @@ class TitleRules:
         """A title's own lines for players to keep in view (engine/status.py adds the shared
         ones), each with the ids of the entities it is about. None by default."""
         return []
+
+    def trains_beside_the_depot(self) -> tuple[OtherTrains, ...]:
+        """Trains the bank sells that the depot does not hold (18USA's Pullman cars, sold in any
+        number). None by default."""
+        return ()
 
     def map_marks(self) -> dict[str, tuple[MapMark, ...]]:
         """Hex -> what the map picture shows there besides tiles and stations (none by default)."""

@@ -17,6 +17,7 @@ from engine.core.graph import Node
 from engine.core.phases import Phase
 from engine.core.round import OperatingSet, RoundSequence, RoundSpec
 from engine.core.route_hooks import Attachment, EndLimit
+from engine.core.rules import OtherTrains
 from engine.core.services.depot import Depot
 from engine.core.step import Step
 from engine.titles.g18usa import ipo as ipos
@@ -329,6 +330,13 @@ class G18USA(Family1817Game):
         if self.final_turn is not None and self.turn >= self.final_turn:
             return "final_phase"
         return None
+
+    def trains_beside_the_depot(self) -> tuple[OtherTrains, ...]:
+        """Pullman cars: any number, from phase 5 (12.7)."""
+        from engine.titles.g18usa.operating_trains import PULLMAN_PHASE, PULLMAN_PRICE
+
+        waiting = None if self.phase_at_least(PULLMAN_PHASE) else PULLMAN_PHASE
+        return (OtherTrains(usa_phases.PULLMAN, None, PULLMAN_PRICE, waiting),)
 
     # --- map hooks -------------------------------------------------------------------------------
     def status_notes(self) -> list[tuple[str, set[str]]]:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 SWITCHER, EXTENDER, PULLMAN = "P19", "P30", "P"
 EXTENDABLE = ("2", "2+", "3", "3+", "4", "4+")
 PULLMAN_PRICE = 200
+PULLMAN_PHASE = "5"  # Pullman cars are sold from this phase on (12.7)
 LOCOMOTIVE = "P25"
 
 
@@ -237,8 +238,8 @@ def bank_prices(game: G18USA, corporation: Corporation, train: Train) -> list[in
 
 
 def pullman_allowed(game: G18USA, corporation: Corporation) -> str | None:
-    if not game.phase_at_least("5"):
-        return "Pullman cars are sold from phase 5 (12.7)"
+    if not game.phase_at_least(PULLMAN_PHASE):
+        return f"Pullman cars are sold from phase {PULLMAN_PHASE} (12.7)"
     if any(usa_phases.is_pullman(t) for t in corporation.trains):
         return f"{corporation.id} already has a Pullman car (12.7)"
     return None
