@@ -48,20 +48,15 @@ def corp_rows(state: BaseGame) -> tuple[CorpRow, ...]:
 
 def operating_turns(state: BaseGame) -> dict[str, tuple[int | None, str]]:
     """In an operating round, each company's place in its order and whether it has had its turn
-    ("done"), is having it ("now") or waits (""): the companies done in the order they went, then
-    the rest in the engine's operating order, which is how the round picks the next one. In
-    another round, the company that is to decide, if one is."""
+    ("done"), is having it ("now") or waits (""), as the round says. In another round, the company
+    that is to decide, if one is."""
     rnd = state.round
     if state.finished:
         return {}
     if not isinstance(rnd, OperatingRound):  # a company deciding in another round (18USA's mergers)
         acting = rnd.acting_entity(state)
         return {acting.id: (None, "now")} if isinstance(acting, Corporation) else {}
-    now = rnd.turn.corporation.id if rnd.turn is not None else None
-    waiting = [corp.id for corp in state.operating_order() if corp.id not in rnd.done and corp.id != now]
-    order = list(rnd.done) + ([now] if now is not None else []) + waiting
-    return {cid: (k, "done" if cid in rnd.done else "now" if cid == now else "")
-            for k, cid in enumerate(order, 1)}
+    return {cid: (k, turn) for k, (cid, turn) in enumerate(rnd.turns(state), 1)}
 
 
 def private_rows(state: BaseGame) -> tuple[PrivateRow, ...]:

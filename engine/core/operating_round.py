@@ -40,8 +40,21 @@ class OperatingRound(Round):
         game.pay_private_revenue()
         self._next_corporation(game)
 
+    def waiting(self, game: BaseGame) -> list[Corporation]:
+        """The companies still to operate this round, in the order they will, the operating one
+        (if any) first: the operating order as it stands now, less those done."""
+        return [corp for corp in game.operating_order() if corp.id not in self.done]
+
+    def turns(self, game: BaseGame) -> list[tuple[str, str]]:
+        """Each company of the round in its order, with "done", "now" or "" (still to operate):
+        those done in the order they went, then the operating one, then the others."""
+        now = self.turn.corporation.id if self.turn is not None else None
+        later = [corp.id for corp in self.waiting(game) if corp.id != now]
+        return ([(cid, "done") for cid in self.done] + ([(now, "now")] if now is not None else [])
+                + [(cid, "") for cid in later])
+
     def _next_corporation(self, game: BaseGame) -> None:
-        waiting = [corp for corp in game.operating_order() if corp.id not in self.done]
+        waiting = self.waiting(game)
         if not waiting:
             self.turn = None
             self.finished = True
