@@ -225,6 +225,44 @@ def shared_rules(model: cp_model.CpModel, problem: ModelInput, derived: list[tup
     model.maximize(sum(trains.worth))
 
 
+def may_hold(model: cp_model.CpModel, problem: ModelInput, t: int) -> dict[int, cp_model.IntVar]:
+    """Attachment index -> whether train t holds it, for the attachments it may carry: one already
+    attached to it for the run holds, and it takes one exclusive attachment at most."""
+    train = problem.trains[t]
+    assigned = {k: model.new_bool_var(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
+                if attachment.trains is None or train.id in attachment.trains}
+    for k, var in assigned.items():
+        if problem.attachments[k].attached:
+            model.add(var == 1)
+    exclusive = [var for k, var in assigned.items() if problem.attachments[k].exclusive]
+    if len(exclusive) > 1:
+        model.add_at_most_one(exclusive)
+    return assigned
+
+
+def one_stop_per_area(model: cp_model.CpModel, problem: ModelInput, stops: Sequence[int],
+                      visit: Mapping[int, cp_model.IntVar] | Sequence[cp_model.IntVar]) -> None:
+    """A run visits one stop at most of each area (stops that count as one location)."""
+    for area in problem.areas:
+        members = [visit[v] for v in stops if problem.graph.stop_of[v] in area]
+        if len(members) > 1:
+            model.add(sum(members) <= 1)
+
+
+def stop_worth(problem: ModelInput, train: TrainSpec, stops: Sequence[int],
+               visit: Mapping[int, cp_model.IntVar] | Sequence[cp_model.IntVar],
+               skip: Mapping[int, cp_model.IntVar]) -> list[cp_model.LinearExpr]:
+    """What the stops a train visits earn on it, less those it skips."""
+    worth: list[cp_model.LinearExpr] = []
+    for v in stops:
+        value = train.values.get(problem.graph.stop_of[v], 0)
+        if value:
+            worth.append(value * visit[v])
+            if v in skip:
+                worth.append(-value * skip[v])
+    return worth
+
+
 def interchangeable(problem: ModelInput, first: int, second: int) -> bool:
     """Whether two trains earn the same on every run and may carry the same attachments."""
     a, b = problem.trains[first], problem.trains[second]
@@ -302,15 +340,7 @@ class _Builder:
             arcs.append((v, self.depot, finish[v]))
             model.add_bool_or([~start[v], ~finish[v]])  # a run has two different ends
         model.add_circuit(arcs)
-        # Attachments this train may carry.
-        assigned = {k: model.new_bool_var(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
-                    if attachment.trains is None or train.id in attachment.trains}
-        for k, var in assigned.items():
-            if problem.attachments[k].attached:
-                model.add(var == 1)  # already on this train for the run
-        exclusive = [var for k, var in assigned.items() if problem.attachments[k].exclusive]
-        if len(exclusive) > 1:
-            model.add_at_most_one(exclusive)  # a train takes one exclusive attachment at most
+        assigned = may_hold(model, problem, t)
         skips_allowed = sum(problem.attachments[k].skips * var for k, var in assigned.items())
         skip: dict[int, cp_model.IntVar] = {}
         if any(problem.attachments[k].skips for k in assigned):
@@ -364,18 +394,9 @@ class _Builder:
         tokened = [visit[v] - (skip[v] if v in skip else 0) for v in self.stops
                    if graph.stop_of[v] in problem.tokened]
         model.add(sum(tokened) >= 1).OnlyEnforceIf(~idle)
-        for area in problem.areas:
-            members = [visit[v] for v in self.stops if graph.stop_of[v] in area]
-            if len(members) > 1:
-                model.add(sum(members) <= 1)
+        one_stop_per_area(model, problem, self.stops, visit)
         # What the run earns.
-        worth: list[cp_model.LinearExpr] = []
-        for v in self.stops:
-            value = train.values.get(graph.stop_of[v], 0)
-            if value:
-                worth.append(value * visit[v])
-                if v in skip:
-                    worth.append(-value * skip[v])
+        worth = stop_worth(problem, train, self.stops, visit, skip)
         for coord, bonus in train.track_bonuses.items():
             touching = [e for e, edge in enumerate(graph.edges) if coord in edge.hexes]
             if bonus and touching:

@@ -34,8 +34,11 @@ from engine.core.router_model import (
     TrainVariables,
     any_of,
     attachment_worth,
+    may_hold,
+    one_stop_per_area,
     run_from_walk,
     shared_rules,
+    stop_worth,
 )
 from engine.core.router_segments import MAX_WALKS, Layout, Segment
 from engine.core.router_track import OutOfTime
@@ -123,14 +126,7 @@ class StopCircuits:
                 arcs.append((self.index[u], self.index[w], chosen))
                 self.derived.append((chosen, any_of(options)))
         model.add_circuit(arcs)
-        assigned = {k: model.new_bool_var(f"a{t}_{k}") for k, attachment in enumerate(problem.attachments)
-                    if attachment.trains is None or train.id in attachment.trains}
-        for k, var in assigned.items():
-            if problem.attachments[k].attached:
-                model.add(var == 1)  # already on this train for the run
-        exclusive = [var for k, var in assigned.items() if problem.attachments[k].exclusive]
-        if len(exclusive) > 1:
-            model.add_at_most_one(exclusive)
+        assigned = may_hold(model, problem, t)
         for v in self.stops:
             node = graph.stop_of[v]
             if node in problem.must_end or node in problem.blocked:
@@ -143,15 +139,8 @@ class StopCircuits:
         model.add(sum(visit[v] for v in stations) >= 1).only_enforce_if(~idle)
         reach = train.distance + sum(problem.attachments[k].distance_bonus for k in assigned)
         self._apart(visit, stations, reach)
-        for area in problem.areas:
-            members = [visit[v] for v in self.stops if graph.stop_of[v] in area]
-            if len(members) > 1:
-                model.add(sum(members) <= 1)
-        worth: list[cp_model.LinearExpr] = []
-        for v in self.stops:
-            value = train.values.get(graph.stop_of[v], 0)
-            if value:
-                worth.append(value * visit[v])
+        one_stop_per_area(model, problem, self.stops, visit)
+        worth = stop_worth(problem, train, self.stops, visit, {})
         for coord, bonus in sorted(train.track_bonuses.items()):
             touching = [var for (s, _), var in steps.items() if coord in self.segments[s].hexes]
             if bonus and touching:
