@@ -13,6 +13,7 @@ from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator
 from bot.route_search import DEFAULT_SECONDS
 from bot.vocabulary import ALL, MOVES
+from render.closeup import DEFAULT_RADIUS
 
 PICTURES = {"game map": ("map",), "game market": ("market",), "game table": ("table",)}
 
@@ -26,6 +27,9 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return Reply.error(f"Unknown command /{name}. Commands: {words}.", game_id)
     if name in MOVES:
         return await moderator.perform(game_id, actor, command)
+    if name == "game map" and command.get("around") is not None:
+        return await moderator.pictures(game_id, ("map",), str(command.get("around")),
+                                        int(command.get("radius", DEFAULT_RADIUS)))
     if name in PICTURES:
         return await moderator.pictures(game_id, PICTURES[name])
     if name == "game join":

@@ -17,6 +17,7 @@ from bot.lifecycle import lobby_buttons
 from bot.model import Picture, Reply
 from bot.replies import describe_action, summary
 from engine.describe import log_by_action, unattended_words
+from render.closeup import DEFAULT_RADIUS
 from storage.transfer import export_document as stored_export
 
 if TYPE_CHECKING:
@@ -45,8 +46,10 @@ class InfoMixin:
             turn, _ = self.turn_text(session, state, ping=False, notes=False)  # the summary has them
             return Reply(f"{head}\n{summary(state, session.seats)}\n{turn}", game_id=game_id, seq=session.seq)
 
-    async def pictures(self: Moderator, game_id: int, which: tuple[str, ...]) -> Reply:
-        """The current map, market and/or table."""
+    async def pictures(self: Moderator, game_id: int, which: tuple[str, ...], around: str | None = None,
+                       radius: int = DEFAULT_RADIUS) -> Reply:
+        """The current map, market and/or table; with `around` (a hex or a company), the map is a
+        close-up of the hexes within `radius` of that hex or of the company's stations."""
         if not pics.RENDER:
             return Reply.error("Pictures are not available on this bot (render is not installed).", game_id)
         async with self.sessions.lock(game_id):
@@ -59,9 +62,24 @@ class InfoMixin:
             seq = session.seq
         views = await asyncio.to_thread(pics.views_of, state)
         assert views is not None
+        names = list(which)
+        if around is not None and "map" in which:
+            try:
+                views = await asyncio.to_thread(pics.close_up_views, state, views, around, radius)
+            except ValueError as error:
+                return Reply.error(str(error), game_id)
+            names[names.index("map")] = f"map around {around.strip()}"
         drawn = await drawing.draw(views, which)
-        return Reply(f"Game #{game_id}: {', '.join(which)} after move {seq}.", game_id=game_id, seq=seq,
+        return Reply(f"Game #{game_id}: {', '.join(names)} after move {seq}.", game_id=game_id, seq=seq,
                      pictures=drawn)
+
+    async def close_up_choices(self: Moderator, game_id: int, typed: str) -> list[tuple[str, str]]:
+        """Suggestions for the centre of a map close-up (see pictures.close_up_choices)."""
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session.broken is not None or session.game is None:
+                return []
+            return pics.close_up_choices(session.game.state, typed)
 
     async def log_lines(self: Moderator, game_id: int, lines: int = 15) -> Reply:
         """The latest log lines, passes included as the live replies name them."""

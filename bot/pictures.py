@@ -15,7 +15,7 @@ import multiprocessing
 import pickle
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.model import Picture
@@ -24,6 +24,7 @@ from engine.core.game import BaseGame
 log = logging.getLogger(__name__)
 
 try:
+    from render.closeup import close_up
     from render.from_engine import map_view, market_view, table_view
     from render.map_svg import map_svg
     from render.market_svg import market_svg
@@ -176,6 +177,48 @@ def views_of(state: BaseGame, proposal: Proposal | None = None) -> Views | None:
         shown = copy.copy(state)
         shown.last_runs = list(proposal.runs)
     return Views(map_view(shown), market_view(state), table_view(state))
+
+
+def close_up_views(state: BaseGame, views: Views, around: str, radius: int) -> Views:
+    """`views` with the map cut down to `radius` hexes around `around`: a hex of the map, or a
+    company (around each of its stations). ValueError says what was wrong and what is allowed."""
+    return replace(views, map=close_up(views.map, close_up_centers(state, around), radius))
+
+
+def close_up_centers(state: BaseGame, around: str) -> list[str]:
+    """The hexes a close-up is centred on: `around` as a hex, or a company's stations."""
+    wanted = around.strip()
+    hexes = {coord.upper(): coord for coord in state.board.hexes}
+    if wanted.upper() in hexes:
+        return [hexes[wanted.upper()]]
+    companies = {corp.upper(): corp for corp in state.corporations}
+    example = next(iter(sorted(coord for coord, hex_state in state.board.hexes.items() if hex_state.tile.cities)),
+                   next(iter(hexes.values()), "?"))
+    if wanted.upper() in companies:
+        corp = companies[wanted.upper()]
+        stations = [coord for coord, _ in state.board.token_hexes(corp)]
+        if not stations:
+            raise ValueError(f"{corp} has no station on the map yet: give a hex instead, such as {example}.")
+        return list(dict.fromkeys(stations))
+    placed = [corp for corp in state.corporations if state.board.token_hexes(corp)]
+    companies_text = f", or a company with stations ({', '.join(placed)})" if placed else ""
+    raise ValueError(f"{wanted or 'Nothing'} is neither a hex of this map nor a company. "
+                     f"Give a hex such as {example}{companies_text}.")
+
+
+def close_up_choices(state: BaseGame, typed: str, most: int = 25) -> list[tuple[str, str]]:
+    """(label, value) suggestions for a close-up's centre: companies with stations, then hexes
+    with a place name, then the others, those whose id or name starts with what was typed."""
+    wanted = typed.strip().upper()
+    companies = [(f"{corp} (its stations)", corp) for corp in state.corporations
+                 if corp.upper().startswith(wanted) and state.board.token_hexes(corp)]
+    named: list[tuple[str, str]] = []
+    others: list[tuple[str, str]] = []
+    for coord, hex_state in state.board.hexes.items():
+        name = hex_state.hexdef.name or ""
+        if coord.upper().startswith(wanted) or (wanted and name.upper().startswith(wanted)):
+            (named if name else others).append((f"{coord} {name}".strip(), coord))
+    return (companies + named + others)[:most]
 
 
 def draw_one(name: str, view: Any) -> Picture:

@@ -68,7 +68,9 @@ GAME: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("game join", "Take a seat in this game"),
     Spec("game start", "Start the game (random seat order)"),
     Spec("game status", "Whose turn it is and what they are to do"),
-    Spec("game map", "Show the map"),
+    Spec("game map", "Show the map, or a close-up of part of it", (
+        _o("around", str, "A close-up around this hex (e.g. D14) or company's stations", False, True),
+        _o("radius", int, "How many hexes around it the close-up shows (1-8, default 2)"))),
     Spec("game market", "Show the stock market"),
     Spec("game table", "Show players, companies, bank and trains"),
     Spec("game log", "The latest lines of the game log", (

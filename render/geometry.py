@@ -39,6 +39,11 @@ FONT_SMALL = 7.0
 FONT_REV = 8.0  # revenue values
 
 
+def route_color(color: str | None, index: int) -> str:
+    """A run's colour: its own, or the palette's for the run's place among the map's runs."""
+    return color or ROUTE_PALETTE[index % len(ROUTE_PALETTE)]
+
+
 def hex_center(x: int, y: int, size: float = HEX_SIZE) -> Point:
     """Centre of the hex at data coordinates (x, y), with hex (0, 0) at the origin."""
     return (x * SQRT3 * size / 2.0, y * 1.5 * size)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from render import geometry as g
 from render.hex_parts import LAYERS, TRACK_W, draw_hex, path_geometry
 from render.plates import is_banded
-from render.svgkit import attrs, document, esc, text
+from render.svgkit import attrs, document, esc, text, wrapped
 from render.view import HexView, MapView, RouteView
 
 MARGIN = 26.0  # room for the coordinate frame
@@ -20,6 +20,8 @@ FONT_TITLE = 14.0
 FONT_LEGEND = 11.0
 FONT_KEY = 9.0
 KEY_H = 16.0
+TITLE_LINE = 20.0  # each further line of a caption too long for the picture
+KEY_JOINER = " \u00b7 "
 
 
 def map_svg(view: MapView) -> str:
@@ -31,11 +33,16 @@ def map_svg(view: MapView) -> str:
     min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
     half_w = g.HEX_SIZE * g.SQRT3 / 2
     left = MARGIN + half_w - g.hex_center(min_x, 0)[0]
-    top = TITLE_H + MARGIN + g.HEX_SIZE - g.hex_center(0, min_y)[1]
     width = g.hex_center(max_x, 0)[0] - g.hex_center(min_x, 0)[0] + 2 * half_w + 2 * MARGIN
+    # A close-up is narrower than its caption and key: they go on as many lines as they need.
+    heading = [view.title, *view.caption.split(" \u2014 ")] if view.caption else [view.title]
+    title_lines = wrapped(heading, " \u2014 ", FONT_TITLE, width - 2 * MARGIN, bold=True) if view.title or view.caption else []
+    title_h = TITLE_H + TITLE_LINE * max(len(title_lines) - 1, 0)
+    top = title_h + MARGIN + g.HEX_SIZE - g.hex_center(0, min_y)[1]
     map_bottom = top + g.hex_center(0, max_y)[1] + g.HEX_SIZE + MARGIN
     key = map_key(view)
-    key_h = KEY_H if key else 0.0
+    key_lines = wrapped(key.split(KEY_JOINER), KEY_JOINER, FONT_KEY, width - 2 * MARGIN) if key else []
+    key_h = KEY_H * len(key_lines)
     legend_h = _legend_height(view.routes)
     height = map_bottom + key_h + legend_h
 
@@ -55,15 +62,16 @@ def map_svg(view: MapView) -> str:
     layers["route"] = _routes(view.routes, by_coord, origin)
 
     body: list[str] = []
-    if view.title or view.caption:
-        caption = f"{view.title} \u2014 {view.caption}" if view.caption else view.title
-        body.append(text(MARGIN, TITLE_H / 2 + 4, caption, FONT_TITLE, anchor="start", bold=True, cls="title"))
+    for line, words in enumerate(title_lines):
+        body.append(text(MARGIN, TITLE_H / 2 + 4 + TITLE_LINE * line, words, FONT_TITLE, anchor="start", bold=True,
+                         cls="title"))
     for name in LAYERS:
         body.append(f'<g class="layer" data-layer="{name}">' + "\n".join(layers[name]) + "</g>")
     body.append(_highlights(view, by_coord, origin))
     body.append(_frame(view, origin, width, top - g.HEX_SIZE - MARGIN / 2, map_bottom - MARGIN / 2))
-    if key:
-        body.append(text(MARGIN, map_bottom + key_h / 2, key, FONT_KEY, anchor="start", fill="#444", cls="map-key"))
+    for line, words in enumerate(key_lines):
+        body.append(text(MARGIN, map_bottom + KEY_H * line + KEY_H / 2, words, FONT_KEY, anchor="start", fill="#444",
+                         cls="map-key"))
     body.append(_legend(view.routes, map_bottom + key_h))
     return document(width, height, body)
 
@@ -83,13 +91,13 @@ def map_key(view: MapView) -> str:
         parts.append("dark red ring: metropolis")
     if view.highlight_hexes:
         parts.append("magenta: last tile laid")
-    return "Key: " + " · ".join(parts) if parts else ""
+    return "Key: " + KEY_JOINER.join(parts) if parts else ""
 
 
 def _routes(routes: tuple[RouteView, ...], by_coord: dict[str, HexView], origin: object) -> list[str]:
     out: list[str] = []
     for k, route in enumerate(routes):
-        color = route.color or g.ROUTE_PALETTE[k % len(g.ROUTE_PALETTE)]
+        color = g.route_color(route.color, k)
         pieces = []
         for seg in route.segments:
             h = by_coord.get(seg.coord)
@@ -150,7 +158,7 @@ def _legend(routes: tuple[RouteView, ...], y0: float) -> str:
     parts = ['<g class="legend">']
     y = y0 + 10.0
     for k, route in enumerate(routes):
-        color = route.color or g.ROUTE_PALETTE[k % len(g.ROUTE_PALETTE)]
+        color = g.route_color(route.color, k)
         who = f"{route.corporation} " if route.corporation else ""
         label = f"{who}{route.train}-train: ${route.revenue}"
         parts.append(f'<g class="legend-entry" data-index="{k}"><line x1="{g.fmt(MARGIN)}" y1="{g.fmt(y)}" '

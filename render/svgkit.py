@@ -101,3 +101,15 @@ def text_width(content: str, size: float, bold: bool = False) -> float:
     if font is None:
         return len(content) * size * (0.68 if bold else 0.62)
     return float(font.getlength(content)) * size / 100.0  # type: ignore[attr-defined]
+
+
+def wrapped(pieces: list[str], joiner: str, size: float, room: float, bold: bool = False) -> list[str]:
+    """`pieces` joined by `joiner` into as few lines as fit `room` units each (a piece longer
+    than the room gets a line of its own)."""
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and text_width(lines[-1] + joiner + piece, size, bold) <= room:
+            lines[-1] += joiner + piece
+        else:
+            lines.append(piece)
+    return lines

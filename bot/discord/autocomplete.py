@@ -42,3 +42,13 @@ async def seats(interaction: discord.Interaction, current: str) -> list[app_comm
     session = await client.moderator.sessions.get(game_id)
     return [app_commands.Choice(name=f"{s.seat}. {s.display_name}", value=str(s.seat)) for s in session.seats
             if current.lower() in f"{s.seat} {s.display_name}".lower()][:25]
+
+
+async def map_places(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """A close-up's centre: companies with stations and hexes, by what was typed."""
+    client: Any = interaction.client
+    game_id = await client.game_here(interaction)
+    if game_id is None:
+        return []
+    return [app_commands.Choice(name=label, value=value)
+            for label, value in await client.moderator.close_up_choices(game_id, current)]

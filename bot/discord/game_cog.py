@@ -9,10 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.autocomplete import seats, titles
+from bot.discord.autocomplete import map_places, seats, titles
 from bot.discord.respond import actor_of, answer, answer_move, clip, message_kwargs, refuse
 from bot.route_search import DEFAULT_SECONDS
 from bot.vocabulary import GAME
+from render.closeup import DEFAULT_RADIUS, RADII
 
 if TYPE_CHECKING:
     from bot.discord.client import StationmasterBot
@@ -84,9 +85,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             await answer(interaction, self.bot.moderator.status(game_id))
 
     @app_commands.command(name="map", description=_d("map"))
-    async def map(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(around=_o("map", "around"), radius=_o("map", "radius"))
+    @app_commands.autocomplete(around=map_places)
+    async def map(self, interaction: discord.Interaction, around: str | None = None,
+                  radius: app_commands.Range[int, RADII.start, RADII.stop - 1] = DEFAULT_RADIUS) -> None:
         if (game_id := await self._game(interaction)) is not None:
-            await answer(interaction, self.bot.moderator.pictures(game_id, ("map",)))
+            await answer(interaction, self.bot.moderator.pictures(game_id, ("map",), around, radius))
 
     @app_commands.command(name="market", description=_d("market"))
     async def market(self, interaction: discord.Interaction) -> None:
