@@ -105,8 +105,8 @@ async def _draw_one(name: str, view: Any) -> Picture:
 
 
 async def draw(views: pics.Views, which: tuple[str, ...]) -> list[Picture]:
-    """The named pictures ("map", "market", "table") of `views`, in that order."""
-    names = [name for name in ("map", "market", "table") if name in which]
+    """The named pictures (pics.PICTURES) of `views`, in that order."""
+    names = [name for name in pics.PICTURES if name in which]
     found: dict[str, Picture] = {}
     wanted = []
     for name in names:

@@ -504,6 +504,8 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             return []
         old = session.views
         which = ["map"] if old is None or old.map != views.map else []
+        if which and views.close_up is not None and (old is None or old.close_up != views.close_up):
+            which.append("close_up")
         if old is None or old.market.cells != views.market.cells:
             which.append("market")
         if old is None or _table_key(old.table) != _table_key(views.table):

@@ -165,6 +165,9 @@ class Views:
     map: Any
     market: Any
     table: Any
+    # The map around the last tile laid (None before any lay): the whole map's text is too small
+    # in Discord's preview, this one's is not.
+    close_up: Any = None
 
 
 def views_of(state: BaseGame, proposal: Proposal | None = None) -> Views | None:
@@ -176,7 +179,9 @@ def views_of(state: BaseGame, proposal: Proposal | None = None) -> Views | None:
         # keeps its own last runs.
         shown = copy.copy(state)
         shown.last_runs = list(proposal.runs)
-    return Views(map_view(shown), market_view(state), table_view(state))
+    whole = map_view(shown)
+    near = close_up(whole, sorted(whole.highlight_hexes)) if whole.highlight_hexes else None
+    return Views(whole, market_view(state), table_view(state), near)
 
 
 def close_up_views(state: BaseGame, views: Views, around: str, radius: int) -> Views:
@@ -221,15 +226,19 @@ def close_up_choices(state: BaseGame, typed: str, most: int = 25) -> list[tuple[
     return (companies + named + others)[:most]
 
 
+PICTURES = ("map", "close_up", "market", "table")  # the views a reply may show, in their order
+FILES = {"map": "map.png", "close_up": "map-close-up.png", "market": "market.png", "table": "table.png"}
+
+
 def draw_one(name: str, view: Any) -> Picture:
-    """One picture ("map", "market" or "table") of its view, as a PNG."""
+    """One picture (one of PICTURES) of its view, as a PNG."""
     from render import png as _png  # CairoSVG: loaded with the first picture, not at start-up
 
-    svg, to_png = {"map": (map_svg, _png.map_png), "market": (market_svg, _png.market_png),
-                   "table": (table_svg, _png.table_png)}[name]
-    return Picture(f"{name}.png", to_png(svg(view)))
+    svg, to_png = {"map": (map_svg, _png.map_png), "close_up": (map_svg, _png.map_png),
+                   "market": (market_svg, _png.market_png), "table": (table_svg, _png.table_png)}[name]
+    return Picture(FILES[name], to_png(svg(view)))
 
 
 def draw(views: Views, which: tuple[str, ...]) -> list[Picture]:
-    """PNG pictures for the named views ("map", "market", "table"), in that order."""
-    return [draw_one(name, getattr(views, name)) for name in ("map", "market", "table") if name in which]
+    """PNG pictures for the named views (PICTURES), in that order."""
+    return [draw_one(name, getattr(views, name)) for name in PICTURES if name in which]

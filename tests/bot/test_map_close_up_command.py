@@ -1,18 +1,20 @@
 """`/game map around:<hex or company> radius:<n>`: a close-up of part of the map, through the
 terminal's command words on an imported 18USA game (109372's first 400 moves, its companies'
 stations on the map) and through the real discord.py client against the fake Discord, with its
-autocomplete. Bad centres and radii get a message that says what is allowed, and change nothing."""
+autocomplete. Bad centres and radii get a message that says what is allowed, and change nothing.
+And a move that lays a tile is answered with a close-up of it besides the whole map."""
 
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 from bot_helpers import imported, open_moderator
 from fakediscord import FakeDiscord
 from PIL import Image
 from test_discord_e2e import WAIT, Table, pngs, stationmaster
-from usa_script import USA_LOGS
+from usa_script import USA_LOGS, decider
 
 from bot.console_parse import parse_line
 from bot.dispatch import handle
@@ -104,3 +106,37 @@ async def test_a_close_up_through_discord(fake_discord: FakeDiscord, tmp_path: P
         refused = await table.slash(bob, "game", "map", around="Z99")
         assert refused.ephemeral and "Z99 is neither a hex of this map nor a company" in refused.content
         assert not refused.attachments
+
+
+async def test_a_tile_lay_is_answered_with_a_close_up_of_it(tmp_path: Path) -> None:
+    actions = json.loads(FIXTURE.read_text())["actions"]
+    lays = [index for index in range(MOVES, len(actions)) if actions[index]["type"] == "lay_tile"][:2]
+    repo, moderator = await open_moderator(tmp_path / "games.db", images=True)
+    try:
+        game_id = await imported(moderator, FIXTURE, lays[0])
+        session = await moderator.sessions.get(game_id)
+        assert session.game is not None
+        shown = None
+        for index in range(lays[0], lays[1] + 1):
+            action = actions[index]
+            who = decider(session.game.state, action)
+            reply = await moderator.perform(game_id, Actor(None, who, False),
+                                            Command("action", {"json": json.dumps(action)}))
+            assert reply.ok, reply.text
+            names = [picture.name for picture in reply.pictures]
+            assert session.views is not None
+            near = session.views.close_up
+            if index in lays:
+                assert names[:2] == ["map.png", "map-close-up.png"]
+                whole, part = (png_size(picture.data) for picture in reply.pictures[:2])
+                assert part[0] * 2 < whole[0]
+                assert near is not None and near.highlight_hexes == {action["hex"]}
+                assert "around " + action["hex"] in near.caption
+            # Shown again only with the map, and only when it changed (the runs drawn near it).
+            if "map-close-up.png" in names:
+                assert "map.png" in names and near != shown
+                shown = near
+            else:
+                assert "map.png" not in names or near == shown
+    finally:
+        await repo.close()
