@@ -207,7 +207,8 @@ def close_up_centers(state: BaseGame, around: str) -> list[str]:
         return list(dict.fromkeys(stations))
     placed = [corp for corp in state.corporations if state.board.token_hexes(corp)]
     companies_text = f", or a company with stations ({', '.join(placed)})" if placed else ""
-    raise ValueError(f"{wanted or 'Nothing'} is neither a hex of this map nor a company. "
+    typed = wanted if len(wanted) <= 24 else wanted[:24] + "\u2026"
+    raise ValueError(f"{typed or 'Nothing'} is neither a hex of this map nor a company. "
                      f"Give a hex such as {example}{companies_text}.")
 
 

@@ -66,6 +66,10 @@ async def test_a_bad_centre_or_radius_says_what_is_allowed_and_changes_nothing(t
         assert not nowhere.ok and not nowhere.pictures
         assert nowhere.text.startswith("Z99 is neither a hex of this map nor a company. Give a hex such as ")
         assert "a company with stations (" in nowhere.text and "UP" in nowhere.text
+        long = await handle(moderator, game_id, VIEWER, Command("game map", {"around": "Q" * 3000}))
+        assert not long.ok and long.text.startswith("Q" * 24 + "\u2026 is neither a hex") and len(long.text) < 400
+        empty = await handle(moderator, game_id, VIEWER, Command("game map", {"around": " "}))
+        assert not empty.ok and empty.text.startswith("Nothing is neither a hex of this map nor a company.")
         state = (await moderator.sessions.get(game_id)).game.state  # type: ignore[union-attr]
         unplaced = next(corp for corp in state.corporations if not state.board.token_hexes(corp))
         idle = await handle(moderator, game_id, VIEWER, Command("game map", {"around": unplaced}))
