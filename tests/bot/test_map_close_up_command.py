@@ -110,6 +110,9 @@ async def test_a_close_up_through_discord(fake_discord: FakeDiscord, tmp_path: P
         refused = await table.slash(bob, "game", "map", around="Z99")
         assert refused.ephemeral and "Z99 is neither a hex of this map nor a company" in refused.content
         assert not refused.attachments
+        # Discord's client keeps the radius within 1-8; a request that does not is refused too.
+        wide = await table.slash(bob, "game", "map", around="D20", radius=0)
+        assert wide.ephemeral and not wide.attachments and wide.content == "Radius 0 is not allowed: give 1 to 8 hexes."
 
 
 async def test_a_tile_lay_is_answered_with_a_close_up_of_it(tmp_path: Path) -> None:
