@@ -6,7 +6,7 @@
 109372 early (first stock round), middle (phase 4) and at its end; the map from the board the
 18USA map rules rebuild from the log, the market and table from the reference trace (the 18USA
 game class is not written yet). Each timing is the whole path the bot takes after a move:
-position -> view -> SVG -> PNG bytes. Wall time and the process's CPU time are both given: on a
+position -> view -> SVG -> PNG bytes (and the close-up of the last lay a move's reply adds). Wall time and the process's CPU time are both given: on a
 busy machine the CPU time is what the drawing costs.
 """
 
@@ -27,10 +27,12 @@ from usa_states import USA_STATES, trace_line, usa_position  # noqa: E402
 from usa_trace_views import usa_market_view, usa_table_view  # noqa: E402
 
 from render import png  # noqa: E402
+from render.closeup import close_up  # noqa: E402
 from render.from_engine import map_view, market_view, table_view  # noqa: E402
 from render.map_svg import map_svg  # noqa: E402
 from render.market_svg import market_svg  # noqa: E402
 from render.table_svg import table_svg  # noqa: E402
+from render.view import MapView  # noqa: E402
 
 GOALS = {"18Texas": 0.3, "18USA": 0.6}  # seconds per map PNG
 
@@ -47,6 +49,11 @@ def median_seconds(fn: Callable[[], bytes], runs: int) -> tuple[float, float, in
     return statistics.median(wall), statistics.median(cpu), size
 
 
+def _near(view: MapView, otherwise: str) -> MapView:
+    """The close-up a move's reply shows: around the last lay (or a big city before any)."""
+    return close_up(view, sorted(view.highlight_hexes) or [otherwise])
+
+
 def texas_cases() -> dict[str, dict[str, Callable[[], bytes]]]:
     cases = {}
     for label, upto in (("after 40", 40), ("after 200", 200), ("end", None)):
@@ -55,6 +62,7 @@ def texas_cases() -> dict[str, dict[str, Callable[[], bytes]]]:
             "map png": lambda s=state: png.map_png(map_svg(map_view(s))),
             "map svg only": lambda s=state: map_svg(map_view(s)).encode(),
             "map png optimized": lambda s=state: png.map_png(map_svg(map_view(s)), optimize=True),
+            "close-up png": lambda s=state: png.map_png(map_svg(_near(map_view(s), "F13"))),
             "market png": lambda s=state: png.market_png(market_svg(market_view(s))),
             "table png": lambda s=state: png.table_png(table_svg(table_view(s))),
         }
@@ -69,6 +77,7 @@ def usa_cases() -> dict[str, dict[str, Callable[[], bytes]]]:
             "map png": lambda p=position: png.map_png(map_svg(p.map_view())),
             "map svg only": lambda p=position: map_svg(p.map_view()).encode(),
             "map png optimized": lambda p=position: png.map_png(map_svg(p.map_view()), optimize=True),
+            "close-up png": lambda p=position: png.map_png(map_svg(_near(p.map_view(), "D20"))),
             "market png": lambda t=line: png.market_png(market_svg(usa_market_view(t))),
             "table png": lambda t=line: png.table_png(table_svg(usa_table_view(t))),
         }
