@@ -74,12 +74,12 @@ class InfoMixin:
                      pictures=drawn)
 
     async def close_up_choices(self: Moderator, game_id: int, typed: str) -> list[tuple[str, str]]:
-        """Suggestions for the centre of a map close-up (see pictures.close_up_choices)."""
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
-            if session.broken is not None or session.game is None:
-                return []
-            return pics.close_up_choices(session.game.state, typed)
+        """Suggestions for the centre of a map close-up (see pictures.close_up_choices); read-only,
+        so without the game's lock, which a move holds longer than autocomplete may wait."""
+        session = await self.sessions.get(game_id)
+        if session.broken is not None or session.game is None:
+            return []
+        return pics.close_up_choices(session.game.state, typed)
 
     async def log_lines(self: Moderator, game_id: int, lines: int = 15) -> Reply:
         """The latest log lines, passes included as the live replies name them."""
