@@ -65,10 +65,10 @@ class InfoMixin:
         names = list(which)
         if around is not None and "map" in which:
             try:
-                views = await asyncio.to_thread(pics.close_up_views, state, views, around, radius)
+                views, named = await asyncio.to_thread(pics.close_up_views, state, views, around, radius)
             except ValueError as error:
                 return Reply.error(str(error), game_id)
-            names[names.index("map")] = f"map around {around.strip()}"
+            names[names.index("map")] = f"map around {named}"
         drawn = await drawing.draw(views, which)
         return Reply(f"Game #{game_id}: {', '.join(names)} after move {seq}.", game_id=game_id, seq=seq,
                      pictures=drawn)

@@ -184,18 +184,21 @@ def views_of(state: BaseGame, proposal: Proposal | None = None) -> Views | None:
     return Views(whole, market_view(state), table_view(state), near)
 
 
-def close_up_views(state: BaseGame, views: Views, around: str, radius: int) -> Views:
+def close_up_views(state: BaseGame, views: Views, around: str, radius: int) -> tuple[Views, str]:
     """`views` with the map cut down to `radius` hexes around `around`: a hex of the map, or a
-    company (around each of its stations). ValueError says what was wrong and what is allowed."""
-    return replace(views, map=close_up(views.map, close_up_centers(state, around), radius))
+    company (around each of its stations); and that hex or company as the game writes it.
+    ValueError says what was wrong and what is allowed."""
+    named, centers = close_up_centers(state, around)
+    return replace(views, map=close_up(views.map, centers, radius)), named
 
 
-def close_up_centers(state: BaseGame, around: str) -> list[str]:
-    """The hexes a close-up is centred on: `around` as a hex, or a company's stations."""
+def close_up_centers(state: BaseGame, around: str) -> tuple[str, list[str]]:
+    """The hex or company `around` names, as the game writes it, and the hexes a close-up of it
+    is centred on: the hex, or the company's stations."""
     wanted = around.strip()
     hexes = {coord.upper(): coord for coord in state.board.hexes}
     if wanted.upper() in hexes:
-        return [hexes[wanted.upper()]]
+        return hexes[wanted.upper()], [hexes[wanted.upper()]]
     companies = {corp.upper(): corp for corp in state.corporations}
     example = next(iter(sorted(coord for coord, hex_state in state.board.hexes.items() if hex_state.tile.cities)),
                    next(iter(hexes.values()), "?"))
@@ -204,7 +207,7 @@ def close_up_centers(state: BaseGame, around: str) -> list[str]:
         stations = [coord for coord, _ in state.board.token_hexes(corp)]
         if not stations:
             raise ValueError(f"{corp} has no station on the map yet: give a hex instead, such as {example}.")
-        return list(dict.fromkeys(stations))
+        return corp, list(dict.fromkeys(stations))
     placed = [corp for corp in state.corporations if state.board.token_hexes(corp)]
     companies_text = f", or a company with stations ({', '.join(placed)})" if placed else ""
     typed = wanted if len(wanted) <= 24 else wanted[:24] + "\u2026"

@@ -40,7 +40,7 @@ async def test_the_map_around_a_hex_or_a_company_s_stations(tmp_path: Path) -> N
         typed = parse_line("/game map around:d20 radius:1")  # as the terminal reads it
         assert typed is not None
         near = await handle(moderator, game_id, VIEWER, typed[1])
-        assert near.ok and near.text == f"Game #{game_id}: map around d20 after move {MOVES}."
+        assert near.ok and near.text == f"Game #{game_id}: map around D20 after move {MOVES}."
         (near_png,) = near.pictures
         assert near_png.name == "map.png"
         default = await handle(moderator, game_id, VIEWER, Command("game map", {"around": "D20"}))
@@ -52,7 +52,7 @@ async def test_the_map_around_a_hex_or_a_company_s_stations(tmp_path: Path) -> N
         assert len(stations) == 2
         around_up = await handle(moderator, game_id, VIEWER, Command("game map", {"around": "up", "radius": 1}))
         one = await handle(moderator, game_id, VIEWER, Command("game map", {"around": stations[0], "radius": 1}))
-        assert around_up.ok and png_size(around_up.pictures[0].data)[1] > png_size(one.pictures[0].data)[1]
+        assert around_up.ok and "map around UP after" in around_up.text and png_size(around_up.pictures[0].data)[1] > png_size(one.pictures[0].data)[1]
     finally:
         await repo.close()
 
