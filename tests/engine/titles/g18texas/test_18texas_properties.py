@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from engine_helpers import players, process_random, random_action, snapshot, total_money
+from texas_deep_policy import choose_deep
 
 from engine import GameError, new_game
 from engine.core.entities import Company, Corporation, Player
@@ -61,6 +62,8 @@ REAL_ENDS = ("bank", "bankrupt")
 def choose(game: Game, moves: list[dict[str, Any]], rng: random.Random, policy: str) -> dict[str, Any]:
     if policy == "uniform":
         return rng.choice(moves)
+    if policy == "deep":
+        return choose_deep(game.state, moves, rng)
     table = WEIGHTS[policy]
     weights = [table.get("company" if move.get("entity_type") == "company" else move["type"],
                          table.get(move["type"], 1.0)) for move in moves]
@@ -75,7 +78,7 @@ def choose(game: Game, moves: list[dict[str, Any]], rng: random.Random, policy: 
 
 def concrete(game: Game, move: dict[str, Any], rng: random.Random, policy: str) -> dict[str, Any]:
     action = random_action(game, move, rng)
-    sensible = policy != "uniform"
+    sensible = policy not in ("uniform", "deep")  # the deep player narrowed its choices itself
     if sensible and action["type"] == "buy_train" and rng.random() < 0.8:
         depot = [c for c in move["choices"] if c.get("from") == "depot"]
         if depot:
@@ -167,7 +170,16 @@ def played(count: int, seed: int, options: tuple[str, ...], policy: str, bank: i
     return play_random_game(count, seed, list(options), policy, bank)
 
 
-def play_random_game(count: int, seed: int, options: list[str], policy: str, bank: int | None) -> Played:
+class BrokenGame(AssertionError):
+    """A broken property, with the game where it broke (for `bench/random_depth.py`)."""
+
+    def __init__(self, message: str, game: Game, actions: int) -> None:
+        super().__init__(message)
+        self.game, self.actions = game, actions
+
+
+def play_random_game(count: int, seed: int, options: list[str], policy: str, bank: int | None,
+                     cap: int = CAP) -> Played:
     rng = random.Random(seed)
     game = new_game("18Texas", players(count), seed, options)
     state = game.state
@@ -176,23 +188,33 @@ def play_random_game(count: int, seed: int, options: list[str], policy: str, ban
         state.bank.cash = bank
     money = total_money(state)
     step = 0
-    for step in range(CAP):
+    for step in range(cap):
         if game.finished:
             break
-        moves = game.legal_moves()
-        assert moves, f"nobody can move at action {step} in {state.round}"
-        move = choose(game, moves, rng, policy)
-        action = concrete(game, move, rng, policy)
         try:
-            process_random(game, action)
-        except GameError as error:
-            raise AssertionError(f"offered move refused at action {step}: {action}: {error}") from error
-        check_invariants(game.state, money)
-        if rng.random() < 0.03:
-            probe_refusal(game, rng)
+            play_one(game, rng, policy, money, step)
+        except BrokenGame:
+            raise
+        except (AssertionError, pytest.fail.Exception) as broken:
+            raise BrokenGame(f"{broken} (action {step}, phase {game.state.phase.name})", game, step) from broken
     else:
-        step = CAP
+        step = cap
     return Played(game, step)
+
+
+def play_one(game: Game, rng: random.Random, policy: str, money: int, step: int) -> None:
+    """One random legal action, checked."""
+    moves = game.legal_moves()
+    assert moves, f"nobody can move at action {step} in {game.state.round}"
+    move = choose(game, moves, rng, policy)
+    action = concrete(game, move, rng, policy)
+    try:
+        process_random(game, action)
+    except GameError as error:
+        raise AssertionError(f"offered move refused at action {step}: {action}: {error}") from error
+    check_invariants(game.state, money)
+    if rng.random() < 0.03:
+        probe_refusal(game, rng)
 
 
 @pytest.mark.parametrize(("count", "seed", "options", "policy", "bank"), GAMES, ids=IDS)

@@ -67,9 +67,14 @@ def paid_from_cash(state: BaseGame, move: dict[str, Any]) -> dict[str, Any] | No
                                for c in choices]} if choices else None
 
 
-def pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random, policy: str = "weighted") -> dict[str, Any]:
     """A move as a sensible random player picks it: a train bought with money at hand, a loan
-    taken first when the company has too little."""
+    taken first when the company has too little. `policy`: "weighted" (the property tests') or
+    "deep" (`deep_pick`)."""
+    if policy == "deep":
+        return deep_pick(state, moves, rng)
+    if policy != "weighted":
+        raise ValueError(f"unknown policy {policy!r}: weighted or deep")
     if len(moves) > 1 and rng.random() < 0.95:
         # Going bankrupt while something else is possible ends most games in the first rounds.
         moves = [m for m in moves if m["type"] != "bankrupt"] or moves
@@ -81,6 +86,99 @@ def pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random) -> di
         return affordable
     loan = next((m for m in moves if m["type"] == "take_loan"), None)
     return loan or move
+
+
+# --- the deep policy ----------------------------------------------------------------------------
+# Random games with the weighted policy mostly end in the first rounds: players spend their last
+# dollar on shares, companies borrow for anything and then cannot pay interest, and a company
+# that passes its train purchase is liquidated. The deep policy is still random among the legal
+# moves, but plays for a long game: players keep a reserve, companies run, buy trains from their
+# own cash (borrowing only for a first train), repay loans, keep money for interest, and use
+# their private companies' powers, mergers and conversions when offered.
+PLAYER_RESERVE = 80  # what a player keeps back from share purchases
+AUCTION_RESERVE = 150  # and from bids for private companies, to start a company later
+DEEP_WEIGHTS = {"run_routes": 20.0, "payoff_loan": 6.0, "lay_tile": 6.0, "place_token": 3.0, "buy_train": 8.0,
+                "merge": 3.0, "convert": 1.5, "bid": 2.0, "buy_shares": 4.0, "sell_shares": 0.3, "short": 0.4,
+                "take_loan": 0.3, "pass": 1.0, "bankrupt": 0.001, "scrap_train": 0.2}
+
+
+def interest_reserve(state: BaseGame, corporation: str) -> int:
+    """What a company keeps for the interest on its loans (and a little more)."""
+    return 2 * int(state.interest_due(state.corporation(corporation))) + 20  # type: ignore[attr-defined]
+
+
+def player_can_spend(state: BaseGame, move: dict[str, Any], reserve: int) -> dict[str, Any] | None:
+    """A player's purchase or bid narrowed to what keeps their reserve, or None."""
+    cash = state.player(move["entity"]).cash - reserve
+    choices = [c for c in move.get("choices", ())
+               if c.get("price", c.get("min", c.get("min_price", 0))) <= cash]
+    return move | {"choices": choices} if choices else None
+
+
+def deep_narrowed(state: BaseGame, move: dict[str, Any], moves: list[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
+    """The deep policy's weight of a move, and the move narrowed to the choices it would make."""
+    kind, entity = move["type"], move["entity"]
+    step = state.round.blocking_step(state)
+    step_key = step.key if step is not None else None
+    if move["entity_type"] == "company":
+        return 5.0, move  # a private company's power
+    weight = DEEP_WEIGHTS.get(kind, 1.0)
+    if move["entity_type"] == "player" and step_key in ("stock", "private_auction") and kind in ("bid", "buy_shares"):
+        if kind == "bid" and step_key == "stock":
+            return 4.0, move  # starting a company: what the game is about
+        narrowed = player_can_spend(state, move, AUCTION_RESERVE if kind == "bid" else PLAYER_RESERVE)
+        return (weight, narrowed) if narrowed is not None else (0.02, move)
+    if move["entity_type"] != "corporation":
+        return weight, move
+    corp = state.corporation(entity)
+    trainless = not corp.trains
+    spare = corp.cash - interest_reserve(state, entity)
+    if kind == "buy_train":
+        affordable = paid_from_cash(state, move)
+        if affordable is None:
+            return 0.0, move  # offered counting the loans it could take first (`paid_from_cash`)
+        depot = [c for c in affordable["choices"] if c.get("from") == "depot"]
+        runnable = sum(1 for train in corp.trains if train.name != "P")
+        # A first train at any price; another only from the bank and with money to spare: a
+        # company that spends its last dollar cannot pay its interest and is liquidated.
+        if trainless:
+            return 20.0, affordable
+        if not depot:
+            return 0.05, affordable
+        cheapest = min(c.get("price", c.get("min_price", 0)) for c in depot)
+        worth = 8.0 if runnable < 2 and cheapest <= spare else 0.5 if cheapest <= spare else 0.05
+        return worth, affordable | {"choices": depot}
+    if kind == "take_loan":
+        # Borrow for a first train only (a company ending its turn without one is liquidated,
+        # and a liquidated company's loans fall on its president, 14.2.1).
+        wanted = step_key == "buy_train" and trainless and \
+            not any(paid_from_cash(state, m) for m in moves if m["type"] == "buy_train" and m["entity"] == entity)
+        return (20.0 if wanted else 0.03), move
+    if kind == "pass" and step_key == "buy_train" and trainless:
+        return 0.01, move
+    if kind == "pass" and step_key in ("track", "token"):
+        return (0.5 if spare >= 60 else 3.0), move
+    if kind == "place_token":
+        return (weight if spare >= 100 else 0.2), move
+    if kind == "lay_tile":
+        free = [c | {"tiles": cheap} for c in move["choices"]
+                if (cheap := [t for t in c["tiles"] if t.get("cost", 0) <= spare - 20])]
+        return (weight if spare >= 40 else 1.5, move | {"choices": free}) if free else (0.05, move)
+    if kind == "dividend":
+        keep = spare < 100 or trainless
+        kinds = {c["kind"]: c for c in move["choices"]}
+        wanted = ["withhold", "half"] if keep else ["payout", "payout", "half", "withhold"]
+        offered = [kinds[k] for k in wanted if k in kinds] or list(kinds.values())
+        return weight, move | {"choices": offered}
+    return weight, move
+
+
+def deep_pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A move by the deep policy (above): weighted by `deep_narrowed`, made concrete with the
+    choices it narrowed to."""
+    weighed = [(w, m) for w, m in (deep_narrowed(state, move, moves) for move in moves) if w > 0] or \
+        [(1.0, m) for m in moves]
+    return rng.choices([m for _, m in weighed], weights=[w for w, _ in weighed])[0]
 
 
 # The run_routes actions `concrete` made, by id, with the optimizer's answer they come from (the
@@ -97,7 +195,7 @@ def process(game: Game, action: dict[str, Any]) -> None:
         game.process(action)
 
 
-def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random, policy: str = "weighted") -> dict[str, Any]:
     """One action for a legal move, with a random choice and a random free amount."""
     kind = move["type"]
     base = {"type": kind, "entity": move["entity"], "entity_type": move["entity_type"]}
@@ -275,7 +373,7 @@ def new_random_game(count: int, seed: int, options: Sequence[str] = ()) -> Game:
 
 
 def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
-                     options: Sequence[str] = ()) -> Played:
+                     options: Sequence[str] = (), policy: str = "weighted") -> Played:
     """Play until the game ends, `cap` actions, or the first broken property (recorded, with
     the action, in `failure`: the caller reports it)."""
     rng = random.Random(seed)
@@ -290,7 +388,7 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
         if not moves:
             played.failure = f"nobody can move at {played.where()}"
             return played
-        action = concrete(game.state, pick(game.state, moves, rng), rng)
+        action = concrete(game.state, pick(game.state, moves, rng, policy), rng, policy)
         played.kinds[action["type"]] = played.kinds.get(action["type"], 0) + 1
         counts = certificate_counts(game.state)
         try:
