@@ -3,7 +3,10 @@ legal games with 3-5 players, each checked after every action (the property test
 `play_random_game`: money conserved, certificates whole, limits kept, refusals change nothing).
 Policies and rule readings rotate with the seed.
 
-    python bench/texas_properties.py [--games 40] [--first-seed 5000]
+    python bench/texas_properties.py [--games 40] [--first-seed 5000] [--policy deep]
+
+`--policy deep` plays every game with the deep player (`texas_deep_policy`), for long games;
+by default the property tests' policies rotate.
 
 Prints each game's ending or the first broken property, and how long the games took.
 """
@@ -29,15 +32,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--first-seed", type=int, default=5000)
+    parser.add_argument("--policy", default=None, choices=(*POLICIES, "deep"), help="one policy for every game")
     args = parser.parse_args()
     endings: collections.Counter[str] = collections.Counter()
     start = time.perf_counter()
     for seed in range(args.first_seed, args.first_seed + args.games):
-        count, policy, options = 3 + seed % 3, POLICIES[(seed // 2) % 3], READINGS[(seed // 3) % 2]
+        count, policy, options = 3 + seed % 3, args.policy or POLICIES[(seed // 2) % 3], READINGS[(seed // 3) % 2]
         began = time.perf_counter()
         try:
             played = play_random_game(count, seed, list(options), policy, None)
-            ending, where = played.ending, played.where()
+            ending, where = played.ending, f"{played.where()}, {len(played.game.raw_actions)} logged"
         except AssertionError as broken:
             ending, where = "broken", str(broken).splitlines()[0]
         endings[ending] += 1

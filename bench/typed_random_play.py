@@ -3,6 +3,7 @@ random legal move also typed as its command and built by the bot, which must mak
 (`tests/bot/typed_random_play.py`).
 
     python bench/typed_random_play.py 18Texas|18USA [--games 10] [--first-seed 9000] [--actions 1500]
+        [--policy deep]
 
 Player counts, policies (18Texas) and the site's reading rotate with the seed. Prints each game's
 disagreements.
@@ -29,12 +30,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--first-seed", type=int, default=9000)
     parser.add_argument("--actions", type=int, default=1500)
+    parser.add_argument("--policy", default=None, choices=(*POLICIES, "weighted", "deep"),
+                        help="one policy for every game (default: 18Texas's rotate, 18USA's weighted)")
     args = parser.parse_args()
     for seed in range(args.first_seed, args.first_seed + args.games):
         count = 3 + seed % 3 if args.title == "18Texas" else 4 + seed % 4
         options = ("site_rules",) if seed % 2 == 0 else ()
         began = time.perf_counter()
-        made, problems = play_typed(args.title, count, seed, options, args.actions, POLICIES[seed % 3])
+        policy = args.policy or (POLICIES[seed % 3] if args.title == "18Texas" else "weighted")
+        made, problems = play_typed(args.title, count, seed, options, args.actions, policy)
         print(f"{args.title} {count}p seed {seed}{' site_rules' if options else ''}: {made} moves, "
               f"{len(problems)} disagreements ({time.perf_counter() - began:.0f} s)", flush=True)
         for problem in problems[:8]:

@@ -2,9 +2,11 @@
 legal games with 4-7 players, each checked after every action (tests' `usa_random_play.py`).
 
     python bench/usa_properties.py [--games 40] [--first-seed 5] [--cap 1200] [--options a,b,...]
+        [--policy weighted|deep]
 
 `--options site_rules` plays by the site's reading of every rule; the rule 17 variants are
-`seventeen_trains`, `president_above_60` and `max_start_300`.
+`seventeen_trains`, `president_above_60` and `max_start_300`. `--policy deep` plays for long games
+(`usa_random_play.deep_pick`); the default is the property tests' weighted player.
 
 Prints each game's ending or first broken property, and how long the games took.
 """
@@ -20,7 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18usa")]
 
-from usa_random_play import play_random_game  # noqa: E402
+from usa_random_play import Played, play_random_game  # noqa: E402
+
+
+def biggest_train(played: Played) -> str:
+    names = [phase.name for phase in played.game.state.phases]
+    bought = {str(a.get("train", "")).split("-")[0] for a in played.game.raw_actions if a.get("type") == "buy_train"}
+    return max((n for n in bought if n in names), key=names.index, default="none")
 
 
 def main() -> None:
@@ -29,15 +37,17 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=5)
     parser.add_argument("--cap", type=int, default=1200)
     parser.add_argument("--options", default="", help="rule options, comma-separated")
+    parser.add_argument("--policy", default="weighted", choices=("weighted", "deep"))
     args = parser.parse_args()
     endings: collections.Counter[str] = collections.Counter()
     start = time.perf_counter()
     for seed in range(args.first_seed, args.first_seed + args.games):
         count = 4 + seed % 4
         began = time.perf_counter()
-        played = play_random_game(count, seed, args.cap, options=[o for o in args.options.split(",") if o])
+        played = play_random_game(count, seed, args.cap, options=[o for o in args.options.split(",") if o],
+                                  policy=args.policy)
         endings[played.ending] += 1
-        print(f"{count}p seed {seed}: {played.ending} at {played.where()} ({time.perf_counter() - began:.1f} s)"
+        print(f"{count}p seed {seed}: {played.ending} at {played.where()}, biggest train {biggest_train(played)} ({time.perf_counter() - began:.1f} s)"
               + (f"\n    {played.failure}" if played.failure else ""), flush=True)
     print(f"{args.games} games in {time.perf_counter() - start:.0f} s: {dict(endings)}")
 

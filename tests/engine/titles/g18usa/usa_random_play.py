@@ -195,7 +195,7 @@ def process(game: Game, action: dict[str, Any]) -> None:
         game.process(action)
 
 
-def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random, policy: str = "weighted") -> dict[str, Any]:
+def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """One action for a legal move, with a random choice and a random free amount."""
     kind = move["type"]
     base = {"type": kind, "entity": move["entity"], "entity_type": move["entity_type"]}
@@ -388,7 +388,7 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
         if not moves:
             played.failure = f"nobody can move at {played.where()}"
             return played
-        action = concrete(game.state, pick(game.state, moves, rng, policy), rng, policy)
+        action = concrete(game.state, pick(game.state, moves, rng, policy), rng)
         played.kinds[action["type"]] = played.kinds.get(action["type"], 0) + 1
         counts = certificate_counts(game.state)
         try:
