@@ -42,6 +42,8 @@ def main() -> None:
         try:
             played = play_random_game(count, seed, list(options), policy, None)
             ending, where = played.ending, f"{played.where()}, {len(played.game.raw_actions)} logged"
+            if played.slowest[0] > 3.0:
+                where += f"; slow: {played.slowest[0]:.1f} s at {played.slowest[1]}"
         except AssertionError as broken:
             ending, where = "broken", str(broken).splitlines()[0]
         endings[ending] += 1

@@ -24,6 +24,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / 
 
 from usa_random_play import Played, play_random_game  # noqa: E402
 
+SLOW = 3.0  # seconds: Discord's deadline for the bot's answer
+
 
 def biggest_train(played: Played) -> str:
     names = [phase.name for phase in played.game.state.phases]
@@ -49,6 +51,9 @@ def main() -> None:
         endings[played.ending] += 1
         print(f"{count}p seed {seed}: {played.ending} at {played.where()}, biggest train {biggest_train(played)} ({time.perf_counter() - began:.1f} s)"
               + (f"\n    {played.failure}" if played.failure else ""), flush=True)
+        for what, (took, where) in (("legal moves", played.slowest_moves), ("action", played.slowest_action)):
+            if took > SLOW:
+                print(f"    slow {what}: {took:.1f} s at {where}", flush=True)
     print(f"{args.games} games in {time.perf_counter() - start:.0f} s: {dict(endings)}")
 
 

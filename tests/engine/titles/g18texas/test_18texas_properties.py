@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -153,6 +154,9 @@ def probe_refusal(game: Game, rng: random.Random) -> None:
 class Played:
     game: Game
     actions: int
+    # The slowest legal-moves query or action processed, in wall seconds, and where (the bot
+    # answers within Discord's 3 s).
+    slowest: tuple[float, str] = (0.0, "")
 
     @property
     def ending(self) -> str:
@@ -188,33 +192,44 @@ def play_random_game(count: int, seed: int, options: list[str], policy: str, ban
         state.bank.cash = bank
     money = total_money(state)
     step = 0
+    slowest = (0.0, "")
     for step in range(cap):
         if game.finished:
             break
         try:
-            play_one(game, rng, policy, money, step)
+            took, what = play_one(game, rng, policy, money, step)
+            if took > slowest[0]:
+                slowest = (took, f"action {step}, phase {game.state.phase.name}: {what}")
         except BrokenGame:
             raise
         except (AssertionError, pytest.fail.Exception) as broken:
             raise BrokenGame(f"{broken} (action {step}, phase {game.state.phase.name})", game, step) from broken
     else:
         step = cap
-    return Played(game, step)
+    return Played(game, step, slowest)
 
 
-def play_one(game: Game, rng: random.Random, policy: str, money: int, step: int) -> None:
-    """One random legal action, checked."""
+def play_one(game: Game, rng: random.Random, policy: str, money: int, step: int) -> tuple[float, str]:
+    """One random legal action, checked; the longer wall time of its legal-moves query and its
+    processing, and which."""
+    began = time.perf_counter()
     moves = game.legal_moves()
+    moves_took = time.perf_counter() - began
     assert moves, f"nobody can move at action {step} in {game.state.round}"
     move = choose(game, moves, rng, policy)
     action = concrete(game, move, rng, policy)
     try:
+        began = time.perf_counter()
         process_random(game, action)
+        action_took = time.perf_counter() - began
     except GameError as error:
         raise AssertionError(f"offered move refused at action {step}: {action}: {error}") from error
     check_invariants(game.state, money)
     if rng.random() < 0.03:
         probe_refusal(game, rng)
+    if moves_took > action_took:
+        return moves_took, "legal moves"
+    return action_took, f"{action['type']} {action['entity']}"
 
 
 @pytest.mark.parametrize(("count", "seed", "options", "policy", "bank"), GAMES, ids=IDS)

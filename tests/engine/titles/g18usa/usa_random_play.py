@@ -8,6 +8,7 @@ action that cannot be legal is tried, which must be refused and change nothing.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -356,6 +357,16 @@ class Played:
     actions: int = 0
     failure: str | None = None  # the first broken property, with where it broke
     kinds: dict[str, int] = field(default_factory=dict)
+    # The slowest legal-moves query and action processed, in wall seconds, with what they were
+    # (the bot answers within Discord's 3 s).
+    slowest_moves: tuple[float, str] = (0.0, "")
+    slowest_action: tuple[float, str] = (0.0, "")
+
+    def timed(self, moves_took: float, action_took: float, action: dict[str, Any]) -> None:
+        if moves_took > self.slowest_moves[0]:
+            self.slowest_moves = (moves_took, self.where())
+        if action_took > self.slowest_action[0]:
+            self.slowest_action = (action_took, f"{self.where()}: {action['type']} {action['entity']}")
 
     @property
     def ending(self) -> str:
@@ -384,7 +395,9 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
         played.actions = step
         if game.finished:
             return played
+        began = time.perf_counter()
         moves = legal_moves(game.state)
+        moves_took = time.perf_counter() - began
         if not moves:
             played.failure = f"nobody can move at {played.where()}"
             return played
@@ -392,7 +405,9 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
         played.kinds[action["type"]] = played.kinds.get(action["type"], 0) + 1
         counts = certificate_counts(game.state)
         try:
+            began = time.perf_counter()
             process(game, action)
+            played.timed(moves_took, time.perf_counter() - began, action)
         except GameError as error:
             what = ("the route optimizer's runs (engine/core/router.py best_runs) refused"
                     if action["type"] == "run_routes" else "offered move refused")
