@@ -7,6 +7,7 @@ action that cannot be legal is tried, which must be refused and change nothing.
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from collections.abc import Sequence
@@ -17,10 +18,12 @@ from game_pictures import canonical
 
 from engine import GameError, given_most, new_game
 from engine.attachments import attachment_actions
+from engine.core.board import split_tile_id
 from engine.core.entities import Player
 from engine.core.family1817.market import LIQUIDATION, area
 from engine.core.family1817.tokens import crowded_stations
 from engine.core.game import BaseGame
+from engine.core.graph import reach_of
 from engine.core.router import RouteResult, best_runs
 from engine.core.steps.discard import crowded
 from engine.legal import legal_moves
@@ -116,6 +119,17 @@ def player_can_spend(state: BaseGame, move: dict[str, Any], reserve: int) -> dic
     return move | {"choices": choices} if choices else None
 
 
+def acquisition_bid(state: BaseGame, move: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    """A bid for a company for sale (14.2) no higher than the bidder's richest company can pay
+    from its cash (a buyer short of money borrows, and then cannot pay its interest)."""
+    player = state.player(move["entity"])
+    spare = max((corp.cash - interest_reserve(state, corp.id) for corp in state.corporations.values()
+                 if corp.ipoed and corp.president_share().owner is player), default=0)
+    choices = [c | {"max_price": min(c["max_price"], c["min_price"] + max(0, spare - c["min_price"]))}
+               for c in move["choices"] if c["min_price"] <= spare]
+    return (2.0, move | {"choices": choices}) if choices else (0.05, move)
+
+
 def deep_narrowed(state: BaseGame, move: dict[str, Any], moves: list[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
     """The deep policy's weight of a move, and the move narrowed to the choices it would make."""
     kind, entity = move["type"], move["entity"]
@@ -129,6 +143,14 @@ def deep_narrowed(state: BaseGame, move: dict[str, Any], moves: list[dict[str, A
             return 4.0, move  # starting a company: what the game is about
         narrowed = player_can_spend(state, move, AUCTION_RESERVE if kind == "bid" else PLAYER_RESERVE)
         return (weight, narrowed) if narrowed is not None else (0.02, move)
+    if kind == "short":
+        # A short is paid back when its company is bought or sold (14.2); a player without the
+        # money for it then goes bankrupt.
+        cash = state.player(entity).cash
+        choices = [c for c in move["choices"] if 3 * c.get("price", 0) <= 2 * cash]
+        return (weight, move | {"choices": choices}) if choices else (0.0, move)
+    if kind == "bid" and step_key == "acquisition":
+        return acquisition_bid(state, move)
     if move["entity_type"] != "corporation":
         return weight, move
     corp = state.corporation(entity)
@@ -150,11 +172,20 @@ def deep_narrowed(state: BaseGame, move: dict[str, Any], moves: list[dict[str, A
         worth = 8.0 if runnable < 2 and cheapest <= spare else 0.5 if cheapest <= spare else 0.05
         return worth, affordable | {"choices": depot}
     if kind == "take_loan":
-        # Borrow for a first train only (a company ending its turn without one is liquidated,
-        # and a liquidated company's loans fall on its president, 14.2.1).
-        wanted = step_key == "buy_train" and trainless and \
+        # Borrow for a first train (a company ending its turn without one is liquidated, and a
+        # liquidated company's loans fall on its president, 14.2.1) or for the stations a
+        # conversion or merger makes it buy (14.1); otherwise seldom.
+        first_train = step_key == "buy_train" and trainless and \
             not any(paid_from_cash(state, m) for m in moves if m["type"] == "buy_train" and m["entity"] == entity)
-        return (20.0 if wanted else 0.03), move
+        owes_stations = entity in state.tokens_owed or step_key == "post_conversion_loans" and corp.cash < 100  # type: ignore[attr-defined]
+        return (20.0 if first_train or owes_stations else 0.03), move
+    if kind == "payoff_loan" or kind == "pass" and step_key == "repay":
+        # Loans cost more interest the more there are (13); repay with money to spare.
+        repay = spare >= 100
+        return ((20.0 if repay else 1.0) if kind == "payoff_loan" else (0.2 if repay else 5.0)), move
+    if kind in ("convert", "merge"):
+        # A bigger company buys stations (14.1): only with the money for them.
+        return (weight if spare >= 100 else 0.05), move
     if kind == "pass" and step_key == "buy_train" and trainless:
         return 0.01, move
     if kind == "pass" and step_key in ("track", "token"):
@@ -176,10 +207,38 @@ def deep_narrowed(state: BaseGame, move: dict[str, Any], moves: list[dict[str, A
 
 def deep_pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A move by the deep policy (above): weighted by `deep_narrowed`, made concrete with the
-    choices it narrowed to."""
+    choices it narrowed to; a company's tile mostly where it reaches most (`reaching_lay`)."""
     weighed = [(w, m) for w, m in (deep_narrowed(state, move, moves) for move in moves) if w > 0] or \
         [(1.0, m) for m in moves]
-    return rng.choices([m for _, m in weighed], weights=[w for w, _ in weighed])[0]
+    move = rng.choices([m for _, m in weighed], weights=[w for w, _ in weighed])[0]
+    if move["type"] == "lay_tile" and move["entity_type"] == "corporation" and rng.random() < 0.8:
+        return reaching_lay(state, move, rng)
+    return move
+
+
+LAYS_TRIED = 24  # lays weighed for a company's tile: each a board copy and a walk, ~2 ms
+
+
+def reaching_lay(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The lay, among a random sample of those offered, after which the company's track reaches
+    the most revenue stops: random track seldom joins two cities, and a company that cannot run
+    earns nothing (12.4)."""
+    corp = str(move["entity"])
+    lays = [(c["hex"], t["tile"], r) for c in move["choices"] for t in c["tiles"] for r in t["rotations"]]
+    best: list[tuple[str, str, int]] = []
+    most = -1
+    for coord, tile_id, rotation in rng.sample(lays, min(LAYS_TRIED, len(lays))):
+        board = copy.deepcopy(state.board)
+        board.place_tile(coord, board.tiles[split_tile_id(tile_id)[0]], tile_id, rotation)
+        stops = sum(1 for node in reach_of(board, corp).nodes if node[1] in ("city", "town", "offboard"))
+        if stops > most:
+            best, most = [], stops
+        if stops == most:
+            best.append((coord, tile_id, rotation))
+    coord, tile_id, rotation = rng.choice(best)
+    choice = next(c for c in move["choices"] if c["hex"] == coord)
+    tile = next(t for t in choice["tiles"] if t["tile"] == tile_id)
+    return move | {"choices": [choice | {"tiles": [tile | {"rotations": [rotation]}]}]}
 
 
 # The run_routes actions `concrete` made, by id, with the optimizer's answer they come from (the
