@@ -164,8 +164,12 @@ def deep_narrowed(state: BaseGame, move: dict[str, Any], moves: list[dict[str, A
         runnable = sum(1 for train in corp.trains if train.name != "P")
         # A first train at any price; another only from the bank and with money to spare: a
         # company that spends its last dollar cannot pay its interest and is liquidated.
+        # Not a company's last train: the seller would then be the one without (its turn next
+        # ends in liquidation).
+        spared = [c for c in affordable["choices"] if c.get("from") in ("depot", "market")
+                  or sum(1 for t in state.corporation(c["from"]).trains if t.name != "P") > 1]
         if trainless:
-            return 20.0, affordable
+            return (20.0, affordable | {"choices": depot or spared}) if depot or spared else (0.0, move)
         if not depot:
             return 0.05, affordable
         cheapest = min(c.get("price", c.get("min_price", 0)) for c in depot)
@@ -175,8 +179,9 @@ def deep_narrowed(state: BaseGame, move: dict[str, Any], moves: list[dict[str, A
         # Borrow for a first train (a company ending its turn without one is liquidated, and a
         # liquidated company's loans fall on its president, 14.2.1) or for the stations a
         # conversion or merger makes it buy (14.1); otherwise seldom.
-        first_train = step_key == "buy_train" and trainless and \
-            not any(paid_from_cash(state, m) for m in moves if m["type"] == "buy_train" and m["entity"] == entity)
+        first_train = step_key == "buy_train" and trainless and not any(
+            c.get("from") == "depot" for m in moves if m["type"] == "buy_train" and m["entity"] == entity
+            for c in (paid_from_cash(state, m) or {"choices": []})["choices"])
         owes_stations = entity in state.tokens_owed or step_key == "post_conversion_loans" and corp.cash < 100  # type: ignore[attr-defined]
         return (20.0 if first_train or owes_stations else 0.03), move
     if kind == "payoff_loan" or kind == "pass" and step_key == "repay":
