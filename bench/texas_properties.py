@@ -8,7 +8,9 @@ Policies and rule readings rotate with the seed.
 `--policy deep` plays every game with the deep player (`texas_deep_policy`), for long games;
 by default the property tests' policies rotate.
 
-Prints each game's ending or the first broken property, and how long the games took.
+Prints each game's ending or the first broken property, how long the games took, where the
+game's log does not replay to the game played (`replay_check`) and a legal-moves query or action
+over Discord's 3 s.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18texas")]
 
+from replay_check import replay_difference  # noqa: E402
 from test_18texas_properties import play_random_game  # noqa: E402
 
 POLICIES = ("sensible", "uniform", "trader")
@@ -42,6 +45,9 @@ def main() -> None:
         try:
             played = play_random_game(count, seed, list(options), policy, None)
             ending, where = played.ending, f"{played.where()}, {len(played.game.raw_actions)} logged"
+            differs = replay_difference(played.game)
+            if differs:
+                ending, where = "replay differs", f"{where}; {differs}"
             if played.slowest[0] > 3.0:
                 where += f"; slow: {played.slowest[0]:.1f} s at {played.slowest[1]}"
         except AssertionError as broken:

@@ -8,7 +8,9 @@ legal games with 4-7 players, each checked after every action (tests' `usa_rando
 `seventeen_trains`, `president_above_60` and `max_start_300`. `--policy deep` plays for long games
 (`usa_random_play.deep_pick`); the default is the property tests' weighted player.
 
-Prints each game's ending or first broken property, and how long the games took.
+Prints each game's ending or first broken property, how long the games took, where the game's
+log does not replay to the game played (`replay_check`) and any legal-moves query or action that
+took more than Discord's 3 s.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18usa")]
 
+from replay_check import replay_difference  # noqa: E402
 from usa_random_play import Played, play_random_game  # noqa: E402
+
+from engine.titles.g18usa.usa_map import _SHARED_BY_COPIES  # noqa: E402
 
 SLOW = 3.0  # seconds: Discord's deadline for the bot's answer
 
@@ -51,6 +56,10 @@ def main() -> None:
         endings[played.ending] += 1
         print(f"{count}p seed {seed}: {played.ending} at {played.where()}, biggest train {biggest_train(played)} ({time.perf_counter() - began:.1f} s)"
               + (f"\n    {played.failure}" if played.failure else ""), flush=True)
+        differs = None if played.failure else replay_difference(played.game, {"umap": _SHARED_BY_COPIES})
+        if differs:
+            endings["replay differs"] += 1
+            print(f"    the log does not replay to the game: {differs}", flush=True)
         for what, (took, where) in (("legal moves", played.slowest_moves), ("action", played.slowest_action)):
             if took > SLOW:
                 print(f"    slow {what}: {took:.1f} s at {where}", flush=True)

@@ -5,6 +5,7 @@ the deep games played by hand would go back to shallow games without anyone noti
 
 from __future__ import annotations
 
+from replay_check import replay_difference
 from test_18texas_properties import play_random_game
 
 ACTIONS = 400
@@ -19,3 +20,5 @@ def test_the_deep_player_reaches_the_last_phase_without_a_bankruptcy() -> None:
     assert not any(player.bankrupt for player in state.players)
     assert any(action["type"] == "buy_train" and str(action["train"]).startswith("8-")
                for action in played.game.raw_actions), "the last phase was not reached by a purchase"
+    # What the bot does after a restart or an undo: the log replays to the game played.
+    assert replay_difference(played.game) is None

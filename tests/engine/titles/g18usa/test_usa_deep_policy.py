@@ -6,7 +6,10 @@ deep games played by hand would go back to shallow games without anyone noticing
 from __future__ import annotations
 
 import pytest
+from replay_check import replay_difference
 from usa_random_play import play_random_game
+
+from engine.titles.g18usa.usa_map import _SHARED_BY_COPIES
 
 ACTIONS = 250
 
@@ -19,6 +22,8 @@ def test_the_deep_players_companies_run_for_revenue_and_nobody_goes_bankrupt() -
     assert not played.game.finished and not any(player.bankrupt for player in state.players)
     assert len(runs) >= 5, f"only {len(runs)} runs in {ACTIONS} actions"
     assert any(a["type"] == "merge" for a in played.game.raw_actions)
+    # What the bot does after a restart or an undo: the log replays to the game played.
+    assert replay_difference(played.game, {"umap": _SHARED_BY_COPIES}) is None
 
 
 def test_an_unknown_policy_is_refused_by_name() -> None:
