@@ -1,5 +1,6 @@
 """Whether a game played action by action is the game its log replays to: the bot rebuilds a
-game from its stored log after a restart or an undo, so anything the position holds that the log
+game from its stored log after a restart or an undo (`bot.sessions.build_game`, `load_game` with
+the stored options: stored runs keep their revenue), so anything the position holds that the log
 does not give back is lost then (for the random-play benches)."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from typing import Any
 
 from game_pictures import canonical
 
-from engine.log import Game, title_class
+from engine.log import Game, load_game
 
 # What copies of a game share or keep aside of the position: the title's data, the log itself,
 # and answers kept for speed.
@@ -29,12 +30,12 @@ def replay_difference(game: Game, left_out: Mapping[str, Collection[str]] | None
     `left_out`: an attribute's own attributes that are not position (18USA's map keeps caches
     its copies share, `usa_map._SHARED_BY_COPIES`)."""
     left_out = left_out or {}
-    fresh = title_class(game.title)(game.players, game.seed, game.options)
-    for index, action in enumerate(game.raw_actions):
-        try:
-            fresh.apply(action)
-        except Exception as error:  # noqa: BLE001 - any refusal on replay is the finding
-            return f"replaying action {index} {action} failed: {error!r}"
+    document = {"title": game.title, "players": game.players, "settings": {"seed": game.seed},
+                "actions": list(game.raw_actions)}
+    try:
+        fresh = load_game(document, options=list(game.options)).state
+    except Exception as error:  # noqa: BLE001 - any refusal on replay is the finding
+        return f"the log does not replay: {error!r}"
     played, replayed = picture(game.state, left_out), picture(fresh, left_out)
     for key in played:
         if played[key] != replayed.get(key):
