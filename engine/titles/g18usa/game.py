@@ -38,6 +38,7 @@ from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
 
 SITE_PRIVATE_VALUE = "site_private_value"
 SITE_ANY_RUNS = "site_any_runs"
+SITE_UNASKED_TRAIN_SALES = "site_unasked_train_sales"
 GAME_OPTIONS = {
     SEVENTEEN_TRAINS: "Rule 17 variant: 1817's train roster and exports.",
     PRESIDENT_ABOVE_60: "Rule 17 variant: a president may hold more than 60%; when no other share is for "
@@ -48,6 +49,8 @@ GAME_OPTIONS = {
                         "(rule 16: private companies have no value).",
     SITE_ANY_RUNS: "A company may run any legal set of runs, even for less than its trains can earn, as on "
                    "the site (rule 12.4: a company must run for the maximum possible earnings).",
+    SITE_UNASKED_TRAIN_SALES: "A company buys another company's train or Pullman without asking that company's "
+                              "president, as on the site (rules 12.6 and 12.7: from a consenting company).",
 }
 WESTERN_LAND_GRANT = "P15"
 BAILEY_YARD = "P23"
@@ -330,6 +333,19 @@ class G18USA(Family1817Game):
         if self.final_turn is not None and self.turn >= self.final_turn:
             return "final_phase"
         return None
+
+    def train_sale_consent(self, buyer: Corporation, train_id: str) -> Player | None:
+        """Rules 12.6 and 12.7: a train or Pullman comes from another company only with the
+        consent of its president, when that is another player; on the site nobody is asked
+        (`site_unasked_train_sales`)."""
+        if self.option(SITE_UNASKED_TRAIN_SALES):
+            return None
+        train = next((t for t in self.all_trains() if t.id == train_id), None)
+        seller = train.owner if train is not None else None
+        if not isinstance(seller, Corporation) or seller is buyer:
+            return None
+        president = seller.president()
+        return president if president is not buyer.president() else None
 
     def trains_beside_the_depot(self) -> tuple[OtherTrains, ...]:
         """Pullman cars: any number, from phase 5 (12.7)."""
