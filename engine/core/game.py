@@ -378,6 +378,16 @@ class BaseGame(TitleRules, RouteHooksMixin):
         return self.round.label(self)
 
     # --- trains and phases -----------------------------------------------------------------
+    def other_president_selling(self, buyer: Corporation, train_id: str) -> Player | None:
+        """The president of the company that owns `train_id`, when that is another company with
+        another president: the player a title's consent rule asks (see `train_sale_consent`)."""
+        train = next((t for t in self.all_trains() if t.id == train_id), None)
+        seller = train.owner if train is not None else None
+        if not isinstance(seller, Corporation) or seller is buyer:
+            return None
+        president = seller.president()
+        return president if president is not buyer.president() else None
+
     def all_trains(self) -> list[Train]:
         return [train for corp in self.corporations.values() for train in corp.trains]
 

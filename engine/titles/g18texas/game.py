@@ -271,14 +271,7 @@ class G18Texas(BaseGame):
     def train_sale_consent(self, buyer: Corporation, train_id: str) -> Player | None:
         """Rule 12.6: a train from a company with another president needs that president's
         consent. The site's reading (`site_train_prices`) sells any train without asking."""
-        if self.option("site_train_prices"):
-            return None
-        train = next((t for t in self.all_trains() if t.id == train_id), None)
-        seller = train.owner if train is not None else None
-        if not isinstance(seller, Corporation) or seller is buyer:
-            return None
-        president = seller.president()
-        return president if president is not buyer.president() else None
+        return None if self.option("site_train_prices") else self.other_president_selling(buyer, train_id)
 
     def upgrade_targets(self, state: HexState) -> tuple[str, ...]:
         targets = self.board.upgrade_targets(state)

@@ -338,14 +338,7 @@ class G18USA(Family1817Game):
         """Rules 12.6 and 12.7: a train or Pullman comes from another company only with the
         consent of its president, when that is another player; on the site nobody is asked
         (`site_unasked_train_sales`)."""
-        if self.option(SITE_UNASKED_TRAIN_SALES):
-            return None
-        train = next((t for t in self.all_trains() if t.id == train_id), None)
-        seller = train.owner if train is not None else None
-        if not isinstance(seller, Corporation) or seller is buyer:
-            return None
-        president = seller.president()
-        return president if president is not buyer.president() else None
+        return None if self.option(SITE_UNASKED_TRAIN_SALES) else self.other_president_selling(buyer, train_id)
 
     def trains_beside_the_depot(self) -> tuple[OtherTrains, ...]:
         """Pullman cars: any number, from phase 5 (12.7)."""
