@@ -28,8 +28,8 @@ def cheapest_depot_train(move: dict[str, Any]) -> int | None:
 
 def next_train_price(state: BaseGame) -> int:
     """The price of the bank's next train (what a company keeps its earnings for)."""
-    trains = [t for t in state.depot.trains if t.owner is state.depot or t.owner is None] or state.depot.trains
-    return min((t.price for t in trains), default=0)
+    train = state.depot.next_train()
+    return train.price if train is not None else 0
 
 
 def weighed(state: BaseGame, move: dict[str, Any], moves: list[dict[str, Any]]) -> tuple[float, dict[str, Any]]:

@@ -33,7 +33,7 @@ def paid_from_cash(state: BaseGame, move: dict[str, Any]) -> dict[str, Any] | No
 
 PLAYER_RESERVE = 80  # what a player keeps back from share purchases
 AUCTION_RESERVE = 150  # and from bids for private companies, to start a company later
-DEEP_WEIGHTS = {"run_routes": 20.0, "payoff_loan": 6.0, "lay_tile": 6.0, "place_token": 3.0, "buy_train": 8.0,
+DEEP_WEIGHTS = {"run_routes": 20.0, "payoff_loan": 6.0, "lay_tile": 6.0, "place_token": 3.0,
                 "merge": 3.0, "convert": 1.5, "bid": 2.0, "buy_shares": 4.0, "sell_shares": 0.3, "short": 0.4,
                 "take_loan": 0.3, "pass": 1.0, "bankrupt": 0.001, "scrap_train": 0.2}
 
