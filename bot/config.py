@@ -30,6 +30,7 @@ class ConfigError(ValueError):
 REMINDER_HOURS = {"first_after_hours": (0.25, 720.0), "repeat_hours": (1.0, 720.0)}
 MAX_ZONE_LENGTH = 64
 MAX_ROUTER_BUDGET = 30.0  # seconds; a move waits for the proposal, and Discord for the move
+MAX_FOLLOW_UP = 60.0  # seconds; a follow-up search holds the worker /game routes also needs
 MAX_SHARDS = 65_536  # far beyond any bot this serves; a typo such as 1e9 is refused
 
 
@@ -80,6 +81,8 @@ class Settings:
     guild_ids: tuple[int, ...] = ()  # sync commands to these guilds at once (development)
     images: bool = True
     router_budget: float = 2.0  # seconds the route optimizer may search for a proposal
+    # seconds it searches on by itself after a proposal it could not prove (0: it does not)
+    router_follow_up: float = 20.0
     reminders: ReminderDefaults = field(default_factory=ReminderDefaults)
     # Discord shards: how many the bot has in all, and which of them this process runs (None:
     # one process runs the bot, unsharded unless Discord asks for shards).
@@ -100,11 +103,13 @@ class Settings:
         return self.database_url or f"sqlite:///{self.db_path}"
 
 
-def _number(table: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
+def _number(table: dict[str, Any], key: str, default: float, low: float, high: float,
+            *, low_allowed: bool = False) -> float:
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
-            or not low < value <= high:
-        raise ConfigError(f"{key} must be a number greater than {low:g} and at most {high:g}, not {value!r}")
+            or not (low <= value if low_allowed else low < value) or not value <= high:
+        allowed = f"from {low:g} to {high:g}" if low_allowed else f"greater than {low:g} and at most {high:g}"
+        raise ConfigError(f"{key} must be a number {allowed}, not {value!r}")
     return float(value)
 
 
@@ -180,6 +185,7 @@ def parse_settings(data: dict[str, Any], environ: dict[str, str] | None = None) 
         guild_ids=tuple(guild_ids),
         images=images,
         router_budget=_number(bot, "router_budget", 2.0, 0.0, MAX_ROUTER_BUDGET),
+        router_follow_up=_number(bot, "router_follow_up", 20.0, 0.0, MAX_FOLLOW_UP, low_allowed=True),
         reminders=ReminderDefaults(
             first_after_hours=float(reminders.get("first_after_hours", 24.0)),
             repeat_hours=float(reminders.get("repeat_hours", 24.0)),

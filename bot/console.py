@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.config import DEFAULT_DB, MAX_ROUTER_BUDGET
+from bot.config import DEFAULT_DB, MAX_FOLLOW_UP, MAX_ROUTER_BUDGET
 from bot.console_hints import choices_text, lay_text
 from bot.console_parse import ParseError, help_text, parse_line
 from bot.dispatch import handle
@@ -58,6 +58,13 @@ class Console:
                 path.write_bytes(picture.data)
             print("pictures: " + ", ".join(str(self.out / p.name) for p in pngs), file=self.output)
         self.output.flush()
+
+    async def announce(self, reply: Reply) -> None:
+        """A reply no typed line waits for (a follow-up search's answer)."""
+        print("", file=self.output)
+        self.show(reply)
+        if self.hints:
+            print("> ", end="", file=self.output, flush=True)
 
     def refuse(self, text: str) -> bool:
         self.show(Reply.error(text))
@@ -109,6 +116,7 @@ class Console:
             reply = Reply.error(f"That command failed inside Stationmaster ({type(error).__name__}); the game "
                                 "is as it was before the last reply. /game status shows where it stands.")
         self.show(reply)
+        self.moderator.delivered(reply)
         if not reply.ok:
             self.errors += 1
             return not self.strict
@@ -163,9 +171,9 @@ class Console:
 async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: TextIO = sys.stdout) -> int:
     repo = await open_repository(args.db)
     where = parse_database_url(args.db).describe()  # no password in what is printed
+    moderator = Moderator(repo, images=args.images == "each", mention=plain_mention,
+                          router_budget=args.router_budget, follow_up_seconds=args.router_follow_up)
     try:
-        moderator = Moderator(repo, images=args.images == "each", mention=plain_mention,
-                              router_budget=args.router_budget)
         out = Path(args.out) if args.images != "none" else None
         if args.game is not None:
             game_id = args.game
@@ -189,7 +197,8 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
             console.show(started)
             if not started.ok:
                 return 2
-        if source.isatty():
+        if source.isatty():  # a script's output stays as its lines made it: no answers in between
+            moderator.announce = console.announce
             print("Type @<player> /<command> option:value …  (/moves lists your choices, /help the commands; "
                   "Ctrl-D ends)", file=output)
             print(await choices_text(moderator, game_id), file=output)
@@ -203,6 +212,7 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
             console.show(await moderator.pictures(game_id, ("map", "market", "table")))
         return 1 if args.strict and console.errors else 0
     finally:
+        await moderator.follow_ups.close()
         await repo.close()
 
 
@@ -245,6 +255,16 @@ def _budget(text: str) -> float:
     return value
 
 
+def _follow_up(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= MAX_FOLLOW_UP:  # (NaN fails this too)
+        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_FOLLOW_UP:g} seconds")
+    return value
+
+
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
     parser.add_argument("--site-rules", action="store_true",
@@ -259,6 +279,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true", help="stop at the first refused command (exit 1)")
     parser.add_argument("--router-budget", type=_budget, default=2.0,
                         help=f"seconds for the route optimizer (more than 0, at most {MAX_ROUTER_BUDGET:g})")
+    parser.add_argument("--router-follow-up", type=_follow_up, default=20.0,
+                        help="seconds it searches on by itself after a proposal it could not prove, posting "
+                             f"a better or proven answer (0 to {MAX_FOLLOW_UP:g}; 0: only /game routes)")
 
 
 def add_subcommands(subparsers: Any) -> None:

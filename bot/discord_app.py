@@ -59,7 +59,8 @@ def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
               f"the commands); pictures go to {args.out}. For Discord, set {TOKEN_ENV} (see the README).")
     play_args = argparse.Namespace(
         title=title, players=args.players, seed=None, site_rules=False, db=settings.store_url,
-        out=args.out, images="each", game=resume, strict=False, router_budget=settings.router_budget)
+        out=args.out, images="each", game=resume, strict=False, router_budget=settings.router_budget,
+        router_follow_up=settings.router_follow_up)
     return run_play(play_args)
 
 

@@ -37,7 +37,7 @@ from bot.replies import (
     notes_for,
     whose_turn,
 )
-from bot.route_search import RouteSearchMixin, proposal_text
+from bot.route_search import Announce, FollowUps, RouteSearchMixin, proposal_text
 from bot.sessions import Session, Sessions, replay_with, undoable
 from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, given_most
@@ -77,7 +77,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
     def __init__(self, repo: GameRepository, *, clock: Callable[[], float] = time.time,
                  images: bool = True, router_budget: float = 2.0,
                  reminders: ReminderDefaults | None = None,
-                 mention: Callable[[SeatRecord], str] = discord_mention) -> None:
+                 mention: Callable[[SeatRecord], str] = discord_mention, follow_up_seconds: float = 0.0) -> None:
         self.repo = repo
         self.sessions = Sessions(repo)
         self.clock = clock
@@ -88,6 +88,9 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         self.listeners: list[Listener] = []
         # game id -> (who and what, commit time, seq) of its last move made by a command
         self.repeats = Repeats(self.clock)
+        # Longer searches after unproven proposals, posted through `announce` (set by the front door).
+        self.follow_ups = FollowUps(follow_up_seconds)
+        self.announce: Announce | None = None
 
     def now(self) -> int:
         return int(self.clock())
@@ -465,11 +468,14 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         session, state, reply = outcome.session, outcome.snapshot, outcome.reply
         seq = reply.seq or 0
         moves = legal_moves(state)
-        proposal = await self._proposal(session, state, seq) if any(m["type"] == "run_routes" for m in moves) else None
+        running = next((m for m in moves if m["type"] == "run_routes"), None)
+        proposal = await self._proposal(session, state, seq) if running is not None else None
         turn, acting = self.turn_text(session, state)
         parts = list(outcome.lines) + [turn]
         if proposal is not None:
             parts.append(proposal_text(proposal, attachment_words(state, proposal.corporation, proposal.runs)))
+        if running is not None and (proposal is None or not proposal.proven_optimal):
+            self.follow_ups.begin(self, session.game_id, seq, state, str(running["entity"]))
         pictures = []
         if self.images:
             try:
@@ -479,6 +485,11 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         return replace(reply, text="\n".join(p for p in parts if p),
                        mentions=tuple(s.discord_user_id for s in acting if s.discord_user_id is not None),
                        pictures=pictures, buttons=buttons_for(moves, proposal))
+
+    def delivered(self, reply: Reply) -> None:
+        """The front door has sent this reply: a follow-up search of its position may now post."""
+        if reply.game_id is not None and reply.seq is not None:
+            self.follow_ups.delivered(reply.game_id, reply.seq)
 
     async def suggest(self, game_id: int, actor: Actor, word: str, option: str, typed: str,
                       filled: dict[str, Any]) -> list[Choice]:

@@ -7,11 +7,19 @@ lets a player give the optimizer longer (up to a minute), in a worker process of
 that a long search never holds up another game's proposal. A better or newly proven answer
 becomes the position's proposal: ``/run`` with no routes and the "Run for $..." button then run it.
 
+Players should not have to know to ask: once the reply to a move with an unproven proposal is out
+(the front door says so with ``Moderator.delivered``), FollowUps searches the same position longer
+by itself and posts a better or newly proven answer in the game's channel (``Moderator.announce``).
+The longer searches, asked for or not, take turns in that one worker.
+
 A mixin of the Moderator.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot import pictures as pics
@@ -23,8 +31,15 @@ from engine.legal import legal_moves
 if TYPE_CHECKING:
     from bot.moderator import Moderator
 
+log = logging.getLogger(__name__)
+
 DEFAULT_SECONDS = 20.0
 MAX_SECONDS = 60.0  # a Discord reply may be deferred for 15 minutes; players wait far less happily
+# How long a finished follow-up waits for the move's own reply to be out before it gives up
+# posting (its answer still becomes the proposal): drawing and sending the pictures takes seconds.
+DELIVERY_WAIT = 120.0
+
+Announce = Callable[[Reply], Awaitable[None]]  # posts a reply in its game's channel
 
 
 def proposal_text(proposal: pics.Proposal, attached: dict[str, str] | None = None) -> str:
@@ -45,6 +60,69 @@ def better(new: pics.Proposal | None, old: pics.Proposal | None) -> pics.Proposa
     if old is None or new.total > old.total or new.total == old.total and new.proven_optimal:
         return new
     return old
+
+
+class FollowUps:
+    """The longer searches: those players ask for and those that follow an unproven proposal.
+
+    One at a time (the optimizer's second worker has one process); a follow-up whose position
+    the game has left by its turn is dropped unsearched. Memory: one snapshot per waiting
+    follow-up, at most one per move made."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds  # 0: no follow-ups
+        self.turn = asyncio.Lock()  # held by the longer search that has the worker
+        self.running: tuple[int, int] | None = None  # (game id, seq) of the follow-up searching now
+        self._delivered: dict[tuple[int, int], asyncio.Event] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def begin(self, moderator: Moderator, game_id: int, seq: int, state: BaseGame, corporation: str) -> None:
+        """Search this position longer in the background (the state is a snapshot no one changes)."""
+        if self.seconds <= 0 or moderator.announce is None or not pics.ROUTER or (game_id, seq) in self._delivered:
+            return
+        self._delivered[(game_id, seq)] = asyncio.Event()
+        task = asyncio.get_running_loop().create_task(self._follow(moderator, game_id, seq, state, corporation))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def delivered(self, game_id: int, seq: int) -> None:
+        """The reply for this position is out: a follow-up's answer may be posted after it."""
+        event = self._delivered.get((game_id, seq))
+        if event is not None:
+            event.set()
+
+    async def settled(self) -> None:
+        """Wait until every follow-up begun so far has ended."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def _follow(self, moderator: Moderator, game_id: int, seq: int, state: BaseGame, corporation: str) -> None:
+        try:
+            async with self.turn:
+                if (await moderator.sessions.get(game_id)).seq != seq:
+                    return  # the game moved on while the follow-up waited for the worker
+                self.running = (game_id, seq)
+                try:
+                    found = await pics.LONGER.propose(state, corporation, self.seconds)
+                finally:
+                    self.running = None
+            reply = await moderator.keep_found(game_id, seq, state, found, self.seconds, follow_up=True)
+            if reply is None:
+                return
+            await asyncio.wait_for(self._delivered[(game_id, seq)].wait(), DELIVERY_WAIT)
+            if (await moderator.sessions.get(game_id)).seq == seq and moderator.announce is not None:
+                await moderator.announce(reply)
+        except (TimeoutError, asyncio.CancelledError):
+            pass  # the move's reply never went out (or the bot stops): nothing to add to
+        except Exception:  # a follow-up is a convenience; the proposal stands without it
+            log.exception("follow-up route search failed in game %s at seq %s", game_id, seq)
+        finally:
+            self._delivered.pop((game_id, seq), None)
 
 
 class RouteSearchMixin:
@@ -70,18 +148,45 @@ class RouteSearchMixin:
                                "company whose trains run next, when its president is to run them.", game_id)
         if cached is not None and cached.proven_optimal:
             return self._routes_reply(game_id, seq, state, cached, "Already proven the best runs:")
-        if pics.LONGER.searching:
+        searches = self.follow_ups
+        if searches.running == (game_id, seq):
+            return Reply.error(f"The optimizer is already searching these runs longer ({searches.seconds:g} s, "
+                               "since the proposal); its answer is posted here when it is in.", game_id)
+        if searches.turn.locked():
             return Reply.error("The optimizer is already searching longer for another request; ask again when "
                                "its answer is in (a minute at most).", game_id)
-        found = await pics.LONGER.propose(state, str(move["entity"]), seconds)
+        async with searches.turn:
+            found = await pics.LONGER.propose(state, str(move["entity"]), seconds)
+        kept = await self.keep_found(game_id, seq, state, found, seconds)
+        if kept is None:
+            now = (await self.sessions.get(game_id)).seq
+            return Reply.error(f"The game moved on (to move {now}) while the optimizer searched; ask again if "
+                               "the runs are still to be chosen.", game_id)
+        return kept
+
+    async def keep_found(self: Moderator, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
+                         seconds: float, *, follow_up: bool = False) -> Reply | None:
+        """Keep a longer search's answer as the position's proposal if it is better or newly
+        proven, and say so; None if the game moved on (or, for a follow-up, nothing is new)."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
             if session.seq != seq:
-                return Reply.error(f"The game moved on (to move {session.seq}) while the optimizer searched; "
-                                   "ask again if the runs are still to be chosen.", game_id)
+                return None
             current = session.proposal[1] if session.proposal is not None and session.proposal[0] == seq else None
             kept = better(found, current)
             session.proposal = (seq, kept)
+        if follow_up:
+            if found is None or kept is not found:
+                return None  # the proposal stands: saying so again would be noise
+            if current is None:
+                proven = "(proven)" if found.proven_optimal else "found (not proven the best)"
+                head = f"Searched {seconds:g} s more after the move: the best runs {proven}."
+            elif found.total == current.total:
+                head = f"Searched {seconds:g} s more since the proposal: the proposed runs are the best (proven)."
+            else:
+                proven = ", proven the best" if found.proven_optimal else " (not proven the best)"
+                head = f"Searched {seconds:g} s more since the proposal: better runs{proven}."
+            return self._routes_reply(game_id, seq, state, found, head)
         if kept is None:
             return Reply.error(f"The optimizer found no runs in {seconds:g} s; type the runs with /run routes:….",
                                game_id)

@@ -20,9 +20,16 @@ from bot.config import Settings
 from bot.discord.buttons import MoveButton
 from bot.discord.game_cog import GameCog
 from bot.discord.moves import move_commands
-from bot.discord.respond import actor_of, answer, answer_move, refuse, report_failure
+from bot.discord.respond import (
+    actor_of,
+    answer,
+    answer_move,
+    message_kwargs,
+    refuse,
+    report_failure,
+)
 from bot.follower import ChangeFollower
-from bot.model import Command
+from bot.model import Command, Reply
 from bot.moderator import Moderator
 from bot.reminders import ReminderService
 from storage import open_repository
@@ -67,6 +74,7 @@ class StationmasterBot(commands.AutoShardedBot):
         self.reminders = ReminderService(moderator, self.send_reminder, shards=settings.shards,
                                          poll_seconds=reminder_poll_seconds, lease_seconds=reminder_lease_seconds)
         moderator.listeners.append(self.reminders.schedule)
+        moderator.announce = self.post
         self.follower = ChangeFollower(moderator.repo, moderator.sessions)
         self.tree.error(self.on_command_failure)
 
@@ -104,6 +112,7 @@ class StationmasterBot(commands.AutoShardedBot):
         await self.tree.sync()
 
     async def close(self) -> None:
+        await self.moderator.follow_ups.close()
         await self.reminders.stop()
         await self.follower.stop()
         await super().close()
@@ -155,6 +164,17 @@ class StationmasterBot(commands.AutoShardedBot):
             except discord.HTTPException:
                 log.warning("could not add %s to thread %s", interaction.user.id, interaction.channel.id)
 
+    async def post(self, reply: Reply) -> None:
+        """A reply nobody's command waits for (a follow-up search's answer), in its game's thread."""
+        if reply.game_id is None:
+            return
+        record = await self.moderator.repo.get_game(reply.game_id)
+        if record.thread_id is None:
+            return
+        channel = self.get_channel(record.thread_id) or await self.fetch_channel(record.thread_id)
+        if isinstance(channel, discord.abc.Messageable):
+            await channel.send(**message_kwargs(reply))
+
     async def send_reminder(self, game_id: int, text: str, users: tuple[int, ...], nonce: str) -> None:
         record = await self.moderator.repo.get_game(game_id)
         if record.thread_id is None:
@@ -173,7 +193,7 @@ async def run_discord(settings: Settings, **bot_options: Any) -> None:
     repo = await open_repository(settings.store_url)
     try:
         moderator = Moderator(repo, images=settings.images, router_budget=settings.router_budget,
-                              reminders=settings.reminders)
+                              reminders=settings.reminders, follow_up_seconds=settings.router_follow_up)
         bot = StationmasterBot(settings, moderator, **bot_options)
         async with bot:
             await bot.start(settings.token or "")

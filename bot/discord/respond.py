@@ -122,6 +122,7 @@ async def answer_move(interaction: discord.Interaction, moderator: Moderator, wo
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
             await channel.send(**message_kwargs(reply))
+    moderator.delivered(reply)
     return reply
 
 

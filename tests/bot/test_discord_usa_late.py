@@ -13,6 +13,7 @@ the bot's position is the one the engine reaches by replaying the log that far.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -142,3 +143,31 @@ async def test_the_run_button_attaches_the_pullman_the_proposal_counted(fake_dis
         made = [stored.action["type"] for stored in bot.moderator.sessions._cache[1].actions[before:]]
         assert made == ["choose", "run_routes"]
         assert sum(run.revenue for run in table.state().last_runs) == total
+
+
+async def test_an_unproven_proposal_is_followed_in_the_thread_by_the_proven_runs(fake_discord: FakeDiscord,
+                                                                               tmp_path: Path) -> None:
+    """s8603 at 1126: MKT lays its track; given a millisecond, the proposal is not proven. Nobody
+    asks: the bot searches on and posts the proven $420 in the thread after the lay's reply, and
+    its "Run for $420" button runs it."""
+    document = json.loads(S8603.read_text())
+    async with stationmaster(fake_discord, tmp_path / "bot.db", images=False, router_budget=0.001,
+                             follow_up_seconds=20) as bot:
+        table = ImportedTable(fake_discord, bot, [p["name"] for p in document["players"]])
+        await table.open(document, 1126)
+        laid = await table.move(document["actions"][1126])
+        assert "(best found in the time allowed; /game routes searches longer)" in laid.content, laid.content
+        quick = int(laid.content.split("total $", 1)[1].split()[0].rstrip("."))
+        await asyncio.wait_for(bot.moderator.follow_ups.settled(), WAIT)
+        shown = fake_discord.messages_in(table.thread, include_ephemeral=False)
+        assert shown[-2].id == laid.id, [m.content[:60] for m in shown[-3:]]
+        answer = shown[-1]
+        assert answer.content.startswith("Searched 20 s more since the proposal: better runs, proven the best.\n"
+                                         "Proposed runs for MKT: "), answer.content
+        assert "total $420." in answer.content and 420 > quick
+        president = table.state().corporations["MKT"].president()
+        assert president is not None
+        button = next(b for b in answer.custom_ids() if b.endswith(":run"))
+        handle = await fake_discord.click(table.users[president.name], answer, button)
+        reply = await handle.wait_message(timeout=WAIT)
+        assert not reply.ephemeral and "MKT runs for $420" in reply.content, reply.content

@@ -1,0 +1,243 @@
+"""The longer search that follows an unproven proposal by itself, on real SQLite files and the
+optimizer's real worker processes: its answer becomes the proposal, and it is posted only after
+the move's own reply is out and only while the game still stands where it was searched."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import time
+from pathlib import Path
+
+import pytest
+from bot_helpers import imported, open_moderator
+from usa_script import USA_LOGS, decider, typed_parts
+
+from bot.config import ConfigError, load_settings
+from bot.console import add_play_arguments, play
+from bot.model import Actor, Command, Reply
+from bot.moderator import Moderator
+
+S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603")
+FIXTURE = next(path for path in USA_LOGS if path.stem == "109372")
+# MKT has laid its track (action 1126); its 6-train and Pullman run next. With a millisecond the
+# optimizer has no time for a proof; given longer it proves $420 in a few hundredths of a second.
+MKT_RUNS = 1127
+# B&O lays its track (109372's action 1441); its 8- and 6-train then run, a search of many seconds.
+BO_LAYS = 1441
+WAIT = 60.0
+
+
+async def _president(moderator: Moderator, game_id: int, corporation: str) -> Actor:
+    session = await moderator.sessions.get(game_id)
+    assert session.game is not None
+    president = session.game.state.corporations[corporation].president()
+    assert president is not None
+    return Actor(None, president.name)
+
+
+async def _lay(moderator: Moderator, log: Path, action: int) -> tuple[int, Actor, Reply]:
+    """The game imported just before `action` (a tile lay), and the lay made by its president."""
+    document = json.loads(log.read_text())
+    game_id = await imported(moderator, log, action - 1)
+    move = document["actions"][action - 1]
+    president = await _president(moderator, game_id, str(move["entity"]))
+    laid = await moderator.perform(game_id, president, Command("action", {"json": json.dumps(move)}))
+    assert laid.ok, laid.text
+    # Given a millisecond, the optimizer proves nothing (on a big map it finds nothing at all).
+    assert "(best found in the time allowed; /game routes searches longer)" in laid.text \
+        or "Proposed runs" not in laid.text, laid.text
+    return game_id, president, laid
+
+
+def _posted(moderator: Moderator) -> list[Reply]:
+    """What the moderator posts by itself, as a front door would post it."""
+    posted: list[Reply] = []
+
+    async def announce(reply: Reply) -> None:
+        posted.append(reply)
+
+    moderator.announce = announce
+    return posted
+
+
+def _total(text: str) -> int:
+    """The total of the proposal a reply gives ($0 if none)."""
+    return int(text.split("total $", 1)[1].split()[0].rstrip(".")) if "total $" in text else 0
+
+
+async def _until(condition: object, what: str) -> None:
+    waited = time.monotonic() + WAIT
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < waited, f"waited {WAIT:g} s for {what}"
+        await asyncio.sleep(0.005)
+
+
+async def test_an_unproven_proposal_is_searched_on_and_posted_after_the_reply(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001, follow_up_seconds=20)
+    posted = _posted(moderator)
+    try:
+        game_id, president, laid = await _lay(moderator, S8603, MKT_RUNS)
+        quick = _total(laid.text)
+        session = await moderator.sessions.get(game_id)
+
+        def proven() -> bool:
+            kept = session.proposal
+            return kept is not None and kept[0] == laid.seq and kept[1] is not None and kept[1].proven_optimal
+
+        # The answer is in and kept, but the move's reply is not out yet: nothing is posted.
+        await _until(proven, "the follow-up's proven answer")
+        await asyncio.sleep(0.1)
+        assert posted == []
+        moderator.delivered(laid)
+        await asyncio.wait_for(moderator.follow_ups.settled(), WAIT)
+        assert len(posted) == 1, [p.text for p in posted]
+        answer = posted[0]
+        assert answer.text.startswith("Searched 20 s more since the proposal: better runs, proven the best.\n"
+                                      "Proposed runs for MKT: "), answer.text
+        assert _total(answer.text) == 420 > quick
+        assert (answer.game_id, answer.seq) == (game_id, laid.seq)
+        assert [(b.label, b.verb) for b in answer.buttons] == [("Run for $420", "run")]
+        # /game routes knows the proof; /run with no routes runs the follow-up's answer.
+        again = await moderator.search_routes(game_id, president, 5)
+        assert again.text.startswith("Already proven the best runs:\nProposed runs for MKT: "), again.text
+        ran = await moderator.perform(game_id, president, Command("run"))
+        assert ran.ok and "MKT runs for $420" in ran.text, ran.text
+    finally:
+        await moderator.follow_ups.close()
+        await repo.close()
+
+
+async def test_a_follow_up_of_a_position_the_game_left_posts_nothing(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001, follow_up_seconds=20)
+    posted = _posted(moderator)
+    try:
+        game_id, president, laid = await _lay(moderator, S8603, MKT_RUNS)
+        # The president runs the quick proposal at once, before the longer search is in.
+        ran = await moderator.perform(game_id, president, Command("run"))
+        assert ran.ok and f"MKT runs for ${_total(laid.text)}" in ran.text, ran.text
+        moderator.delivered(laid)
+        moderator.delivered(ran)
+        await asyncio.wait_for(moderator.follow_ups.settled(), WAIT)
+        assert posted == []
+        session = await moderator.sessions.get(game_id)
+        assert session.seq == ran.seq
+        # The answer for the left position was not kept: the proposal there is still the quick one.
+        assert session.proposal is not None and session.proposal[0] == laid.seq and session.proposal[1] is not None
+        assert session.proposal[1].total == _total(laid.text) and not session.proposal[1].proven_optimal
+    finally:
+        await moderator.follow_ups.close()
+        await repo.close()
+
+
+async def test_no_follow_up_without_a_channel_or_seconds(tmp_path: Path) -> None:
+    for seconds, announced in ((0.0, True), (20.0, False)):
+        repo, moderator = await open_moderator(tmp_path / f"games{seconds:g}{announced}.db", router_budget=0.001,
+                                               follow_up_seconds=seconds)
+        posted = _posted(moderator) if announced else []
+        try:
+            game_id, _, laid = await _lay(moderator, S8603, MKT_RUNS)
+            moderator.delivered(laid)
+            assert moderator.follow_ups.running is None and not moderator.follow_ups.turn.locked()
+            await asyncio.wait_for(moderator.follow_ups.settled(), WAIT)
+            assert posted == []
+            session = await moderator.sessions.get(game_id)
+            assert session.proposal is not None and session.proposal[1] is not None
+            assert not session.proposal[1].proven_optimal  # nothing searched on
+        finally:
+            await moderator.follow_ups.close()
+            await repo.close()
+
+
+async def test_asking_for_routes_while_the_follow_up_searches_says_so(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001, follow_up_seconds=3)
+    posted = _posted(moderator)
+    try:
+        game_id, president, laid = await _lay(moderator, FIXTURE, BO_LAYS)
+        await _until(lambda: moderator.follow_ups.running == (game_id, laid.seq), "the follow-up to start")
+        asked = await moderator.search_routes(game_id, president, 10)
+        assert not asked.ok and asked.private
+        assert asked.text == ("The optimizer is already searching these runs longer (3 s, since the proposal); "
+                              "its answer is posted here when it is in."), asked.text
+        moderator.delivered(laid)
+        await asyncio.wait_for(moderator.follow_ups.settled(), WAIT)
+        session = await moderator.sessions.get(game_id)
+        assert session.proposal is not None and session.proposal[1] is not None
+        kept = session.proposal[1]
+        assert kept.total >= _total(laid.text)
+        # Posted when, and only when, the longer search beat the proposal or proved it.
+        assert len(posted) == (1 if kept.total > _total(laid.text) or kept.proven_optimal else 0)
+        if posted:
+            since = "since the proposal: " if "Proposed runs" in laid.text else "after the move: the best runs "
+            assert posted[0].text.startswith(f"Searched 3 s more {since}"), posted[0].text
+            assert _total(posted[0].text) == kept.total
+    finally:
+        await moderator.follow_ups.close()
+        await repo.close()
+
+
+def test_the_follow_up_seconds_are_configured_and_checked(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[bot]\n")
+    assert load_settings(config, environ={}).router_follow_up == 20.0
+    config.write_text("[bot]\nrouter_follow_up = 0\n")
+    assert load_settings(config, environ={}).router_follow_up == 0.0
+    for wrong in ("61", "-1", "nan", "true", '"20"'):
+        config.write_text(f"[bot]\nrouter_follow_up = {wrong}\n")
+        with pytest.raises(ConfigError, match="router_follow_up must be a number from 0 to 60, not "):
+            load_settings(config, environ={})
+    parser = argparse.ArgumentParser()
+    add_play_arguments(parser)
+    assert parser.parse_args([]).router_follow_up == 20.0
+    assert parser.parse_args(["--router-follow-up", "0"]).router_follow_up == 0.0
+    for wrong in ("61", "-1", "nan", "soon"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--router-follow-up", wrong])
+
+
+class _Terminal(io.StringIO):
+    """Typed lines from a person at a terminal, who waits for the follow-up before Ctrl-D."""
+
+    def __init__(self, lines: list[str], output: io.StringIO) -> None:
+        super().__init__()
+        self.lines, self.output = lines, output
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> str:
+        if self.lines:
+            return self.lines.pop(0)
+        waited = time.monotonic() + WAIT
+        while "Searched 20 s more" not in self.output.getvalue() and time.monotonic() < waited:
+            time.sleep(0.05)
+        return ""
+
+
+async def test_the_terminal_prints_the_follow_up_between_typed_lines(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    repo, moderator = await open_moderator(db)
+    try:
+        game_id = await imported(moderator, S8603, MKT_RUNS - 1)
+        session = await moderator.sessions.get(game_id)
+        assert session.game is not None
+        state = session.game.state
+    finally:
+        await repo.close()
+    action = json.loads(S8603.read_text())["actions"][MKT_RUNS - 1]
+    parts = typed_parts(state, action)
+    assert parts is not None
+    word, options = parts
+    typed = f"@{decider(state, action)} /{word} " + " ".join(f"{name}:{value}" for name, value in options.items())
+    output = io.StringIO()
+    args = argparse.Namespace(title="18USA", players="", seed=None, site_rules=False, db=str(db), out=None,
+                              images="none", game=game_id, strict=True, router_budget=0.001, router_follow_up=20.0)
+    assert await play(args, _Terminal([typed + "\n"], output), output) == 0
+    printed = output.getvalue()
+    laid = printed.index("MKT lays tile")
+    assert "(best found in the time allowed; /game routes searches longer)" in printed[laid:]
+    followed = printed.index("Searched 20 s more since the proposal: better runs, proven the best.\n"
+                             "Proposed runs for MKT: ")
+    assert followed > laid and "total $420." in printed[followed:]
