@@ -85,6 +85,11 @@ class FollowUps:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    @property
+    def pending(self) -> int:
+        """Follow-ups begun and not yet ended."""
+        return len(self._tasks)
+
     def delivered(self, game_id: int, seq: int) -> None:
         """The reply for this position is out: a follow-up's answer may be posted after it."""
         event = self._delivered.get((game_id, seq))
