@@ -139,6 +139,8 @@ class OptimizerWorker:
         try:
             if self._started is not None:
                 await asyncio.wait_for(asyncio.wrap_future(self._started), STARTUP_SECONDS)
+            if pool is not self._pool:  # closed meanwhile (the bot stopping): the search is not made
+                return None
             future = asyncio.get_running_loop().run_in_executor(pool, propose, state, corporation, budget)
             return await asyncio.wait_for(future, budget + GRACE)
         except (TimeoutError, BrokenProcessPool):

@@ -102,6 +102,11 @@ class FollowUps:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def close(self) -> None:
+        """Stop the follow-ups. A longer search still running is abandoned with its worker process:
+        otherwise the bot (or the terminal) would not exit until the search's seconds were up."""
+        if self.turn.locked():
+            # First: a task waiting on a search its process runs is not cancelled before it ends.
+            pics.LONGER.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -15,6 +15,7 @@ import pytest
 from bot_helpers import imported, open_moderator
 from usa_script import USA_LOGS, decider, typed_parts
 
+from bot import pictures
 from bot.config import ConfigError, load_settings
 from bot.console import add_play_arguments, play
 from bot.model import Actor, Command, Reply
@@ -241,3 +242,27 @@ async def test_the_terminal_prints_the_follow_up_between_typed_lines(tmp_path: P
     followed = printed.index("Searched 20 s more since the proposal: better runs, proven the best.\n"
                              "Proposed runs for MKT: ")
     assert followed > laid and "total $420." in printed[followed:]
+
+
+async def test_closing_during_a_follow_up_stops_its_worker_process(tmp_path: Path) -> None:
+    """A front door stopping (Ctrl-D, the bot's close) must not wait for a 20 s search to end:
+    the worker searching is stopped with it."""
+    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001, follow_up_seconds=20)
+    _posted(moderator)
+    try:
+        game_id, _, laid = await _lay(moderator, FIXTURE, BO_LAYS)
+        await _until(lambda: moderator.follow_ups.running == (game_id, laid.seq), "the follow-up to start")
+        pool = pictures.LONGER._pool  # noqa: SLF001 (the process the search runs in)
+        assert pool is not None
+        workers = list(pool._processes.values())  # noqa: SLF001
+        assert workers and all(worker.is_alive() for worker in workers)
+        await asyncio.sleep(0.5)  # the 20 s search is under way in the worker
+        # Well before the search's 20 s are up (without stopping the worker it waits for them).
+        await asyncio.wait_for(moderator.follow_ups.close(), 15)
+        for worker in workers:
+            worker.join(timeout=WAIT)
+        assert not any(worker.is_alive() for worker in workers)
+        assert moderator.follow_ups.pending == 0 and not moderator.follow_ups.turn.locked()
+    finally:
+        await moderator.follow_ups.close()
+        await repo.close()
