@@ -147,6 +147,11 @@ class OptimizerWorker:
             log.warning("route optimizer worker overran or died; replacing it")
             self._replace_pool()
             return None
+        except asyncio.CancelledError:
+            # Nobody waits for the answer any more, but the process would go on searching and
+            # the next search would queue behind it, its clock already running.
+            self._replace_pool()
+            raise
         finally:
             self.searching -= 1
 

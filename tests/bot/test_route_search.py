@@ -17,6 +17,7 @@ from bot import pictures
 from bot.model import Actor, Command
 from bot.moderator import Moderator
 from bot.pictures import OptimizerWorker
+from engine import load_game
 
 TEXAS = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
 S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603")
@@ -112,3 +113,26 @@ async def test_a_move_made_during_the_search_wins_and_a_second_search_waits(tmp_
             task.cancel()
         worker.close()
         await repo.close()
+
+
+async def test_a_search_nobody_waits_for_any_more_does_not_hold_up_the_next() -> None:
+    """A search whose caller is cancelled (the follow-up of a bot that stops, a lost interaction)
+    stops with its process: the next search starts at once instead of queueing behind it and
+    running out of its own time."""
+    worker = OptimizerWorker()
+    try:
+        fixture = json.loads(next(path for path in USA_LOGS if path.stem == "109372").read_text())
+        late = load_game({**fixture, "actions": fixture["actions"][:1441]}).state  # B&O's 8+6: 10 s and more
+        document = json.loads(S8603.read_text())
+        mkt = load_game({**document, "actions": document["actions"][:MKT_RUNS]}).state
+        long_search = asyncio.create_task(worker.propose(late, "B&O", 30))
+        while not worker.searching:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(1.0)  # well into its search
+        long_search.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await long_search
+        found = await worker.propose(mkt, "MKT", 5)
+        assert found is not None and found.proven_optimal and found.total == 420
+    finally:
+        worker.close()
