@@ -109,6 +109,11 @@ class Console:
             return self.refuse(f"Start a move with the name of the player making it, e.g. @{seats[0].display_name} "
                                f"/{command.name} … (players: {names}).")
         actor = TABLE if name is None else Actor(user_id=None, name=name, manager=True)
+        if name is not None and command.name in MOVES:
+            session = await self.moderator.sessions.get(self.game_id)
+            if session.seats and session.seat_of(actor) is None:
+                names = ", ".join(f"@{s.display_name}" for s in session.seats)
+                return self.refuse(f"No player of this game is called {name[:32]}: the players are {names}.")
         try:
             reply = await handle(self.moderator, self.game_id, actor, command, shuffle=False)
         except Exception as error:  # a bug must not end the session: the log is safe on disk

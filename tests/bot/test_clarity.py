@@ -65,6 +65,10 @@ async def test_the_terminal_lists_choices_and_what_fits_on_a_hex(tmp_path: Path)
         # A move without @Name says to start with one, and nothing is done.
         await console.line("/bid company:GRRRC price:80")
         assert "error: Start a move with the name of the player making it, e.g. @" in out.getvalue()
+        # A name that is no player's says who the players are, and nothing is done.
+        await console.line("@Zelda /bid company:GRRRC price:80")
+        names = ", ".join(f"@{s.display_name}" for s in session.seats)
+        assert f"error: No player of this game is called Zelda: the players are {names}." in out.getvalue()
         assert await repo.last_seq(game_id) == 0
         await play_opening(moderator, game_id)
         president = next(p.name for p in (await moderator.sessions.get(game_id)).game.state.acting_players())

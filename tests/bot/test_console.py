@@ -82,7 +82,7 @@ def test_terminal_errors_pictures_and_export(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "error: That move is not allowed: a bid on GRRRC must be at least $80" in out
-    assert "error: You have no seat in this game" in out
+    assert "error: No player of this game is called Nobody Here: the players are @Alice, @Bob, @Carol." in out
     assert "error: start a move with the player's name and a command, e.g. @Alice /pass" in out
     assert "error: unknown command /fly" in out
     assert "error: /bid needs price:" in out
