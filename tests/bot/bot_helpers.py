@@ -31,6 +31,15 @@ async def open_moderator(path: Path, **kwargs: Any) -> tuple[SqliteGameRepositor
     return repo, Moderator(repo, **kwargs)
 
 
+async def president_of(moderator: Moderator, game_id: int, corporation: str) -> Actor:
+    """The president of `corporation`, acting from the terminal (by name)."""
+    session = await moderator.sessions.get(game_id)
+    assert session.game is not None
+    president = session.game.state.corporations[corporation].president()
+    assert president is not None
+    return Actor(None, president.name)
+
+
 async def imported(moderator: Moderator, log: Path, actions: int, **document: Any) -> int:
     """A new game from the log's first `actions` actions, imported by the person at the terminal
     (seats matched by the log's player names); `document` adds or replaces top-level keys."""

@@ -9,10 +9,12 @@ import asyncio
 import io
 import json
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from bot_helpers import imported, open_moderator
+from bot_helpers import imported, open_moderator, president_of
 from usa_script import USA_LOGS, decider, typed_parts
 
 from bot import pictures
@@ -31,20 +33,12 @@ BO_LAYS = 1441
 WAIT = 60.0
 
 
-async def _president(moderator: Moderator, game_id: int, corporation: str) -> Actor:
-    session = await moderator.sessions.get(game_id)
-    assert session.game is not None
-    president = session.game.state.corporations[corporation].president()
-    assert president is not None
-    return Actor(None, president.name)
-
-
 async def _lay(moderator: Moderator, log: Path, action: int) -> tuple[int, Actor, Reply]:
     """The game imported just before `action` (a tile lay), and the lay made by its president."""
     document = json.loads(log.read_text())
     game_id = await imported(moderator, log, action - 1)
     move = document["actions"][action - 1]
-    president = await _president(moderator, game_id, str(move["entity"]))
+    president = await president_of(moderator, game_id, str(move["entity"]))
     laid = await moderator.perform(game_id, president, Command("action", {"json": json.dumps(move)}))
     assert laid.ok, laid.text
     # Given a millisecond, the optimizer proves nothing (on a big map it finds nothing at all).
@@ -53,15 +47,23 @@ async def _lay(moderator: Moderator, log: Path, action: int) -> tuple[int, Actor
     return game_id, president, laid
 
 
-def _posted(moderator: Moderator) -> list[Reply]:
-    """What the moderator posts by itself, as a front door would post it."""
+@asynccontextmanager
+async def _moderator(path: Path, seconds: float, announced: bool = True) -> AsyncIterator[tuple[Moderator, list[Reply]]]:
+    """A Moderator with 1 ms proposals and `seconds` of follow-up, and what it posts by itself
+    (as a front door would post it; nothing can be posted when not `announced`)."""
+    repo, moderator = await open_moderator(path, router_budget=0.001, follow_up_seconds=seconds)
     posted: list[Reply] = []
 
     async def announce(reply: Reply) -> None:
         posted.append(reply)
 
-    moderator.announce = announce
-    return posted
+    if announced:
+        moderator.announce = announce
+    try:
+        yield moderator, posted
+    finally:
+        await moderator.follow_ups.close()
+        await repo.close()
 
 
 def _total(text: str) -> int:
@@ -77,9 +79,7 @@ async def _until(condition: object, what: str) -> None:
 
 
 async def test_an_unproven_proposal_is_searched_on_and_posted_after_the_reply(tmp_path: Path) -> None:
-    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001, follow_up_seconds=20)
-    posted = _posted(moderator)
-    try:
+    async with _moderator(tmp_path / "games.db", 20) as (moderator, posted):
         game_id, president, laid = await _lay(moderator, S8603, MKT_RUNS)
         quick = _total(laid.text)
         session = await moderator.sessions.get(game_id)
@@ -106,15 +106,10 @@ async def test_an_unproven_proposal_is_searched_on_and_posted_after_the_reply(tm
         assert again.text.startswith("Already proven the best runs:\nProposed runs for MKT: "), again.text
         ran = await moderator.perform(game_id, president, Command("run"))
         assert ran.ok and "MKT runs for $420" in ran.text, ran.text
-    finally:
-        await moderator.follow_ups.close()
-        await repo.close()
 
 
 async def test_a_follow_up_of_a_position_the_game_left_posts_nothing(tmp_path: Path) -> None:
-    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001, follow_up_seconds=20)
-    posted = _posted(moderator)
-    try:
+    async with _moderator(tmp_path / "games.db", 20) as (moderator, posted):
         game_id, president, laid = await _lay(moderator, S8603, MKT_RUNS)
         # The president runs the quick proposal at once, before the longer search is in.
         ran = await moderator.perform(game_id, president, Command("run"))
@@ -128,17 +123,11 @@ async def test_a_follow_up_of_a_position_the_game_left_posts_nothing(tmp_path: P
         # The answer for the left position was not kept: the proposal there is still the quick one.
         assert session.proposal is not None and session.proposal[0] == laid.seq and session.proposal[1] is not None
         assert session.proposal[1].total == _total(laid.text) and not session.proposal[1].proven_optimal
-    finally:
-        await moderator.follow_ups.close()
-        await repo.close()
 
 
 async def test_no_follow_up_without_a_channel_or_seconds(tmp_path: Path) -> None:
     for seconds, announced in ((0.0, True), (20.0, False)):
-        repo, moderator = await open_moderator(tmp_path / f"games{seconds:g}{announced}.db", router_budget=0.001,
-                                               follow_up_seconds=seconds)
-        posted = _posted(moderator) if announced else []
-        try:
+        async with _moderator(tmp_path / f"games{seconds:g}{announced}.db", seconds, announced) as (moderator, posted):
             game_id, _, laid = await _lay(moderator, S8603, MKT_RUNS)
             moderator.delivered(laid)
             assert moderator.follow_ups.running is None and not moderator.follow_ups.turn.locked()
@@ -147,15 +136,10 @@ async def test_no_follow_up_without_a_channel_or_seconds(tmp_path: Path) -> None
             session = await moderator.sessions.get(game_id)
             assert session.proposal is not None and session.proposal[1] is not None
             assert not session.proposal[1].proven_optimal  # nothing searched on
-        finally:
-            await moderator.follow_ups.close()
-            await repo.close()
 
 
 async def test_asking_for_routes_while_the_follow_up_searches_says_so(tmp_path: Path) -> None:
-    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001, follow_up_seconds=3)
-    posted = _posted(moderator)
-    try:
+    async with _moderator(tmp_path / "games.db", 3) as (moderator, posted):
         game_id, president, laid = await _lay(moderator, FIXTURE, BO_LAYS)
         await _until(lambda: moderator.follow_ups.running == (game_id, laid.seq), "the follow-up to start")
         asked = await moderator.search_routes(game_id, president, 10)
@@ -174,9 +158,6 @@ async def test_asking_for_routes_while_the_follow_up_searches_says_so(tmp_path: 
             since = "since the proposal: " if "Proposed runs" in laid.text else "after the move: the best runs "
             assert posted[0].text.startswith(f"Searched 3 s more {since}"), posted[0].text
             assert _total(posted[0].text) == kept.total
-    finally:
-        await moderator.follow_ups.close()
-        await repo.close()
 
 
 def test_the_follow_up_seconds_are_configured_and_checked(tmp_path: Path) -> None:
@@ -247,9 +228,7 @@ async def test_the_terminal_prints_the_follow_up_between_typed_lines(tmp_path: P
 async def test_closing_during_a_follow_up_stops_its_worker_process(tmp_path: Path) -> None:
     """A front door stopping (Ctrl-D, the bot's close) must not wait for a 20 s search to end:
     the worker searching is stopped with it."""
-    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001, follow_up_seconds=20)
-    _posted(moderator)
-    try:
+    async with _moderator(tmp_path / "games.db", 20) as (moderator, _):
         game_id, _, laid = await _lay(moderator, FIXTURE, BO_LAYS)
         await _until(lambda: moderator.follow_ups.running == (game_id, laid.seq), "the follow-up to start")
         pool = pictures.LONGER._pool  # noqa: SLF001 (the process the search runs in)
@@ -263,6 +242,3 @@ async def test_closing_during_a_follow_up_stops_its_worker_process(tmp_path: Pat
             worker.join(timeout=WAIT)
         assert not any(worker.is_alive() for worker in workers)
         assert moderator.follow_ups.pending == 0 and not moderator.follow_ups.turn.locked()
-    finally:
-        await moderator.follow_ups.close()
-        await repo.close()

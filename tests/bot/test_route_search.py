@@ -10,12 +10,11 @@ import json
 from pathlib import Path
 
 import pytest
-from bot_helpers import actor, imported, open_moderator
+from bot_helpers import actor, imported, open_moderator, president_of
 from usa_script import USA_LOGS
 
 from bot import pictures
 from bot.model import Actor, Command
-from bot.moderator import Moderator
 from bot.pictures import OptimizerWorker
 from engine import load_game
 
@@ -26,20 +25,12 @@ S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603"
 MKT_RUNS = 1127
 
 
-async def _president(moderator: Moderator, game_id: int, corporation: str) -> Actor:
-    session = await moderator.sessions.get(game_id)
-    assert session.game is not None
-    president = session.game.state.corporations[corporation].president()
-    assert president is not None
-    return Actor(None, president.name)
-
-
 async def test_an_unproven_proposal_is_searched_longer_and_run_runs_the_better_answer(tmp_path: Path) -> None:
     repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=0.001)
     try:
         document = json.loads(S8603.read_text())
         game_id = await imported(moderator, S8603, MKT_RUNS - 1)
-        president = await _president(moderator, game_id, "MKT")
+        president = await president_of(moderator, game_id, "MKT")
         laid = await moderator.perform(game_id, president, Command("action", {"json": json.dumps(
             document["actions"][MKT_RUNS - 1])}))
         assert laid.ok, laid.text
@@ -65,7 +56,7 @@ async def test_a_search_is_refused_when_asked_wrongly_and_changes_nothing(tmp_pa
     repo, moderator = await open_moderator(tmp_path / "games.db")
     try:
         game_id = await imported(moderator, TEXAS, 44)
-        president = await _president(moderator, game_id, "SP")
+        president = await president_of(moderator, game_id, "SP")
         before = await repo.last_seq(game_id)
         for seconds in (0.5, 61):
             refused = await moderator.search_routes(game_id, president, seconds)
@@ -93,7 +84,7 @@ async def test_a_move_made_during_the_search_wins_and_a_second_search_waits(tmp_
     cleanup: list[asyncio.Task[object]] = []
     try:
         game_id = await imported(moderator, TEXAS, 44)
-        president = await _president(moderator, game_id, "SP")
+        president = await president_of(moderator, game_id, "SP")
         laid = await moderator.act(game_id, president, Command("lay", {"hex": "J7", "tile": "8", "rotation": 1}))
         assert laid.committed
         search = asyncio.create_task(moderator.search_routes(game_id, president, 10))
