@@ -12,6 +12,7 @@ import copy
 import importlib.util
 import logging
 import multiprocessing
+import os
 import pickle
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -88,9 +89,11 @@ GRACE = 2.0  # seconds past the budget before a worker is given up and replaced
 STARTUP_SECONDS = 30.0
 
 
-def _load_optimizer() -> None:
+def _load_optimizer(niceness: int = 0) -> None:
     """Import the model search when the worker starts: loading its solver takes about a second,
     which would otherwise come out of the first search's budget."""
+    if niceness and hasattr(os, "nice"):  # (a Unix call)
+        os.nice(niceness)
     if ROUTER:
         import engine.core.router_modelsearch  # noqa: F401
 
@@ -102,7 +105,8 @@ def _started() -> bool:
 class OptimizerWorker:
     """One worker process that runs `propose`, replaced when a search overruns or dies."""
 
-    def __init__(self) -> None:
+    def __init__(self, niceness: int = 0) -> None:
+        self.niceness = niceness  # added to the worker process's nice value (lower CPU priority)
         self._pool: ProcessPoolExecutor | None = None
         self._started: Future[bool] | None = None
         self.searching = 0  # searches handed to the worker and not yet answered
@@ -110,7 +114,7 @@ class OptimizerWorker:
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_load_optimizer)
+                                             initializer=_load_optimizer, initargs=(self.niceness,))
             self._started = self._pool.submit(_started)
         return self._pool
 
@@ -157,7 +161,9 @@ class OptimizerWorker:
 
 
 QUICK = OptimizerWorker()  # the proposal after each move
-LONGER = OptimizerWorker()  # /game routes: one longer search at a time
+# /game routes and the follow-ups of unproven proposals: one longer search at a time, at a lower
+# CPU priority, so that on a busy machine the moves' proposals and pictures come first.
+LONGER = OptimizerWorker(niceness=5)
 
 
 async def propose_in_worker(state: BaseGame, corporation: str, budget: float) -> Proposal | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -125,5 +126,22 @@ async def test_a_search_nobody_waits_for_any_more_does_not_hold_up_the_next() ->
             await long_search
         found = await worker.propose(mkt, "MKT", 5)
         assert found is not None and found.proven_optimal and found.total == 420
+    finally:
+        worker.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="process priorities are a Unix call")
+async def test_the_longer_searches_run_at_a_lower_cpu_priority() -> None:
+    """The bot's longer worker yields the CPU to the moves' proposals and pictures."""
+    assert pictures.LONGER.niceness > 0 and pictures.QUICK.niceness == 0
+    worker = OptimizerWorker(niceness=pictures.LONGER.niceness)
+    try:
+        document = json.loads(S8603.read_text())
+        mkt = load_game({**document, "actions": document["actions"][:MKT_RUNS]}).state
+        assert await worker.propose(mkt, "MKT", 5) is not None
+        assert worker._pool is not None  # noqa: SLF001 (the process the search ran in)
+        (process,) = worker._pool._processes.values()  # noqa: SLF001
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, ours + pictures.LONGER.niceness)
     finally:
         worker.close()
