@@ -9,7 +9,7 @@ import asyncio
 import io
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -71,9 +71,9 @@ def _total(text: str) -> int:
     return int(text.split("total $", 1)[1].split()[0].rstrip(".")) if "total $" in text else 0
 
 
-async def _until(condition: object, what: str) -> None:
+async def _until(condition: Callable[[], bool], what: str) -> None:
     waited = time.monotonic() + WAIT
-    while not condition():  # type: ignore[operator]
+    while not condition():
         assert time.monotonic() < waited, f"waited {WAIT:g} s for {what}"
         await asyncio.sleep(0.005)
 
