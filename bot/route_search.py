@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot import pictures as pics
@@ -30,6 +31,7 @@ from engine.legal import legal_moves
 
 if TYPE_CHECKING:
     from bot.moderator import Moderator
+    from bot.sessions import Session
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +187,15 @@ class RouteSearchMixin:
             current = session.proposal[1] if session.proposal is not None and session.proposal[0] == seq else None
             kept = better(found, current)
             session.proposal = (seq, kept)
+        reply = self._kept_reply(game_id, seq, state, found, kept, current, seconds, follow_up)
+        if reply is not None and reply.ok and found is not None and kept is found:
+            reply = await self._with_runs_drawn(session, state, found, reply)
+        return reply
+
+    def _kept_reply(self: Moderator, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
+                    kept: pics.Proposal | None, current: pics.Proposal | None, seconds: float,
+                    follow_up: bool) -> Reply | None:
+        """What keep_found says of a longer search's answer."""
         if follow_up:
             if found is None or kept is not found:
                 return None  # the proposal stands: saying so again would be noise
@@ -209,6 +220,17 @@ class RouteSearchMixin:
         else:
             head = f"Searched {seconds:g} s: the best runs found (not proven the best)."
         return self._routes_reply(game_id, seq, state, kept, head)
+
+    async def _with_runs_drawn(self: Moderator, session: Session, state: BaseGame, proposal: pics.Proposal,
+                               reply: Reply) -> Reply:
+        """The reply with the pictures the new runs change (the map, drawn with them)."""
+        if not self.images:
+            return reply
+        try:
+            return replace(reply, pictures=await self._draw(session, state, proposal))
+        except Exception:  # the runs are kept and said; a picture that fails must not lose them
+            log.exception("drawing the runs found for game %s at seq %s failed", session.game_id, session.seq)
+            return reply
 
     def _routes_reply(self: Moderator, game_id: int, seq: int, state: BaseGame, proposal: pics.Proposal,
                       head: str) -> Reply:

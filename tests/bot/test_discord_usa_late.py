@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord, FakeUser, StoredMessage
-from test_discord_e2e import WAIT, stationmaster
+from test_discord_e2e import WAIT, pngs, stationmaster
 from test_discord_hardening import _import_by_slash
 from test_usa_table import position
 from usa_script import USA_LOGS, decider, typed_parts
@@ -148,11 +148,10 @@ async def test_the_run_button_attaches_the_pullman_the_proposal_counted(fake_dis
 async def test_an_unproven_proposal_is_followed_in_the_thread_by_the_proven_runs(fake_discord: FakeDiscord,
                                                                                tmp_path: Path) -> None:
     """s8603 at 1126: MKT lays its track; given a millisecond, the proposal is not proven. Nobody
-    asks: the bot searches on and posts the proven $420 in the thread after the lay's reply, and
-    its "Run for $420" button runs it."""
+    asks: the bot searches on and posts the proven $420 in the thread after the lay's reply, with
+    the map drawn with those runs, and its "Run for $420" button runs it."""
     document = json.loads(S8603.read_text())
-    async with stationmaster(fake_discord, tmp_path / "bot.db", images=False, router_budget=0.001,
-                             follow_up_seconds=20) as bot:
+    async with stationmaster(fake_discord, tmp_path / "bot.db", router_budget=0.001, follow_up_seconds=20) as bot:
         table = ImportedTable(fake_discord, bot, [p["name"] for p in document["players"]])
         await table.open(document, 1126)
         laid = await table.move(document["actions"][1126])
@@ -165,6 +164,7 @@ async def test_an_unproven_proposal_is_followed_in_the_thread_by_the_proven_runs
         assert answer.content.startswith("Searched 20 s more since the proposal: better runs, proven the best.\n"
                                          "Proposed runs for MKT: "), answer.content
         assert "total $420." in answer.content and 420 > quick
+        assert pngs(answer)[:1] == ["map.png"]  # the map redrawn with the better runs
         president = table.state().corporations["MKT"].president()
         assert president is not None
         button = next(b for b in answer.custom_ids() if b.endswith(":run"))

@@ -48,10 +48,11 @@ async def _lay(moderator: Moderator, log: Path, action: int) -> tuple[int, Actor
 
 
 @asynccontextmanager
-async def _moderator(path: Path, seconds: float, announced: bool = True) -> AsyncIterator[tuple[Moderator, list[Reply]]]:
+async def _moderator(path: Path, seconds: float, announced: bool = True,
+                     images: bool = False) -> AsyncIterator[tuple[Moderator, list[Reply]]]:
     """A Moderator with 1 ms proposals and `seconds` of follow-up, and what it posts by itself
     (as a front door would post it; nothing can be posted when not `announced`)."""
-    repo, moderator = await open_moderator(path, router_budget=0.001, follow_up_seconds=seconds)
+    repo, moderator = await open_moderator(path, router_budget=0.001, follow_up_seconds=seconds, images=images)
     posted: list[Reply] = []
 
     async def announce(reply: Reply) -> None:
@@ -79,7 +80,7 @@ async def _until(condition: Callable[[], bool], what: str) -> None:
 
 
 async def test_an_unproven_proposal_is_searched_on_and_posted_after_the_reply(tmp_path: Path) -> None:
-    async with _moderator(tmp_path / "games.db", 20) as (moderator, posted):
+    async with _moderator(tmp_path / "games.db", 20, images=True) as (moderator, posted):
         game_id, president, laid = await _lay(moderator, S8603, MKT_RUNS)
         quick = _total(laid.text)
         session = await moderator.sessions.get(game_id)
@@ -101,6 +102,10 @@ async def test_an_unproven_proposal_is_searched_on_and_posted_after_the_reply(tm
         assert _total(answer.text) == 420 > quick
         assert (answer.game_id, answer.seq) == (game_id, laid.seq)
         assert [(b.label, b.verb) for b in answer.buttons] == [("Run for $420", "run")]
+        # The better runs drawn: the map (and its close-up of the lay if the runs there changed);
+        # the market and table did not change.
+        assert [p.name for p in answer.pictures] in (["map.png"], ["map.png", "map-close-up.png"])
+        assert all(p.data.startswith(b"\x89PNG") for p in answer.pictures)
         # /game routes knows the proof; /run with no routes runs the follow-up's answer.
         again = await moderator.search_routes(game_id, president, 5)
         assert again.text.startswith("Already proven the best runs:\nProposed runs for MKT: "), again.text
