@@ -238,7 +238,8 @@ class ReminderService:
                     session = await self.moderator.sessions.get(game_id)
                     assert session.game is not None
                     turn, _ = self.moderator.turn_text(session, session.game.state)
-                    text = f"Reminder: game #{game_id} is waiting.\n{turn}"
+                    runs = await self.moderator.proposal_words(session)
+                    text = f"Reminder: game #{game_id} is waiting.\n{turn}" + (f"\n{runs}" if runs else "")
             users = tuple(s.discord_user_id for s in seats if s.discord_user_id is not None)
             if text:
                 # Sent before anything is settled; a second attempt (this claim taken over

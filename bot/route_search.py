@@ -176,6 +176,17 @@ class RouteSearchMixin:
                                "the runs are still to be chosen.", game_id)
         return kept
 
+    async def proposal_words(self: Moderator, session: Session) -> str | None:
+        """The runs proposed at the session's position, in words (searched now if none is kept),
+        or None when no company is to run trains. For a reminder: what the president confirms."""
+        if session.game is None or not any(m["type"] == "run_routes" for m in legal_moves(session.game.state)):
+            return None
+        state = session.game.state
+        proposal = await self._proposal(session, state, session.seq)
+        if proposal is None:
+            return None
+        return proposal_text(proposal, attachment_words(state, proposal.corporation, proposal.runs))
+
     async def keep_found(self: Moderator, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
                          seconds: float, *, follow_up: bool = False) -> Reply | None:
         """Keep a longer search's answer as the position's proposal if it is better or newly

@@ -22,6 +22,8 @@ from bot.config import ConfigError, load_settings
 from bot.console import add_play_arguments, play
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator
+from bot.reminders import ReminderService
+from storage import ReminderDue
 
 S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603")
 FIXTURE = next(path for path in USA_LOGS if path.stem == "109372")
@@ -247,3 +249,27 @@ async def test_closing_during_a_follow_up_stops_its_worker_process(tmp_path: Pat
             worker.join(timeout=WAIT)
         assert not any(worker.is_alive() for worker in workers)
         assert moderator.follow_ups.pending == 0 and not moderator.follow_ups.turn.locked()
+
+
+async def test_a_reminder_to_run_trains_gives_the_proposed_runs(tmp_path: Path) -> None:
+    """The president reminded to run reads what /run would run, even after a restart (the
+    proposal is then made again for the reminder)."""
+    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=5)
+    try:
+        game_id = await imported(moderator, S8603, MKT_RUNS)  # MKT is to run: nothing proposed yet
+        sent: list[tuple[int, str, tuple[int, ...]]] = []
+
+        async def send(game: int, text: str, users: tuple[int, ...], nonce: str) -> None:
+            sent.append((game, text, users))
+
+        later = time.time() + 30 * 24 * 3600  # every seat long overdue
+        reminders = ReminderService(moderator, send, clock=lambda: later)
+        await reminders.fire(ReminderDue(game_id, int(later)))
+        ((game, text, _),) = sent
+        assert game == game_id and text.startswith(f"Reminder: game #{game_id} is waiting.\n")
+        turn, runs = text.splitlines()[1:]
+        assert turn.startswith("@P4 — MKT: ") and "run trains (/run)" in turn, turn
+        assert runs.startswith("Proposed runs for MKT: 6-3 with Pullman on the 6-train 6-3: ") and \
+            "total $420. Confirm with /run" in runs, runs
+    finally:
+        await repo.close()
