@@ -44,7 +44,9 @@ class InfoMixin:
                              game_id=game_id, seq=0, buttons=lobby_buttons())
             state = session.game.state
             turn, _ = self.turn_text(session, state, ping=False, notes=False)  # the summary has them
-            return Reply(f"{head}\n{summary(state, session.seats)}\n{turn}", game_id=game_id, seq=session.seq)
+            runs = await self.proposal_words(session) if record.status == "active" else None
+            return Reply(f"{head}\n{summary(state, session.seats)}\n{turn}" + (f"\n{runs}" if runs else ""),
+                         game_id=game_id, seq=session.seq)
 
     async def pictures(self: Moderator, game_id: int, which: tuple[str, ...], around: str | None = None,
                        radius: int = DEFAULT_RADIUS) -> Reply:

@@ -273,3 +273,16 @@ async def test_a_reminder_to_run_trains_gives_the_proposed_runs(tmp_path: Path) 
             "total $420. Confirm with /run" in runs, runs
     finally:
         await repo.close()
+
+
+async def test_the_status_of_a_game_whose_company_is_to_run_gives_the_proposed_runs(tmp_path: Path) -> None:
+    repo, moderator = await open_moderator(tmp_path / "games.db", router_budget=5)
+    try:
+        game_id = await imported(moderator, S8603, MKT_RUNS)
+        status = await moderator.status(game_id)
+        assert status.ok and status.text.splitlines()[-1].startswith("Proposed runs for MKT: "), status.text
+        assert "total $420. Confirm with /run" in status.text
+        before = await imported(moderator, S8603, MKT_RUNS - 1)  # MKT still lays track: nothing to run
+        assert "Proposed runs" not in (await moderator.status(before)).text
+    finally:
+        await repo.close()
