@@ -5,10 +5,11 @@ and acquisitions, shorts (18USA), liquidations, bankruptcies, Pullmans and priva
 powers.
 
     python bench/random_depth.py 18USA|18Texas [--policy deep] [--games 30] [--first-seed 20000]
-        [--cap 1500] [--options a,b]
+        [--cap 1500] [--options a,b] [--check-optimizer]
 
 18USA's policies: `weighted` (the property tests') and `deep`; 18Texas's: `sensible`, `uniform`,
 `trader` (the property tests') and `deep`. Prints a line a game and the figures over all games.
+`--check-optimizer` checks every run proposal (`optimizer_check`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18usa"),
                 str(ROOT / "tests" / "engine" / "titles" / "g18texas")]
+
+from optimizer_check import bench_check  # noqa: E402
 
 from engine.log import Game  # noqa: E402
 
@@ -116,18 +119,21 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=20000)
     parser.add_argument("--cap", type=int, default=1500)
     parser.add_argument("--options", default="", help="rule options, comma-separated")
+    parser.add_argument("--check-optimizer", action="store_true",
+                        help="check every run proposal against a 20 s solve or the brute force (optimizer_check)")
     args = parser.parse_args()
     options = [o for o in args.options.split(",") if o]
     usa = args.title == "18USA"
     policy = args.policy or ("weighted" if usa else "sensible")
     games: list[Depth] = []
-    for seed in range(args.first_seed, args.first_seed + args.games):
-        count = 4 + seed % 4 if usa else 3 + seed % 3
-        depth = (play_usa if usa else play_texas)(count, seed, options, policy, args.cap)
-        games.append(depth)
-        counts = " ".join(f"{k}={v}" for k, v in depth.counts.items() if v)
-        print(f"{count}p seed {seed}: {depth.ending} phase {depth.phase} (bought {depth.best_train}) after {depth.actions} actions "
-              f"({depth.seconds:.1f} s) {counts}" + (f"\n    {depth.failure}" if depth.failure else ""), flush=True)
+    with bench_check(args.check_optimizer, f"random_depth {args.title} --policy {policy}"):
+        for seed in range(args.first_seed, args.first_seed + args.games):
+            count = 4 + seed % 4 if usa else 3 + seed % 3
+            depth = (play_usa if usa else play_texas)(count, seed, options, policy, args.cap)
+            games.append(depth)
+            counts = " ".join(f"{k}={v}" for k, v in depth.counts.items() if v)
+            print(f"{count}p seed {seed}: {depth.ending} phase {depth.phase} (bought {depth.best_train}) after {depth.actions} actions "
+                  f"({depth.seconds:.1f} s) {counts}" + (f"\n    {depth.failure}" if depth.failure else ""), flush=True)
     print(f"{args.title} policy {policy}{' options ' + args.options if options else ''}:\n{summary(games)}")
 
 

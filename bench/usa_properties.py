@@ -2,7 +2,7 @@
 legal games with 4-7 players, each checked after every action (tests' `usa_random_play.py`).
 
     python bench/usa_properties.py [--games 40] [--first-seed 5] [--cap 1200] [--options a,b,...]
-        [--policy weighted|deep]
+        [--policy weighted|deep] [--check-optimizer]
 
 `--options site_rules` plays by the site's reading of every rule; the rule 17 variants are
 `seventeen_trains`, `president_above_60` and `max_start_300`. `--policy deep` plays for long games
@@ -10,7 +10,7 @@ legal games with 4-7 players, each checked after every action (tests' `usa_rando
 
 Prints each game's ending or first broken property, how long the games took, where the game's
 log does not replay to the game played (`replay_check`) and any legal-moves query or action that
-took more than Discord's 3 s.
+took more than Discord's 3 s. `--check-optimizer` checks every run proposal (`optimizer_check`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18usa")]
 
+from optimizer_check import bench_check  # noqa: E402
 from replay_check import replay_difference  # noqa: E402
 from usa_random_play import Played, play_random_game  # noqa: E402
 
@@ -45,25 +46,33 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=1200)
     parser.add_argument("--options", default="", help="rule options, comma-separated")
     parser.add_argument("--policy", default="weighted", choices=("weighted", "deep"))
+    parser.add_argument("--check-optimizer", action="store_true",
+                        help="check every run proposal against a 20 s solve or the brute force (optimizer_check)")
     args = parser.parse_args()
     endings: collections.Counter[str] = collections.Counter()
     start = time.perf_counter()
-    for seed in range(args.first_seed, args.first_seed + args.games):
-        count = 4 + seed % 4
-        began = time.perf_counter()
-        played = play_random_game(count, seed, args.cap, options=[o for o in args.options.split(",") if o],
-                                  policy=args.policy)
-        endings[played.ending] += 1
-        print(f"{count}p seed {seed}: {played.ending} at {played.where()}, biggest train {biggest_train(played)} ({time.perf_counter() - began:.1f} s)"
-              + (f"\n    {played.failure}" if played.failure else ""), flush=True)
-        differs = None if played.failure else replay_difference(played.game, {"umap": _SHARED_BY_COPIES})
-        if differs:
-            endings["replay differs"] += 1
-            print(f"    the log does not replay to the game: {differs}", flush=True)
-        for what, (took, where) in (("legal moves", played.slowest_moves), ("action", played.slowest_action)):
-            if took > SLOW:
-                print(f"    slow {what}: {took:.1f} s at {where}", flush=True)
+    with bench_check(args.check_optimizer, f"usa_properties --policy {args.policy}"):
+        for seed in range(args.first_seed, args.first_seed + args.games):
+            play_one(seed, args, endings)
     print(f"{args.games} games in {time.perf_counter() - start:.0f} s: {dict(endings)}")
+
+
+def play_one(seed: int, args: argparse.Namespace, endings: collections.Counter[str]) -> None:
+    """One game, its line printed and its ending counted."""
+    count = 4 + seed % 4
+    began = time.perf_counter()
+    played = play_random_game(count, seed, args.cap, options=[o for o in args.options.split(",") if o],
+                              policy=args.policy)
+    endings[played.ending] += 1
+    print(f"{count}p seed {seed}: {played.ending} at {played.where()}, biggest train {biggest_train(played)} ({time.perf_counter() - began:.1f} s)"
+          + (f"\n    {played.failure}" if played.failure else ""), flush=True)
+    differs = None if played.failure else replay_difference(played.game, {"umap": _SHARED_BY_COPIES})
+    if differs:
+        endings["replay differs"] += 1
+        print(f"    the log does not replay to the game: {differs}", flush=True)
+    for what, (took, where) in (("legal moves", played.slowest_moves), ("action", played.slowest_action)):
+        if took > SLOW:
+            print(f"    slow {what}: {took:.1f} s at {where}", flush=True)
 
 
 if __name__ == "__main__":

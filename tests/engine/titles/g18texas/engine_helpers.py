@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 from game_pictures import canonical, position, snapshot  # noqa: F401 (used by the rule tests)
+from optimizer_check import proposed_runs as checked_runs
 
 from engine import GameError, given_most, new_game
 from engine.core.entities import Corporation, Player, Share
 from engine.core.game import BaseGame
 from engine.core.operating_round import OperatingRound
 from engine.core.rng import SetupRandom
-from engine.core.router import RouteResult, best_runs
+from engine.core.router import RouteResult
 from engine.core.steps.discard import crowded
 from engine.core.stock_round import StockRound
 from engine.log import Game
@@ -421,8 +422,10 @@ class Setup:
 # --- runs ----------------------------------------------------------------------------------
 def proposed_runs(state: BaseGame, corporation: Corporation) -> RouteResult:
     """The route optimizer's runs (engine/core/router.py). An optimizer error is raised, not
-    papered over: the property games exercise the optimizer as much as the rules."""
-    return best_runs(state, corporation, time_budget=1.0)
+    papered over: the property games exercise the optimizer as much as the rules. Checked
+    against a longer search or the brute force when a bench switched the check on
+    (`optimizer_check`)."""
+    return checked_runs(state, corporation, time_budget=1.0)
 
 
 # The run_routes actions `random_action` made, by id, with the optimizer's answer they come from

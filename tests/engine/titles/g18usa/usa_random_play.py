@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game_pictures import canonical
+from optimizer_check import proposed_runs
 from usa_deep_policy import deep_pick, paid_from_cash
 
 from engine import GameError, given_most, new_game
@@ -22,7 +23,7 @@ from engine.core.entities import Player
 from engine.core.family1817.market import LIQUIDATION, area
 from engine.core.family1817.tokens import crowded_stations
 from engine.core.game import BaseGame
-from engine.core.router import RouteResult, best_runs
+from engine.core.router import RouteResult
 from engine.core.steps.discard import crowded
 from engine.legal import legal_moves
 from engine.log import Game
@@ -103,7 +104,7 @@ def concrete(state: BaseGame, move: dict[str, Any], rng: random.Random) -> dict[
     if kind == "run_routes":
         # As the bot's run button does: first put on its trains what the proposal counted
         # (a Pullman, a switcher, an extender), one choice per action, then run.
-        proposal = best_runs(state, str(move["entity"]), time_budget=1.0)
+        proposal = proposed_runs(state, str(move["entity"]), time_budget=1.0)
         attaching = attachment_actions(state, str(move["entity"]), proposal.runs)
         if attaching:
             return attaching[0]
