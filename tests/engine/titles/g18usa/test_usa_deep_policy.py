@@ -11,7 +11,7 @@ from usa_random_play import play_random_game
 
 from engine.titles.g18usa.usa_map import _SHARED_BY_COPIES
 
-ACTIONS = 250
+ACTIONS = 350  # seed 4 merges at action 317
 
 
 def test_the_deep_players_companies_run_for_revenue_and_nobody_goes_bankrupt() -> None:
