@@ -201,10 +201,23 @@ def brute_force_applies(state: BaseGame, corp: Corporation) -> bool:
 
 
 def _usa_data(state: BaseGame) -> dict[str, Any]:
+    """The red areas' dealt values (P6's token where it lies) and the rural junctions."""
     from engine.titles.g18usa.board_setup import map_with_red_area_values
+    from engine.titles.g18usa.stations import VALUE_TOKEN
     from engine.titles.g18usa.usa_map import rural_junction_tiles
 
-    return {**state.data, "map": map_with_red_area_values(state.data["map"], state.usa),  # type: ignore[attr-defined]
+    dealt = map_with_red_area_values(state.data["map"], state.usa)  # type: ignore[attr-defined]
+    tokens = dealt["randomized_setup"]["red_area_value_tokens"]
+    p6 = dict(zip(tokens["value_colors"], tokens["p6_token"], strict=True))
+    revalued = {coord for coord, here in state.board.hexes.items() if here.markers_of(VALUE_TOKEN)}
+    revalued = {coord for start in revalued for coord in state.umap.red_area_hexes(start)}  # type: ignore[attr-defined]
+    hexes = []
+    for raw in dealt["hexes"]:
+        if raw["coord"] in revalued:
+            raw = {**raw, "offboards": [stop | {"revenue": p6} for stop in raw.get("offboards", [])],
+                   "towns": [stop | {"revenue": p6} for stop in raw.get("towns", [])]}
+        hexes.append(raw)
+    return {**state.data, "map": {**dealt, "hexes": hexes},
             "tiles": rural_junction_tiles(state.data["tiles"], state.options)}
 
 

@@ -412,6 +412,39 @@ def _run_step_accepts(state: BaseGame, corp: Corporation, result: RouteResult) -
     return True
 
 
+def _engine_values(state: BaseGame, corp: Corporation, result: RouteResult) -> RouteResult | None:
+    """The runs valued by the company's run step (their upgrades chosen first, no revenue
+    declared), on a copy of the position; None where the step refuses them or cannot say.
+
+    A model stopped at its deadline may carry a switcher whose dropped stop is not the one the
+    title's rule drops, and so declare less than the step computes, which the step refuses
+    (18USA random play, seed 20700 action 819: C&O's 4-train with P19 declared $210, worth $220)."""
+    from engine.attachments import attachment_actions
+    from engine.core.steps.route import given_most
+
+    rnd = state.round
+    if rnd.current_entity(state) is not corp \
+            or not any("run_routes" in step.actions(state, rnd, corp) for step in rnd.active_steps(state)):
+        return None
+    trial = state.snapshot()
+    trial.importing = False
+    undeclared = result.to_action(corp.id) | {"entity_type": "corporation"}
+    undeclared["routes"] = [{key: value for key, value in route.items() if key != "revenue"}
+                            for route in undeclared["routes"]]
+    try:
+        for choose in attachment_actions(trial, corp.id, result.runs):
+            trial.process(choose)
+        with given_most(trial, result):
+            trial.process(undeclared)
+    except GameError:
+        return None
+    worth = {run.train: run.revenue for run in trial.last_runs or ()}
+    if set(worth) != {run.train for run in result.runs}:
+        return None
+    runs = tuple(replace(run, revenue=worth[run.train]) for run in result.runs)
+    return replace(result, runs=runs, total=sum(run.revenue for run in runs), proven_optimal=False)
+
+
 def _changes_distance(state: BaseGame, corp: Corporation, run: PlannedRun) -> bool:
     by_id = {attachment.id: attachment for attachment in state.route_attachments(corp)}
     return any(by_id[name].changes_distance for name in run.attachments if name in by_id)
@@ -419,10 +452,13 @@ def _changes_distance(state: BaseGame, corp: Corporation, run: PlannedRun) -> bo
 
 # --- the optimizer -------------------------------------------------------------------------------
 def solve_problem(problem: RouteProblem, *, time_budget: float = 2.0, cache: RouterCache | None = None,
-                  accept: Callable[[RouteResult], bool] | None = None, method: str | None = None) -> RouteResult:
+                  accept: Callable[[RouteResult], bool] | None = None, method: str | None = None,
+                  revalue: Callable[[RouteResult], RouteResult | None] | None = None) -> RouteResult:
     """The maximum-revenue runs of a problem's trains (see the module docstring).
 
-    `accept` may refuse answers (the engine's check); `method` forces "listing" or "model".
+    `accept` may refuse answers (the engine's check); `method` forces "listing" or "model";
+    `revalue` values a refused model answer's runs as the engine does (None: it cannot), to be
+    offered instead of nothing.
     """
     started = time.perf_counter()
     deadline = started + time_budget - min(FINISH_RESERVE, time_budget * 0.05)
@@ -446,8 +482,12 @@ def solve_problem(problem: RouteProblem, *, time_budget: float = 2.0, cache: Rou
     if result is None:
         result = _model(problem, trains, attachments, deadline)
         if accept is not None and result.runs and not accept(result):
-            result = replace(RouteResult(problem.corporation, (), 0, False, 0.0, method="model"),
-                             engine_disagreements=1)
+            revalued = revalue(result) if revalue is not None else None
+            if revalued is not None and accept(revalued):
+                result = replace(revalued, engine_disagreements=1)
+            else:
+                result = replace(RouteResult(problem.corporation, (), 0, False, 0.0, method="model"),
+                                 engine_disagreements=1)
         if fallback is not None and fallback.total > result.total:
             result = replace(fallback, proven_optimal=False)
     return replace(result, seconds=time.perf_counter() - started)
@@ -459,6 +499,7 @@ def best_runs(state: BaseGame, corporation: Corporation | str, *, time_budget: f
     corp = state.corporation(corporation) if isinstance(corporation, str) else corporation
     problem = problem_from_game(state, corp)
     return solve_problem(problem, time_budget=time_budget, cache=cache_of(state),
-                         accept=lambda result: _engine_agrees(state, corp, result), method=method)
+                         accept=lambda result: _engine_agrees(state, corp, result), method=method,
+                         revalue=lambda result: _engine_values(state, corp, result))
 
 

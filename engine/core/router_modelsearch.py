@@ -40,10 +40,17 @@ from engine.core.router_model import (
 )
 
 HEURISTIC_SHARE = 0.15  # of the time budget, at most, for the first answer
-# Models of at most this many track edges are solved without CP-SAT's LP (router_model.WORKERS):
-# measured on the 18USA logs' hardest small positions (25-31 edges, an extender), 7x less CPU; on
-# larger ones (77-94 edges) the LP pays.
+# Models of at most this many track edges count as small for the searches below.
 SMALL_EDGES = 64
+# Models of at most this many edges are solved without CP-SAT's LP (router_model.WORKERS):
+# measured on the 18USA logs' hardest small positions (25-31 edges, an extender), 7x less CPU; on
+# larger ones (77-94 edges) the LP pays. Between them, the 18USA logs' 43 positions of 55-64 edges
+# (1 s budget, load ~3): 42 proven with the LP, 41 without, 21% less CPU; and 18USA random play's
+# C&O with a 3-train, P19's switcher and P17 on 60 edges (seed 20700 action 1128) is proven in
+# 0.25 s with it, not in 3 s without. At 45-54 edges it is a draw on the 18USA logs (43 positions,
+# 5% less CPU) and costs more on 18Texas's generated s301 at 782 (two 6-trains, 46 edges: 0.63 s
+# of CPU against 0.35 s, 6 solves each).
+LP_EDGES = 54
 # Of what is left, for a first try of the model: small positions end here. With 0.25 the bounds
 # of single trains came too late for the hardest 18USA log positions (109372 action 1060).
 FIRST_SHARE = 0.1
@@ -129,7 +136,7 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
     first = _worth(problem, plans)
     holders = _holders(problem, plans)
     small = len(problem.graph.edges) <= SMALL_EDGES
-    linearization = 0 if small else LINEARIZATION
+    linearization = 0 if len(problem.graph.edges) <= LP_EDGES else LINEARIZATION
     outcome = solve(problem, (deadline - time.perf_counter()) * (FIRST_SHARE if len(problem.trains) > 1 else 1),
                     plans=plans, holders=holders, linearization=linearization)
     if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline and not small:

@@ -1,0 +1,54 @@
+"""Route optimizer positions 18USA random play found (the optimizer check, tests/optimizer_check.py):
+the whole-network model with CP-SAT's LP on middling models (router_modelsearch.LP_EDGES), and a
+model answer the run step refuses offered at the run step's own values (router._engine_values)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from usa_positions import kept_position
+
+from engine.core import router
+from engine.core.router import RouteResult, best_runs
+from engine.core.steps.route import given_most
+
+
+def test_a_switcher_on_sixty_edges_is_proven() -> None:
+    """Seed 20700, C&O's run in Operating Round 8.2: one 3-train with P19's switcher (the listing
+    cannot take it) and P17, a model of 60 track edges. Its 1 s answer was $200, not proven; the
+    most is $210 (a 20 s search, and CP-SAT with its LP in a quarter of a second)."""
+    game = kept_position("usa_switcher_sixty_edges")
+    result = best_runs(game.state, "C&O")
+
+    assert result.method == "model" and result.proven_optimal
+    assert result.total == 210 and result.engine_disagreements == 0
+
+
+def test_a_refused_model_answer_is_offered_at_the_run_steps_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 20700, C&O's run in Operating Round 6.2 with P19's switcher on its 4-train. A model
+    stopped at its deadline declared that train's run $10 under what the run step computes (its
+    dropped stop not the one P19's rule drops); the step refused the answer and best_runs offered
+    nothing. The model's answer is made $10 short here: the runs come back at the step's values,
+    which the step accepts."""
+    game = kept_position("usa_switcher_drop_revalued")
+    state = game.state
+    real = router._model
+
+    def short_by_ten(*args: Any, **options: Any) -> RouteResult:
+        found = real(*args, **options)
+        runs = tuple(replace(run, revenue=run.revenue - 10) if "P19" in run.attachments else run
+                     for run in found.runs)
+        return replace(found, runs=runs, total=sum(run.revenue for run in runs))
+
+    monkeypatch.setattr(router, "_model", short_by_ten)
+    result = best_runs(state, "C&O", time_budget=5.0)
+
+    assert any("P19" in run.attachments for run in result.runs)
+    assert result.total == sum(run.revenue for run in result.runs) >= 480
+    assert result.engine_disagreements == 1 and not result.proven_optimal
+    trial = state.snapshot()
+    with given_most(trial, result):
+        trial.process(result.to_action("C&O"))
+    assert [run.revenue for run in trial.last_runs] == [run.revenue for run in result.runs]
