@@ -63,6 +63,8 @@ class PrintedBoard:
         phase = game.phase.name
         self.color = next((color for color, phases in colors.items() if phase in phases), None)
         assert self.color is not None, f"the map data give no revenue colour for phase {phase}"
+        # A stop printed with fewer colours keeps its last one (18USA's X20-X22 have no gray value).
+        self.colors_so_far = list(colors)[:list(colors).index(self.color) + 1]
         self.neighbors = {coord: {int(edge): other for edge, other in raw.get("neighbors", {}).items()}
                           for coord, raw in printed.items()}
         self.tokens: dict[str, list[list[str | None]]] = {}
@@ -80,7 +82,8 @@ class PrintedBoard:
 
     def _stop(self, kind: str, raw: dict[str, Any]) -> Stop:
         revenue = raw["revenue"]
-        value = revenue if isinstance(revenue, int) else int(revenue[self.color])
+        value = revenue if isinstance(revenue, int) else \
+            int(next(revenue[color] for color in reversed(self.colors_so_far) if color in revenue))
         ends = bool(raw.get("route_must_end_here", kind == "offboard"))
         return Stop(value, int(raw.get("distance_cost", 1)), ends, bool(raw.get("route_may_not_end_here")),
                     tuple(raw.get("groups") or ()))
