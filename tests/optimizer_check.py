@@ -14,6 +14,7 @@ A small network left unproven is counted too (it should be proven in well under 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -130,6 +131,8 @@ class OptimizerCheck:
             return None  # the same turn once more, after an attachment chosen
         self.kept_turns.add(turn)
         options = "_".join(sorted(state.options))
+        if len(options) > 40:  # the site's reading is many options: a digest of them
+            options = hashlib.sha1(options.encode()).hexdigest()[:8]
         name = f"optimizer_{type(state).TITLE.lower()}_{state.seed}{'_' + options if options else ''}_" \
                f"{len(state.raw_actions)}_{corp.id}"
         name = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
