@@ -309,6 +309,10 @@ def _sell(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]
 
 
 def _count(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
+    companies = sorted({str(m["entity"]) for m in mine})
+    if len(companies) > 1:  # never guess whose shares: the president of several names one
+        raise CommandError(f"/{command.name} for which company? You can for {_listing(companies)}: "
+                           "give corporation:")
     move = mine[0]
     count = command.get("count")
     chosen = next((c for c in move["choices"] if len(c["shares"]) == count), None)

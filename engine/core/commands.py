@@ -67,6 +67,8 @@ def _o(name: str, kind: type, description: str, required: bool = False,
 
 ENTITY_FIELD = "entity"  # the choice_field that picks the acting entity of a move
 PRIVATE = _o("private", str, "Use this private company's power")
+WHICH_COMPANY = _o("corporation", str, "Which of your companies (when you preside more than one that can)",
+                   field=ENTITY_FIELD)
 
 # The shared actions of the 1829 family, by command word; a title lists the ones it uses.
 STANDARD: dict[str, CommandSpec] = {spec.word: spec for spec in (
@@ -103,8 +105,9 @@ STANDARD: dict[str, CommandSpec] = {spec.word: spec for spec in (
                  _o("price", int, "Price, for a train bought from another company"))),
     CommandSpec("issue", "sell_shares", "Issue treasury shares to the pool", "issue shares", ("corporation",),
                 (_o("count", int, "How many shares", True, "shares"),)),
+    # 18USA's presidents redeem in the stock round, so one of several companies may be meant.
     CommandSpec("redeem", "buy_shares", "Redeem shares from the pool", "redeem shares", ("corporation",),
-                (_o("count", int, "How many shares", True, "shares"),)),
+                (_o("count", int, "How many shares", True, "shares"), WHICH_COMPANY)),
     CommandSpec("discard", "discard_train", "Discard a train over the train limit",
                 "discard a train over the limit", ("corporation",),
                 (_o("train", str, "Which train", True, "train"),)),

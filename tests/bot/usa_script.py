@@ -73,7 +73,7 @@ def typed_parts(state: BaseGame, action: dict[str, Any]) -> Typed | None:
             return "train", {"train": action["train"].rsplit("-", 1)[0]}
         return "train", {"train": action["train"], "price": action["price"]}
     if kind == "buy_shares" and corp:
-        return "redeem", {"count": len(action["shares"])}
+        return "redeem", {"count": len(action["shares"]), **which}
     if kind == "buy_shares":
         share_id = action["shares"][0]
         owner = state.corporations[share_id.rsplit("_", 1)[0]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.core.commands import ENTITY_FIELD, STANDARD, CommandOption, CommandSpec
+from engine.core.commands import ENTITY_FIELD, STANDARD, WHICH_COMPANY, CommandOption, CommandSpec
 
 
 def _o(name: str, kind: type, description: str, required: bool = False,
@@ -21,9 +21,6 @@ def _o(name: str, kind: type, description: str, required: bool = False,
 def _own(word: str, description: str, phrase: str) -> CommandSpec:
     return replace(STANDARD[word], description=description, phrase=phrase)
 
-
-WHICH_COMPANY = _o("corporation", str, "Which of your companies (when you preside more than one that can)",
-                   field=ENTITY_FIELD)
 
 COMMANDS: tuple[CommandSpec, ...] = (
     _own("bid", "Bid on a private, to start a company (or for its president's certificate), or for one for sale",
