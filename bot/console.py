@@ -250,24 +250,24 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
 
 
-def _budget(text: str) -> float:
+def _seconds(text: str, high: float, zero: bool) -> float:
+    """A number of seconds from the command line: more than 0 (or from 0, when `zero`) up to `high`."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value <= MAX_ROUTER_BUDGET:  # (NaN fails this too)
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_ROUTER_BUDGET:g} seconds")
+    if not (0 <= value if zero else 0 < value) or not value <= high:  # (NaN fails this too)
+        allowed = f"from 0 to {high:g}" if zero else f"more than 0 and at most {high:g}"
+        raise argparse.ArgumentTypeError(f"must be {allowed} seconds")
     return value
+
+
+def _budget(text: str) -> float:
+    return _seconds(text, MAX_ROUTER_BUDGET, zero=False)
 
 
 def _follow_up(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value <= MAX_FOLLOW_UP:  # (NaN fails this too)
-        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_FOLLOW_UP:g} seconds")
-    return value
+    return _seconds(text, MAX_FOLLOW_UP, zero=True)
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:

@@ -41,7 +41,7 @@ from bot.route_search import Announce, FollowUps, RouteSearchMixin, proposal_tex
 from bot.sessions import Session, Sessions, replay_with, undoable
 from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, given_most
-from engine.attachments import attachment_actions, attachment_words
+from engine.attachments import attachment_actions
 from engine.core.game import BaseGame
 from engine.describe import dividend_account, unattended_words
 from engine.legal import legal_moves, make_unattended_moves
@@ -473,7 +473,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         turn, acting = self.turn_text(session, state)
         parts = list(outcome.lines) + [turn]
         if proposal is not None:
-            parts.append(proposal_text(proposal, attachment_words(state, proposal.corporation, proposal.runs)))
+            parts.append(proposal_text(state, proposal))
         if running is not None and (proposal is None or not proposal.proven_optimal):
             self.follow_ups.begin(self, session.game_id, seq, state, str(running["entity"]))
         pictures = []

@@ -44,9 +44,9 @@ DELIVERY_WAIT = 120.0
 Announce = Callable[[Reply], Awaitable[None]]  # posts a reply in its game's channel
 
 
-def proposal_text(proposal: pics.Proposal, attached: dict[str, str] | None = None) -> str:
+def proposal_text(state: BaseGame, proposal: pics.Proposal) -> str:
     """The proposed runs, each with what the proposal attaches to its train (by name)."""
-    attached = attached or {}
+    attached = attachment_words(state, proposal.corporation, proposal.runs)
     runs = "; ".join(f"{r['train']}{' with ' + attached[r['train']] if r['train'] in attached else ''}: "
                      f"{'-'.join(r['hexes'])} ${r['revenue']}" for r in proposal.action["routes"])
     proven = "" if proposal.proven_optimal else \
@@ -185,7 +185,7 @@ class RouteSearchMixin:
         proposal = await self._proposal(session, state, session.seq)
         if proposal is None:
             return None
-        return proposal_text(proposal, attachment_words(state, proposal.corporation, proposal.runs))
+        return proposal_text(state, proposal)
 
     async def keep_found(self: Moderator, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
                          seconds: float, *, follow_up: bool = False) -> Reply | None:
@@ -245,6 +245,5 @@ class RouteSearchMixin:
 
     def _routes_reply(self: Moderator, game_id: int, seq: int, state: BaseGame, proposal: pics.Proposal,
                       head: str) -> Reply:
-        words = attachment_words(state, proposal.corporation, proposal.runs)
-        return Reply(f"{head}\n{proposal_text(proposal, words)}", game_id=game_id, seq=seq,
+        return Reply(f"{head}\n{proposal_text(state, proposal)}", game_id=game_id, seq=seq,
                      buttons=[Button(f"Run for ${proposal.total}", "run", "success")])

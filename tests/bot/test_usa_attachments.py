@@ -14,7 +14,6 @@ from usa_script import USA_LOGS
 from bot.console import TABLE
 from bot.model import Actor, Command
 from bot.route_search import proposal_text
-from engine.attachments import attachment_words
 from engine.legal import legal_moves, move_decider
 
 LOG = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603")
@@ -47,7 +46,7 @@ async def test_confirming_the_proposal_attaches_what_the_optimizer_counted(tmp_p
         # The proposal counts an attachment and names it; confirming it attaches that, then runs.
         proposal = await moderator._proposal(session, state, session.seq)
         assert proposal is not None and any(run.attachments for run in proposal.runs), proposal
-        text = proposal_text(proposal, attachment_words(state, corporation, proposal.runs))
+        text = proposal_text(state, proposal)
         assert " with Pullman on the " in text, text
         before = len(session.actions)
         reply = await moderator.perform(game_id, who, Command("run"))
