@@ -129,6 +129,22 @@ def _readable(action: dict[str, Any]) -> bool:
     return True
 
 
+def clicked(verb: str) -> Command | None:
+    """The move command a button's verb stands for (None for a verb this version does not know).
+
+    A run button names the total it was offered for (``run:990``): once a longer search has
+    found better runs, pressing an older button is refused instead of running runs it did not
+    show (the Moderator compares it with the position's proposal)."""
+    if verb in ("pass", "run"):  # "run" alone: buttons offered before they named their total
+        return Command(verb)
+    word, _, value = verb.partition(":")
+    if word == "dividend" and value:
+        return Command("dividend", {"kind": value})
+    if word == "run" and value.isdigit():
+        return Command("run", {"offered_total": int(value)})
+    return None
+
+
 def wants_proposal(command: Command) -> bool:
     """A /run that confirms the optimizer's proposal (no routes:, or autocomplete's choice)."""
     return str(command.get("routes") or "").strip().casefold() in ("", *PROPOSAL_WORDS)

@@ -53,7 +53,7 @@ class Button:
     """A small choice offered under a reply; ``verb`` is what the moderator runs on a click."""
 
     label: str
-    verb: str  # "pass", "dividend:payout", "run", "join", "start"
+    verb: str  # "pass", "dividend:payout", "run:990", "join", "start"
     style: str = "secondary"  # primary, secondary, success, danger
 
 

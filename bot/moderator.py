@@ -168,6 +168,17 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             proposal = None
             if command.name == "run" and wants_proposal(command):
                 proposal = await self._proposal(session, state, session.seq)
+                offered = command.get("offered_total")
+                if offered is not None and proposal is not None and proposal.total != offered:
+                    turn, _ = self.turn_text(session, state, ping=False)
+                    # After a restart the proposal is worked out again and may fall short of an
+                    # older follow-up's.
+                    since = ("a longer search has since found runs for" if proposal.total > offered
+                             else "the proposal worked out since (/game routes searches longer) earns")
+                    return Outcome(Reply.error(
+                        f"Not run: that button offered the runs for ${offered}, and {since} ${proposal.total}. "
+                        f"To run those, /run with no routes (or press “Run for ${proposal.total}” if it is "
+                        f"offered).\nNow: {turn}", game_id))
             try:
                 action = build_action(state, session.game.legal_moves(), seat.player_id, command,
                                       proposal.action if proposal else None)
@@ -550,7 +561,7 @@ def buttons_for(moves: list[dict[str, Any]], proposal: pics.Proposal | None) -> 
         if move["type"] == "dividend":
             buttons += [Button(c["kind"].title(), f"dividend:{c['kind']}", "primary") for c in move["choices"]]
         elif move["type"] == "run_routes" and proposal is not None:
-            buttons.append(Button(f"Run for ${proposal.total}", "run", "success"))
+            buttons.append(Button(f"Run for ${proposal.total}", f"run:{proposal.total}", "success"))
         elif move["type"] == "pass" and not any(b.verb == "pass" for b in buttons):
             buttons.append(Button("Pass", "pass"))
     return buttons[:5]

@@ -246,4 +246,4 @@ class RouteSearchMixin:
     def _routes_reply(self: Moderator, game_id: int, seq: int, state: BaseGame, proposal: pics.Proposal,
                       head: str) -> Reply:
         return Reply(f"{head}\n{proposal_text(state, proposal)}", game_id=game_id, seq=seq,
-                     buttons=[Button(f"Run for ${proposal.total}", "run", "success")])
+                     buttons=[Button(f"Run for ${proposal.total}", f"run:{proposal.total}", "success")])

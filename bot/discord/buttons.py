@@ -24,7 +24,7 @@ STYLES = {
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"sm:(?P<game>\d+):(?P<seq>\d+):(?P<verb>[a-z_]+(?::[a-z_]+)?)"):
+                 template=r"sm:(?P<game>\d+):(?P<seq>\d+):(?P<verb>[a-z_]+(?::[a-z_0-9]+)?)"):
     def __init__(self, game_id: int, seq: int, verb: str, label: str | None = None,
                  style: str | discord.ButtonStyle = "secondary") -> None:
         button_style = STYLES.get(style, discord.ButtonStyle.secondary) if isinstance(style, str) else style

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.commands import clicked
 from bot.config import Settings
 from bot.discord.buttons import MoveButton
 from bot.discord.game_cog import GameCog
@@ -51,9 +52,6 @@ async def disable_buttons(message: discord.Message | None) -> None:
         await message.edit(view=view)
     except discord.HTTPException:
         log.warning("could not disable the buttons of message %s", message.id)
-
-CLICKS = {"pass": Command("pass"), "run": Command("run")}
-
 
 class StationmasterBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, moderator: Moderator, *, reminder_poll_seconds: float = 30.0,
@@ -145,9 +143,7 @@ class StationmasterBot(commands.AutoShardedBot):
             answer_offer = self.moderator.accept if verb == "accept" else self.moderator.decline
             reply = await answer_move(interaction, self.moderator, answer_offer(game_id, actor, expected_seq=seq))
         else:
-            command = CLICKS.get(verb)
-            if verb.startswith("dividend:"):
-                command = Command("dividend", {"kind": verb.split(":", 1)[1]})
+            command = clicked(verb)
             if command is None:
                 await refuse(interaction, "This button is not known to this version of the bot.")
                 return

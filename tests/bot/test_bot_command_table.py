@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands import _by_choice_fields
+from bot.commands import _by_choice_fields, clicked
 from bot.console_parse import parse_line
 from bot.errors import CommandError
 from bot.model import Command
@@ -47,3 +47,13 @@ def test_a_declared_option_is_suggested_from_its_choice_field() -> None:
 def test_the_terminal_reads_the_table_s_commands() -> None:
     assert parse_line("@Alice /lay hex:E11 tile:57 rotation:2") == (
         "Alice", Command("lay", {"hex": "E11", "tile": "57", "rotation": 2}))
+
+
+def test_a_button_s_verb_is_read_as_its_move_command() -> None:
+    assert clicked("pass") == Command("pass")
+    assert clicked("dividend:payout") == Command("dividend", {"kind": "payout"})
+    # A run button names the total it offered; one offered before buttons named it runs the proposal.
+    assert clicked("run:990") == Command("run", {"offered_total": 990})
+    assert clicked("run") == Command("run")
+    for unknown in ("run:", "run:lots", "dividend:", "lay", "join:1"):
+        assert clicked(unknown) is None, unknown

@@ -202,8 +202,8 @@ async def test_a_game_from_new_to_runs_and_dividends(fake_discord: FakeDiscord, 
             if command.name in ("run", "dividend"):
                 # Confirm by button: "Run for $X" under the proposal, "Payout" under the run.
                 last = table.public()[-1]
-                wanted = "run" if command.name == "run" else "dividend:payout"
-                custom_id = next(c for c in last.custom_ids() if c.endswith(f":{wanted}"))
+                wanted = ":run:" if command.name == "run" else ":dividend:payout"
+                custom_id = next(c for c in last.custom_ids() if wanted in f"{c}:")
                 reply = await table.click(user, last, custom_id)
                 assert not reply.ephemeral  # (the map is posted only if it changed)
                 stale = (last, custom_id)

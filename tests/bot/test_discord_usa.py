@@ -6,6 +6,7 @@ run confirmed by its button and a dividend; the pictures are the 18USA ones."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from bot.model import Command
 from engine.core.entities import Player
 from engine.core.game import BaseGame
 from engine.legal import legal_moves, move_decider
+
+RUN_BUTTON = re.compile(r"sm:\d+:\d+:run:\d+")  # "Run for $N" names the total it runs
 
 
 def subsidy_cash(state: Any, coord: str) -> int:
@@ -118,7 +121,7 @@ async def test_an_18usa_game_from_new_to_a_run_and_a_dividend(fake_discord: Fake
                 offered = await table.choices(user, "bid", "company")
                 assert any(c["value"] == command.options["company"] and "from $100" in c["name"] for c in offered)
             message = table.public()[-1]
-            run_button = next((b for b in message.custom_ids() if b.endswith(":run")), None)
+            run_button = next((b for b in message.custom_ids() if RUN_BUTTON.fullmatch(b)), None)
             if command.name == "run" and run_button is not None:  # the proposal's button
                 assert "Proposed runs for" in message.content
                 reply = await table.click(user, message, run_button)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,8 @@ from bot.vocabulary import MOVES
 from engine import load_game
 from engine.core.game import BaseGame
 from engine.legal import legal_moves
+
+RUN_BUTTON = re.compile(r"sm:\d+:\d+:run:\d+")  # "Run for $N" names the total it runs
 
 S8403 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_4p_s8403")
 S8603 = next(path for path in USA_LOGS if path.stem == "randplay_18USA_6p_s8603")
@@ -135,7 +138,7 @@ async def test_the_run_button_attaches_the_pullman_the_proposal_counted(fake_dis
         total = int(searched.content.split("total $", 1)[1].split()[0].rstrip("."))
         assert total >= proposed
         last = searched
-        button = next(b for b in last.custom_ids() if b.endswith(":run"))
+        button = next(b for b in last.custom_ids() if RUN_BUTTON.fullmatch(b))
         before = len(bot.moderator.sessions._cache[1].actions)
         handle = await fake_discord.click(table.users[president.name], last, button)
         reply = await handle.wait_message(timeout=WAIT)
@@ -167,7 +170,17 @@ async def test_an_unproven_proposal_is_followed_in_the_thread_by_the_proven_runs
         assert pngs(answer)[:1] == ["map.png"]  # the map redrawn with the better runs
         president = table.state().corporations["MKT"].president()
         assert president is not None
-        button = next(b for b in answer.custom_ids() if b.endswith(":run"))
+        # The lay's own button offered the quick runs: pressed now, it runs nothing and says why.
+        stale = next(b for b in laid.custom_ids() if RUN_BUTTON.fullmatch(b))
+        assert stale.endswith(f":run:{quick}")
+        moves = len(bot.moderator.sessions._cache[1].actions)
+        handle = await fake_discord.click(table.users[president.name], laid, stale)
+        refused = await handle.wait_message(timeout=WAIT)
+        assert refused.ephemeral and refused.content.startswith(
+            f"Not run: that button offered the runs for ${quick}, and a longer search has since found runs for "
+            "$420."), refused.content
+        assert len(bot.moderator.sessions._cache[1].actions) == moves
+        button = next(b for b in answer.custom_ids() if RUN_BUTTON.fullmatch(b))
         handle = await fake_discord.click(table.users[president.name], answer, button)
         reply = await handle.wait_message(timeout=WAIT)
         assert not reply.ephemeral and "MKT runs for $420" in reply.content, reply.content

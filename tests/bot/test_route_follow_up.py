@@ -103,7 +103,7 @@ async def test_an_unproven_proposal_is_searched_on_and_posted_after_the_reply(tm
                                       "Proposed runs for MKT: "), answer.text
         assert _total(answer.text) == 420 > quick
         assert (answer.game_id, answer.seq) == (game_id, laid.seq)
-        assert [(b.label, b.verb) for b in answer.buttons] == [("Run for $420", "run")]
+        assert [(b.label, b.verb) for b in answer.buttons] == [("Run for $420", "run:420")]
         # The better runs drawn: the map (and its close-up of the lay if the runs there changed);
         # the market and table did not change.
         assert [p.name for p in answer.pictures] in (["map.png"], ["map.png", "map-close-up.png"])
@@ -111,7 +111,13 @@ async def test_an_unproven_proposal_is_searched_on_and_posted_after_the_reply(tm
         # /game routes knows the proof; /run with no routes runs the follow-up's answer.
         again = await moderator.search_routes(game_id, president, 5)
         assert again.text.startswith("Already proven the best runs:\nProposed runs for MKT: "), again.text
-        ran = await moderator.perform(game_id, president, Command("run"))
+        # The lay's own button offered the quick runs: it no longer runs anything, and says why.
+        stale = await moderator.perform(game_id, president, Command("run", {"offered_total": quick}))
+        assert not stale.ok and stale.text.startswith(
+            f"Not run: that button offered the runs for ${quick}, and a longer search has since found runs "
+            "for $420. To run those, /run with no routes (or press “Run for $420” if it is offered)."), stale.text
+        assert (await moderator.sessions.get(game_id)).seq == laid.seq
+        ran = await moderator.perform(game_id, president, Command("run", {"offered_total": 420}))
         assert ran.ok and "MKT runs for $420" in ran.text, ran.text
 
 

@@ -42,7 +42,7 @@ async def test_an_unproven_proposal_is_searched_longer_and_run_runs_the_better_a
         assert searched.text.startswith("Searched 20 s: these are the best runs (proven).\nProposed runs for MKT: ")
         total = int(searched.text.split("total $", 1)[1].split(".")[0])
         assert total == 420 > quick
-        assert [(b.label, b.verb) for b in searched.buttons] == [("Run for $420", "run")]
+        assert [(b.label, b.verb) for b in searched.buttons] == [("Run for $420", "run:420")]
         assert searched.seq == await repo.last_seq(game_id)
         # Asked again: the proven answer is kept, not searched for again.
         again = await moderator.search_routes(game_id, president, 5)
