@@ -101,8 +101,8 @@ async def test_the_run_step_gets_a_proposal_and_run_confirms_it(tmp_path: Path) 
         assert laid.ok, laid.text
         assert "SP: run trains (/run)" in laid.text
         assert "Proposed runs for SP: 2-2: I14-J5 $60 — total $60" in laid.text
-        assert [b.verb for b in laid.buttons] == ["run"]
-        ran = await moderator.perform(game_id, president, Command("run"))
+        assert [b.verb for b in laid.buttons] == ["run:60"]
+        ran = await moderator.perform(game_id, president, Command("run", {"offered_total": 60}))
         assert ran.ok and "SP runs for $60" in ran.text
         assert {b.verb for b in ran.buttons} == {"dividend:payout", "dividend:half", "dividend:withhold"}
         stored = (await repo.list_actions(game_id))[-1].action
