@@ -378,9 +378,9 @@ def _lay(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
                 wrong = f"does not fit {coord} in rotation {rotation}" if rotation is not None else "needs a rotation (rotation:)"
                 raise CommandError(f"tile {name} {wrong}; it fits {coord} as {fits}")
             return {**base(move), "hex": coord, "tile": tile["tile"], "rotation": rotation}
-    fits = [f"{name} ({_rotations(sorted(rotations))})" for name, rotations in fitting.items()]
+    fitting_tiles = [f"{name} ({_rotations(sorted(rotations))})" for name, rotations in fitting.items()]
     wrong = f"tile {wanted_tile} does not fit {coord}" if wanted_tile else "/lay needs a tile (tile:)"
-    raise CommandError(f"{wrong}; tiles that fit {coord}: {_listing(fits)}")
+    raise CommandError(f"{wrong}; tiles that fit {coord}: {_listing(fitting_tiles)}")
 
 
 def _rotations(rotations: list[int]) -> str:

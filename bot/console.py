@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.config import DEFAULT_DB, MAX_FOLLOW_UP, MAX_ROUTER_BUDGET
+from bot.config import MAX_FOLLOW_UP, MAX_ROUTER_BUDGET
 from bot.console_hints import choices_text, lay_text
 from bot.console_parse import ParseError, help_text, parse_line
 from bot.dispatch import handle
@@ -28,6 +28,7 @@ from bot.moderator import Moderator, plain_mention
 from bot.vocabulary import MOVES
 from engine.catalog import default_title, title_infos
 from storage import GameNotFound, StorageError, open_repository, parse_database_url
+from storage.cli import DEFAULT_DB
 
 log = logging.getLogger(__name__)
 TABLE = Actor(user_id=None, name="", manager=True)  # lines without @name: the person at the terminal
@@ -85,9 +86,9 @@ class Console:
         try:
             parsed = parse_line(text)
         except ParseError as error:
-            listed = await self._lay_choices(text)
-            if listed is not None:
-                print(listed, file=self.output)
+            tiles_listed = await self._lay_choices(text)
+            if tiles_listed is not None:
+                print(tiles_listed, file=self.output)
                 return True
             refusal = await self._not_now(text)
             if refusal is not None:

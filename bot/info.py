@@ -62,8 +62,9 @@ class InfoMixin:
                 return Reply.error("The game has not started yet.", game_id)
             state = session.game.state.snapshot()
             seq = session.seq
-        views = await asyncio.to_thread(pics.views_of, state)
-        assert views is not None
+        found = await asyncio.to_thread(pics.views_of, state)
+        assert found is not None
+        views: pics.Views = found
         names = list(which)
         if around is not None and "map" in which:
             try:

@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -251,8 +252,10 @@ def draw_one(name: str, view: Any) -> Picture:
     """One picture (one of PICTURES) of its view, as a PNG."""
     from render import png as _png  # CairoSVG: loaded with the first picture, not at start-up
 
-    svg, to_png = {"map": (map_svg, _png.map_png), "close_up": (map_svg, _png.map_png),
-                   "market": (market_svg, _png.market_png), "table": (table_svg, _png.table_png)}[name]
+    renderers: dict[str, tuple[Callable[[Any], str], Callable[[str], bytes]]] = {
+        "map": (map_svg, _png.map_png), "close_up": (map_svg, _png.map_png),
+        "market": (market_svg, _png.market_png), "table": (table_svg, _png.table_png)}
+    svg, to_png = renderers[name]
     return Picture(FILES[name], to_png(svg(view)))
 
 

@@ -35,8 +35,9 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.verb = verb
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> MoveButton:
+        assert isinstance(item, discord.ui.Button)  # the template matches only this class's buttons
         return cls(int(match["game"]), int(match["seq"]), match["verb"], item.label, item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -7,7 +7,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from bot.moderator import Moderator, Outcome
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 FAST = 1.5  # seconds: work done by then is answered at once; slower work is deferred first
 LIMIT = 2000  # characters in a Discord message
@@ -76,7 +77,7 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-async def _wait(work: Awaitable[Any]) -> tuple[asyncio.Future[Any], bool]:
+async def _wait(work: Awaitable[T]) -> tuple[asyncio.Future[T], bool]:
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=FAST)
     return task, task in done
