@@ -38,6 +38,8 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return await moderator.finish(await moderator.start(game_id, actor, shuffle=shuffle))
     if name == "game status":
         return await moderator.status(game_id)
+    if name == "game privates":
+        return await moderator.privates(game_id, command.get("company"))
     if name == "game log":
         return await moderator.log_lines(game_id, int(command.get("lines", 15)))
     if name == "game routes":

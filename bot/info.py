@@ -15,6 +15,13 @@ from bot import drawing
 from bot import pictures as pics
 from bot.lifecycle import lobby_buttons
 from bot.model import Picture, Reply
+from bot.privates_text import (
+    company_choices,
+    company_text,
+    find_company,
+    privates_text,
+    unknown_company,
+)
 from bot.replies import describe_action, summary
 from engine.describe import log_by_action, unattended_words
 from render.closeup import DEFAULT_RADIUS
@@ -75,6 +82,30 @@ class InfoMixin:
         drawn = await drawing.draw(views, which)
         return Reply(f"Game #{game_id}: {', '.join(names)} after move {seq}.", game_id=game_id, seq=seq,
                      pictures=drawn)
+
+    async def privates(self: Moderator, game_id: int, company: str | None = None) -> Reply:
+        """The game's private companies, or what one of them does."""
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session.broken is not None:
+                return Reply.error(session.broken, game_id)
+            if session.game is None:
+                return Reply.error("The game has not started yet.", game_id)
+            state = session.game.state
+            # A look-up for the one who asked: it would crowd the game's thread.
+            if company is None or not company.strip():
+                return Reply(privates_text(state), private=True, game_id=game_id)
+            found = find_company(state, company)
+            if found is None:
+                return Reply.error(unknown_company(state, company), game_id)
+            return Reply(company_text(state, found), private=True, game_id=game_id)
+
+    async def company_choices(self: Moderator, game_id: int, typed: str) -> list[tuple[str, str]]:
+        """Suggestions for /game privates company: (read-only, without the game's lock)."""
+        session = await self.sessions.get(game_id)
+        if session.broken is not None or session.game is None:
+            return []
+        return company_choices(session.game.state, typed)
 
     async def close_up_choices(self: Moderator, game_id: int, typed: str) -> list[tuple[str, str]]:
         """Suggestions for the centre of a map close-up (see pictures.close_up_choices); read-only,

@@ -73,6 +73,8 @@ GAME: dict[str, Spec] = {spec.name: spec for spec in (
         _o("radius", int, "How many hexes around it the close-up shows (1-8, default 2)"))),
     Spec("game market", "Show the stock market"),
     Spec("game table", "Show players, companies, bank and trains"),
+    Spec("game privates", "The private companies in play, or what one of them does", (
+        _o("company", str, "A private company (e.g. P17): what it does and who holds it", False, True),)),
     Spec("game log", "The latest lines of the game log", (
         _o("lines", int, "How many lines (default 15)"),)),
     Spec("game routes", "Search the running company's best runs longer than the proposal did", (

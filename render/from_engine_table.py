@@ -60,10 +60,8 @@ def operating_turns(state: BaseGame) -> dict[str, tuple[int | None, str]]:
 
 
 def private_rows(state: BaseGame) -> tuple[PrivateRow, ...]:
-    """Private companies still open, with who holds them. A company that nobody holds and that
-    has no face value is not for sale (18USA's subsidies waiting on the map): it is left out."""
-    return tuple(PrivateRow(c.id, c.name, _holder(c.owner), c.value, c.revenue)
-                 for c in state.companies.values() if not c.closed and (c.owner is not None or c.value))
+    """Private companies still open and in play (the engine's companies_in_play), with who holds them."""
+    return tuple(PrivateRow(c.id, c.name, _holder(c.owner), c.value, c.revenue) for c in state.companies_in_play())
 
 
 def loan_bank(state: BaseGame) -> LoanBank | None:

@@ -44,6 +44,17 @@ async def seats(interaction: discord.Interaction, current: str) -> list[app_comm
             if current.lower() in f"{s.seat} {s.display_name}".lower()][:25]
 
 
+async def private_companies(interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+    """The game's private companies, by id or name."""
+    client: Any = interaction.client
+    game_id = await client.game_here(interaction)
+    if game_id is None:
+        return []
+    return [app_commands.Choice(name=label, value=value)
+            for label, value in await client.moderator.company_choices(game_id, current)]
+
+
 async def map_places(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """A close-up's centre: companies with stations and hexes, by what was typed."""
     client: Any = interaction.client

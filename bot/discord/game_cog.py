@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.autocomplete import map_places, seats, titles
+from bot.discord.autocomplete import map_places, private_companies, seats, titles
 from bot.discord.respond import actor_of, answer, answer_move, clip, message_kwargs, refuse
 from bot.route_search import DEFAULT_SECONDS
 from bot.vocabulary import GAME
@@ -101,6 +101,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def table(self, interaction: discord.Interaction) -> None:
         if (game_id := await self._game(interaction)) is not None:
             await answer(interaction, self.bot.moderator.pictures(game_id, ("table",)))
+
+    @app_commands.command(name="privates", description=_d("privates"))
+    @app_commands.describe(company=_o("privates", "company"))
+    @app_commands.autocomplete(company=private_companies)
+    async def privates(self, interaction: discord.Interaction, company: str | None = None) -> None:
+        if (game_id := await self._game(interaction)) is not None:
+            await answer(interaction, self.bot.moderator.privates(game_id, company), private=True)
 
     @app_commands.command(name="log", description=_d("log"))
     @app_commands.describe(lines=_o("log", "lines"))

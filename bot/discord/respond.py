@@ -83,19 +83,21 @@ async def _wait(work: Awaitable[T]) -> tuple[asyncio.Future[T], bool]:
     return task, task in done
 
 
-async def answer(interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
-    """Lifecycle and information commands: refusals are ephemeral; slow work is deferred."""
+async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, private: bool = False) -> Reply:
+    """Lifecycle and information commands: refusals are ephemeral; slow work is deferred.
+    `private`: the answer is for the caller alone (a look-up), known before the work ends because
+    a deferral fixes whether what follows it is ephemeral."""
     task, quick = await _wait(work)
     if not quick:
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(thinking=True, ephemeral=private)
         reply = await task
-        await interaction.followup.send(**message_kwargs(reply))
+        await interaction.followup.send(**message_kwargs(reply), ephemeral=private)
         return reply
     reply = task.result()  # a failure propagates to the command tree's error handler
     if not reply.ok:
         await refuse(interaction, reply.text)
     else:
-        await interaction.response.send_message(**message_kwargs(reply))
+        await interaction.response.send_message(**message_kwargs(reply), ephemeral=private)
     return reply
 
 

@@ -75,6 +75,7 @@ class Company(Holder):
     owner: Holder | None = None
     closed: bool = False
     abilities_used: int = 0
+    text: str = ""  # what it does, in words for players (the title's data)
 
     @property
     def key(self) -> str:

@@ -250,6 +250,13 @@ class BaseGame(TitleRules, RouteHooksMixin):
     def bank_broken(self) -> bool:
         return self.bank.broken
 
+    def companies_in_play(self) -> list[Company]:
+        """Private companies open and in play: held by someone, or for sale at a face value. A
+        company nobody holds that has no face value is not one (18USA's subsidies waiting on
+        the map)."""
+        return [company for company in self.companies.values()
+                if not company.closed and (company.owner is not None or company.value)]
+
     def describe(self, holder: Holder | None) -> str:
         if holder is None:
             return "nobody"

@@ -111,6 +111,7 @@ class G18Texas(BaseGame):
             self.companies[raw["id"]] = Company(
                 id=raw["id"], name=raw.get("rulebook_name") or raw["name"], value=raw["value"],
                 revenue=raw["revenue"], ability=raw.get("ability", {}),
+                text=raw.get("ability", {}).get("summary", ""),
             )
         corp_ids = [raw["id"] for raw in entities["corporations"]]
         self.jay_gould_corporation = corp_ids[self.rng.draw() % len(corp_ids)]

@@ -101,11 +101,12 @@ class G18USA(Family1817Game):
                 if "min_auction_bid" in raw:
                     ability["min_bid"] = raw["min_auction_bid"]
                 self.companies[raw["id"]] = Company(id=raw["id"], name=raw.get("rulebook_name") or raw["name"],
-                                                    value=raw["value"], revenue=raw["revenue"], ability=ability)
+                                                    value=raw["value"], revenue=raw["revenue"], ability=ability,
+                                                    text=raw["text"])
         for deal in self.usa.subsidies:
             raw = next(r for r in entities["subsidies"]["tiles"] if r["id"] == deal.subsidy)
             self.companies[deal.subsidy] = Company(id=deal.subsidy, name=deal.name, value=0, revenue=0,
-                                                   ability=copy.deepcopy(raw))
+                                                   ability=copy.deepcopy(raw), text=raw["text"])
         # How many operating rounds have ended in the game (exports go by it, 12.10).
         self.operating_rounds_done = 0
         self.final_turn: int | None = None
