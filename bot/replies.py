@@ -57,6 +57,12 @@ def _details(state: BaseGame, move: Move) -> str:
     return ""
 
 
+def _look_up(state: BaseGame, move: Move) -> str:
+    """Where to read what the private companies up for auction do."""
+    auctioned = move["type"] == "bid" and any(c.get("company") in state.companies for c in move.get("choices") or [])
+    return "; what each does: /game privates" if auctioned else ""
+
+
 def _join(parts: list[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
@@ -82,7 +88,7 @@ def whose_turn(state: BaseGame, moves: list[Move], seats: list[SeatRecord],
         parts = []
         for move in group:
             words, command = phrase(state, move)
-            parts.append(f"{words}{_details(state, move)} (/{command})")
+            parts.append(f"{words}{_details(state, move)} (/{command}{_look_up(state, move)})")
         idle = idle_step(state, moves) if [m["type"] for m in group] == ["pass"] else None
         if idle is not None and idle[0] == entity:  # say why there is nothing else to do
             parts = [f"pass (/pass): there is no legal way to {idle[1]} now"]

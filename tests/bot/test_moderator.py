@@ -45,6 +45,7 @@ async def test_start_seats_players_in_an_order_drawn_from_the_seed(setup) -> Non
     assert names[0] == names[1] and sorted(names[0]) == ["Alice", "Bob", "Carol"]
     status = await moderator.status(first)
     assert "Auction Round" in status.text and "bid on a private company" in status.text
+    assert "(/bid; what each does: /game privates)" in status.text  # where to read what they do
 
 
 async def test_start_needs_enough_players_and_the_creator(setup) -> None:
