@@ -52,6 +52,26 @@ async def stationmaster(fake: FakeDiscord, db: Path, hours_ago: float = 0.0,
         await repo.close()
 
 
+# A move that takes the bot longer than bot/discord/respond.FAST (a loaded machine) is
+# acknowledged to its maker alone with one of these, and its reply is posted in the channel.
+PRIVATE_ACKS = ("Done: your move is in.", "Done.")
+
+
+async def seen_answer(fake: FakeDiscord, handle: Any, timeout: float = WAIT) -> StoredMessage:
+    """The answer to an interaction as the players see it: its own message, or after a private
+    acknowledgement the bot's next public message in the channel (the move's reply)."""
+    message: StoredMessage = await handle.wait_message(timeout=timeout)
+    if not (message.ephemeral and message.content in PRIVATE_ACKS):
+        return message
+    channel = handle.record.channel_id
+
+    def posted() -> StoredMessage | None:
+        return next((m for m in fake.messages_in(channel, include_ephemeral=False)
+                     if m.id > message.id and m.author.bot), None)
+
+    return await fake.wait_for(posted, timeout=timeout, what="the move's reply after a private acknowledgement")
+
+
 class Table:
     """The three players, acting in the game's thread."""
 
@@ -63,11 +83,11 @@ class Table:
 
     async def slash(self, user: FakeUser, *path: str, **options: Any) -> StoredMessage:
         handle = await self.fake.invoke_slash(user, *path, options=options, channel=self.thread)
-        return await handle.wait_message(timeout=WAIT)
+        return await seen_answer(self.fake, handle)
 
     async def click(self, user: FakeUser, message: StoredMessage, custom_id: str) -> StoredMessage:
         handle = await self.fake.click(user, message, custom_id)
-        return await handle.wait_message(timeout=WAIT)
+        return await seen_answer(self.fake, handle)
 
     async def choices(self, user: FakeUser, command: str, focused: str, **filled: Any) -> list[dict[str, Any]]:
         handle = await self.fake.autocomplete(user, command, focused=focused, value="", options=filled,

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord, FakeUser, StoredMessage
-from test_discord_e2e import WAIT, pngs, stationmaster
+from test_discord_e2e import WAIT, pngs, seen_answer, stationmaster
 from test_discord_hardening import _import_by_slash
 from test_usa_table import position
 from usa_script import USA_LOGS, decider, typed_parts
@@ -72,7 +72,7 @@ class ImportedTable:
 
     async def slash(self, actor: FakeUser, *path: str, **options: Any) -> StoredMessage:
         handle = await self.fake.invoke_slash(actor, *path, options=options, channel=self.thread)
-        return await handle.wait_message(timeout=WAIT)
+        return await seen_answer(self.fake, handle)
 
     def state(self) -> BaseGame:
         session = self.bot.moderator.sessions._cache[1]
@@ -141,7 +141,7 @@ async def test_the_run_button_attaches_the_pullman_the_proposal_counted(fake_dis
         button = next(b for b in last.custom_ids() if RUN_BUTTON.fullmatch(b))
         before = len(bot.moderator.sessions._cache[1].actions)
         handle = await fake_discord.click(table.users[president.name], last, button)
-        reply = await handle.wait_message(timeout=WAIT)
+        reply = await seen_answer(fake_discord, handle)
         assert not reply.ephemeral and f"MKT runs for ${total}" in reply.content, reply.content
         made = [stored.action["type"] for stored in bot.moderator.sessions._cache[1].actions[before:]]
         assert made == ["choose", "run_routes"]
@@ -182,5 +182,5 @@ async def test_an_unproven_proposal_is_followed_in_the_thread_by_the_proven_runs
         assert len(bot.moderator.sessions._cache[1].actions) == moves
         button = next(b for b in answer.custom_ids() if RUN_BUTTON.fullmatch(b))
         handle = await fake_discord.click(table.users[president.name], answer, button)
-        reply = await handle.wait_message(timeout=WAIT)
+        reply = await seen_answer(fake_discord, handle)
         assert not reply.ephemeral and "MKT runs for $420" in reply.content, reply.content

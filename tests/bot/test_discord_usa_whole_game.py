@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from fakediscord import FakeDiscord, FakeUser, StoredMessage
-from test_discord_e2e import WAIT, stationmaster
+from test_discord_e2e import WAIT, seen_answer, stationmaster
 from usa_script import USA_LOGS, decider, typed_parts
 
 from bot.vocabulary import MOVES
@@ -48,7 +48,7 @@ async def test_a_whole_18usa_game_from_new_to_the_scores_through_discord(fake_di
 
         async def slash(user: FakeUser, *path: str, **options: Any) -> StoredMessage:
             handle = await fake_discord.invoke_slash(user, *path, options=options, channel=thread)
-            return await handle.wait_message(timeout=WAIT)
+            return await seen_answer(fake_discord, handle)
 
         for name in names[1:]:
             joined = await slash(users[name], "game", "join")
