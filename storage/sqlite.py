@@ -137,7 +137,14 @@ class SqliteGameRepository(SqlGameRepository):
             except BaseException:
                 # Also covers a failed COMMIT: never leave the shared connection mid-transaction.
                 if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
+                    try:
+                        await self._conn.execute("ROLLBACK")
+                    except sqlite3.OperationalError:
+                        # A COMMIT whose caller was cancelled still runs in aiosqlite's thread,
+                        # before this ROLLBACK: the transaction has ended, and the cancellation,
+                        # not "no transaction is active", is what the caller must see.
+                        if self._conn.in_transaction:
+                            raise
                 raise
 
     def _write(self) -> AbstractAsyncContextManager[Tx]:
