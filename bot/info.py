@@ -29,10 +29,22 @@ from storage.transfer import export_document as stored_export
 
 if TYPE_CHECKING:
     from bot.moderator import Moderator
+    from bot.sessions import Session
+    from engine.log import Game
 
 
 
 MAX_LOG_LINES = 60  # /game log lines: more would not fit a Discord message
+
+
+def playing(session: Session, game_id: int) -> Game | Reply:
+    """The game in play, or the refusal for a look at one that has no position: its log cannot
+    be replayed, or it has not started."""
+    if session.broken is not None:
+        return Reply.error(session.broken, game_id)
+    if session.game is None:
+        return Reply.error("The game has not started yet.", game_id)
+    return session.game
 
 
 class InfoMixin:
@@ -63,11 +75,9 @@ class InfoMixin:
             return Reply.error("Pictures are not available on this bot (render is not installed).", game_id)
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
-            if session.broken is not None:
-                return Reply.error(session.broken, game_id)
-            if session.game is None:
-                return Reply.error("The game has not started yet.", game_id)
-            state = session.game.state.snapshot()
+            if isinstance(game := playing(session, game_id), Reply):
+                return game
+            state = game.state.snapshot()
             seq = session.seq
         found = await asyncio.to_thread(pics.views_of, state)
         assert found is not None
@@ -87,11 +97,9 @@ class InfoMixin:
         """The game's private companies, or what one of them does."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
-            if session.broken is not None:
-                return Reply.error(session.broken, game_id)
-            if session.game is None:
-                return Reply.error("The game has not started yet.", game_id)
-            state = session.game.state
+            if isinstance(game := playing(session, game_id), Reply):
+                return game
+            state = game.state
             # A look-up for the one who asked: it would crowd the game's thread.
             if company is None or not company.strip():
                 return Reply(privates_text(state), private=True, game_id=game_id)
@@ -119,13 +127,11 @@ class InfoMixin:
         """The latest log lines, passes included as the live replies name them."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
-            if session.broken is not None:
-                return Reply.error(session.broken, game_id)
-            if session.game is None:
-                return Reply.error("The game has not started yet.", game_id)
+            if isinstance(game := playing(session, game_id), Reply):
+                return game
             loaded = session.loaded
             stored = [a.action for a in session.actions]
-            state = session.game.state
+            state = game.state
         names = {str(s.player_id): s.display_name for s in loaded.seats}
         setup, by_action = await asyncio.to_thread(
             log_by_action, loaded.game.title, loaded.players(), loaded.game.seed, list(loaded.game.options), stored)

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.respond import actor_of
+from bot.moderator import Moderator
 from engine.catalog import title_infos
 
 Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[Any]]]]
@@ -44,22 +45,26 @@ async def seats(interaction: discord.Interaction, current: str) -> list[app_comm
             if current.lower() in f"{s.seat} {s.display_name}".lower()][:25]
 
 
-async def private_companies(interaction: discord.Interaction,
-                            current: str) -> list[app_commands.Choice[str]]:
-    """The game's private companies, by id or name."""
+Suggestions = Callable[[Moderator, int, str], Awaitable[list[tuple[str, str]]]]
+
+
+async def _suggested(interaction: discord.Interaction, current: str,
+                     source: Suggestions) -> list[app_commands.Choice[str]]:
+    """The Moderator's (label, value) suggestions from `source` for this thread's game."""
     client: Any = interaction.client
     game_id = await client.game_here(interaction)
     if game_id is None:
         return []
     return [app_commands.Choice(name=label, value=value)
-            for label, value in await client.moderator.company_choices(game_id, current)]
+            for label, value in await source(client.moderator, game_id, current)]
+
+
+async def private_companies(interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+    """The game's private companies, by id or name."""
+    return await _suggested(interaction, current, Moderator.company_choices)
 
 
 async def map_places(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """A close-up's centre: companies with stations and hexes, by what was typed."""
-    client: Any = interaction.client
-    game_id = await client.game_here(interaction)
-    if game_id is None:
-        return []
-    return [app_commands.Choice(name=label, value=value)
-            for label, value in await client.moderator.close_up_choices(game_id, current)]
+    return await _suggested(interaction, current, Moderator.close_up_choices)
