@@ -489,10 +489,34 @@ def _use(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
 
 
 def _remove(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
-    """A station to take off, named by hex or city id like a station to place."""
+    """A station to take off, named by hex or city id like a station to place. A city may hold
+    two that may go (in an 18USA company sale as the site plays it, the company's own and
+    another's that counts for nothing): `owner:` says whose, and is asked for rather than guessed."""
     action = _token(state, mine, command, removing=True)
-    slot = next((c.get("slot") for m in mine for c in m["choices"] if c["city"] == action["city"]), None)
-    return {**action, "slot": slot} if slot is not None else action
+    here = [c for m in mine for c in m["choices"] if c["city"] == action["city"]]
+    by_owner: dict[str, dict[str, Any]] = {}
+    for choice in here:
+        by_owner.setdefault(str(choice.get("owner", "")), choice)
+    whose = " or ".join(f"owner:{owner.strip('()')}" + (f" ({c['label']})" if c.get("label") else "")
+                        for owner, c in by_owner.items())
+    place = f"{here[0].get('hex') or action['city']} (city {action['city']})"
+    wanted = _owner_word(command.get("owner"))
+    if wanted:
+        chosen = next((c for owner, c in by_owner.items() if _owner_word(owner) == wanted), None)
+        if chosen is None:
+            raise CommandError(f"{place} has no station of {command.get('owner')} that {action['entity']} "
+                               f"may remove; say {whose}")
+    elif len(by_owner) > 1:
+        raise CommandError(f"{place} holds more than one station {action['entity']} may remove; "
+                           f"say whose: {whose}")
+    else:
+        chosen = here[0]
+    return {**action, "slot": chosen["slot"]} if "slot" in chosen else action
+
+
+def _owner_word(owner: Any) -> str:
+    """A station's owner, to compare as typed: a company id, or neutral (the board's "(neutral)")."""
+    return str(owner or "").strip().strip("()").upper()
 
 
 # Commands whose options need more than matching choice fields (names, defaults, free amounts);

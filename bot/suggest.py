@@ -196,7 +196,9 @@ def _rotations(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str,
 def _cities(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
     by_hex: dict[str, list[str]] = {}
     for c in choices:
-        by_hex.setdefault(str(c.get("hex") or c["city"].split("-")[0]), []).append(c["city"])
+        cities = by_hex.setdefault(str(c.get("hex") or c["city"].split("-")[0]), [])
+        if c["city"] not in cities:  # a city may hold two stations that may be removed
+            cities.append(c["city"])
     marks = state.map_marks()
     out = []
     for coord, cities in by_hex.items():
@@ -204,9 +206,22 @@ def _cities(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, An
         noted = [mark.label for mark in marks.get(coord, ()) if mark.label]
         name = " — ".join(part for part in [state.board.hexes[coord].hexdef.name or "", *noted] if part)
         if len(cities) == 1:
-            out.append((f"{coord} {name}".strip(), coord))
+            owners = [str(c["owner"]).strip("()") for c in choices if c["city"] == cities[0] and "owner" in c]
+            whose = f" — owner: {' or '.join(owners)}" if len(owners) > 1 else ""
+            out.append((f"{coord} {name}{whose}".strip(), coord))
         else:
             out += [(f"{coord} {name} — city {city} ({city_holders(state, city)})".strip(), city) for city in cities]
+    return out
+
+
+def _owners(state: BaseGame, choices: list[dict[str, Any]], filled: dict[str, Any]) -> list[Choice]:
+    """Whose station to remove, among those in the city (or hex) already named."""
+    named = str(filled.get("city") or "").strip().casefold()
+    out = []
+    for c in choices:
+        if not named or named in (c["city"].casefold(), str(c.get("hex", "")).casefold()):
+            owner = str(c["owner"]).strip("()")
+            out.append((f"{owner} — {c['label']}" if c.get("label") else owner, owner))
     return out
 
 
@@ -242,5 +257,6 @@ _PICKERS: dict[tuple[str, str], Any] = {
     ("lay", "hex"): _hexes, ("lay", "tile"): _tiles, ("lay", "rotation"): _rotations,
     ("token", "city"): _cities, ("dividend", "kind"): _kinds, ("train", "train"): _trains,
     ("short", "corporation"): _corporations, ("merge", "corporation"): _corporations, ("remove", "city"): _cities,
+    ("remove", "owner"): _owners,
     ("issue", "count"): _counts, ("redeem", "count"): _counts, ("discard", "train"): _discards,
 }

@@ -24,7 +24,7 @@ Handler = Callable[[Any, Any, Holder, Any], None]
 # Choice fields that describe a move but are not part of the action a player sends.
 INFORMATIONAL = frozenset({"price", "cost", "hex", "from", "min_price", "max_price", "min", "max",
                            "step", "corporation", "percent", "rotations", "tiles", "variant",
-                           "attachment", "attaches_to", "label"})
+                           "attachment", "attaches_to", "label", "owner"})
 
 
 def controller(entity: Holder | None) -> Player | None:

@@ -17,7 +17,7 @@ from fixture_script import _city_hex, live_action
 from bot.routes_text import format_routes
 from engine import GameError, load_game, new_game
 from engine.core.game import BaseGame
-from engine.legal import is_offered, move_decider
+from engine.legal import is_offered, legal_moves, move_decider
 from engine.log import document_options, effective_actions
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -87,10 +87,19 @@ def typed_parts(state: BaseGame, action: dict[str, Any]) -> Typed | None:
     if kind == "scrap_train":
         return "scrap", {"train": action["train"]}
     if kind == "remove_token":
-        return "remove", {"city": action["city"]}
+        return "remove", {"city": action["city"], **_station_owner(state, action)}
     if kind == "discard_train":
         return "discard", {"train": action["train"]}
     raise AssertionError(f"no 18USA command for {kind}")
+
+
+def _station_owner(state: BaseGame, action: dict[str, Any]) -> dict[str, Any]:
+    """owner: for a station removed from a city holding two that may go (whose it is matters)."""
+    here = [c for m in legal_moves(state) if m["type"] == "remove_token" for c in m["choices"]
+            if c["city"] == action["city"]]
+    if len({c["owner"] for c in here}) < 2:
+        return {}
+    return {"owner": next(str(c["owner"]).strip("()") for c in here if c["slot"] == action.get("slot"))}
 
 
 def typed_command(state: BaseGame, action: dict[str, Any]) -> str | None:

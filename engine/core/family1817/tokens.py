@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.actions import Action
+from engine.core.board import NEUTRAL_TOKEN
 from engine.core.entities import Corporation, Holder
 from engine.core.family1817.actions import RemoveToken
 from engine.core.family1817.sizes import (
@@ -90,6 +91,19 @@ class TokenReductionStep(Step):
         corp = self.acting_entity(game, rnd)
         if not isinstance(corp, Corporation):
             return []
+        own = set(joined_stations(game, corp))
         return [{"type": "remove_token", "entity": corp.id, "entity_type": "corporation",
-                 "choices": [{"city": city_id(game.board.hexes[c], i), "slot": s, "hex": c}
-                             for c, i, s in removable(game, corp)]}]
+                 "choices": [_choice(game, corp, place, place in own) for place in removable(game, corp)]}]
+
+
+def _choice(game: Any, corporation: Corporation, place: tuple[str, int, int], counts: bool) -> dict[str, Any]:
+    """A station the company may remove, with whose it is: a city may hold two that may be removed
+    (the company's own and, in a company sale as the site plays it, another's that counts for nothing)."""
+    coord, city_index, slot = place
+    owner = str(game.board.hexes[coord].tokens[city_index][slot])
+    choice: dict[str, Any] = {"city": city_id(game.board.hexes[coord], city_index), "slot": slot, "hex": coord,
+                              "owner": owner}
+    if not counts:
+        back = "" if owner == NEUTRAL_TOKEN else f"goes back to {owner}; "
+        choice["label"] = f"{back}does not count as one of {corporation.id}'s"
+    return choice

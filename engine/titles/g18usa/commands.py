@@ -69,5 +69,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 ("corporation",), (_o("train", str, "The train", True, "train"),)),
     CommandSpec("remove", "remove_token", "Take one of your stations off the map (token reduction)",
                 "remove a station", ("corporation",),
-                (_o("city", str, "The station: a hex such as D9, or a city id", True, "city"),)),
+                (_o("city", str, "The station: a hex such as D9, or a city id", True, "city"),
+                 _o("owner", str, "Whose station, where the city holds two you may remove (a company, or neutral)",
+                    False, "owner"))),
 )

@@ -116,7 +116,10 @@ def test_14_3_site_another_company_station_in_a_shared_city_may_be_taken_off() -
     assert stations(game, "B2")[0][:2] == ["B", "C"]
     c_buys_a(game)
     choices = legal_moves(game)[0]["choices"]
-    assert {"city": "B2-0-0", "slot": 0, "hex": "B2"} in choices  # B's, in a city of C's
+    # B's, in a city of C's; each choice says whose station it is, as C's own B2 station is there too
+    assert {"city": "B2-0-0", "slot": 0, "hex": "B2", "owner": "B",
+            "label": "goes back to B; does not count as one of C's"} in choices
+    assert {"city": "B2-0-0", "slot": 1, "hex": "B2", "owner": "C"} in choices
     act(game, "remove_token", "C", city="B2-0-0", slot=0)
     # it went back to B's charter and counted for nothing: C must still remove one of its own
     assert stations(game, "B2")[0][0] is None and legal_moves(game)[0]["type"] == "remove_token"
@@ -124,5 +127,5 @@ def test_14_3_site_another_company_station_in_a_shared_city_may_be_taken_off() -
     printed = a_for_sale()
     crowd(printed)
     c_buys_a(printed)
-    assert {"city": "B2-0-0", "slot": 0, "hex": "B2"} not in legal_moves(printed)[0]["choices"]
+    assert ("B2-0-0", 0) not in {(c["city"], c["slot"]) for c in legal_moves(printed)[0]["choices"]}
     refused(printed, "remove_token", "C", "may remove one of its stations", city="B2-0-0", slot=0)
