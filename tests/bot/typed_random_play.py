@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -63,20 +64,34 @@ def typed_disagreement(state: BaseGame, moves: list[dict[str, Any]], action: dic
 
 
 def play_typed(title: str, count: int, seed: int, options: Sequence[str], actions: int,
-               policy: str = "sensible") -> tuple[int, list[str]]:
-    """Play `actions` random moves (fewer if the game ends); (moves made, disagreements)."""
+               policy: str = "sensible", slow: list[str] | None = None) -> tuple[int, list[str]]:
+    """Play `actions` random moves (fewer if the game ends); (moves made, disagreements).
+    `slow` collects the legal-moves queries and actions over `SLOW` seconds of wall time."""
     game, step = _players(title, count, seed, options, policy)
     problems: list[str] = []
     made = 0
     while made < actions and not game.finished:
+        began = time.perf_counter()
         moves = legal_moves(game.state)
+        _note_slow(slow, began, f"action {made}: legal moves")
         action, typed, process = step(game, moves)
         problem = typed_disagreement(game.state, moves, action, typed)
         if problem:
             problems.append(f"action {made}: {problem}")
+        began = time.perf_counter()
         process(action)
+        _note_slow(slow, began, f"action {made}: {action['type']} by {action.get('entity')}")
         made += 1
     return made, problems
+
+
+SLOW = 3.0  # seconds: Discord's deadline for the bot's answer
+
+
+def _note_slow(slow: list[str] | None, began: float, what: str) -> None:
+    seconds = time.perf_counter() - began
+    if slow is not None and seconds > SLOW:
+        slow.append(f"{what} took {seconds:.1f} s")
 
 
 Step = Callable[[Game, list[dict[str, Any]]], tuple[dict[str, Any], str | None, Callable[[dict[str, Any]], None]]]
