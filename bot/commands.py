@@ -165,6 +165,12 @@ def _listing(items: list[str], limit: int = 20) -> str:
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
+def _needs(command: Command, what: str, option: str) -> str:
+    """An option left out (the terminal may leave out what Discord requires): "/buy needs a
+    company (corporation:)", said before what it can be."""
+    return f"/{command.name} needs {what} ({option}:)"
+
+
 def build_action(state: BaseGame, moves: list[Move], player_id: Any, command: Command,
                  proposal: dict[str, Any] | None = None) -> dict[str, Any]:
     """The action the caller means; ``proposal`` is the optimizer's run_routes action."""
@@ -249,8 +255,8 @@ def _bid(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     targets = {str(c.get(_bid_field(c))).upper(): c for c in move["choices"]}
     if wanted not in targets:
         offers = [f"{c.get(_bid_field(c))} (from ${_lowest(c)})" for c in move["choices"]]
-        raise CommandError(f"{wanted or 'that'} is not up for auction; you can bid on "
-                           f"{_listing(offers) or 'nothing (not enough cash)'}")
+        wrong = f"{wanted} is not up for auction" if wanted else _needs(command, "what to bid on", "company")
+        raise CommandError(f"{wrong}; you can bid on {_listing(offers) or 'nothing (not enough cash)'}")
     price = command.get("price")
     choice = targets[wanted]
     if not isinstance(price, int):
@@ -275,11 +281,15 @@ def _par(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     options = [c for c in move["choices"] if c["corporation"].upper() == wanted]
     if not options:
         names = sorted({c["corporation"] for c in move["choices"]})
-        raise CommandError(f"{wanted or 'that'} cannot be started now; you can start {_listing(names)}")
+        wrong = f"{wanted} cannot be started now" if wanted else _needs(command, "a company", "corporation")
+        raise CommandError(f"{wrong}; you can start {_listing(names)}")
     price = command.get("price")
     chosen = next((c for c in options if price in (c["price"], c["share_price"])), None)
     if chosen is None:
         prices = ", ".join(f"${c['price']}" for c in sorted(options, key=lambda c: c["price"]))
+        if price is None:
+            raise CommandError(f"{_needs(command, 'a par price', 'price')}; {options[0]['corporation']} can "
+                               f"start at {prices}")
         raise CommandError(f"{options[0]['corporation']} can start at {prices}, not {price}")
     return {**base(move), "corporation": chosen["corporation"], "share_price": chosen["share_price"]}
 
@@ -290,7 +300,8 @@ def _buy(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     options = [c for c in move["choices"] if c["corporation"].upper() == wanted]
     if not options:
         offers = sorted({f"{c['corporation']} (${c['price']})" for c in move["choices"]})
-        raise CommandError(f"you cannot buy a share of {wanted or 'that'} now; you can buy {_listing(offers)}")
+        wrong = f"you cannot buy a share of {wanted} now" if wanted else _needs(command, "a company", "corporation")
+        raise CommandError(f"{wrong}; you can buy {_listing(offers)}")
     source = command.get("from")
     if source is not None:
         where = SOURCE_WORDS.get(str(source).strip().lower())
@@ -313,7 +324,8 @@ def _sell(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]
     options = [c for c in move["choices"] if c["corporation"].upper() == wanted]
     if not options:
         names = sorted({c["corporation"] for c in move["choices"]})
-        raise CommandError(f"you cannot sell {wanted or 'that'} now; you can sell {_listing(names)}")
+        wrong = f"you cannot sell {wanted} now" if wanted else _needs(command, "a company", "corporation")
+        raise CommandError(f"{wrong}; you can sell {_listing(names)}")
     percent = command.get("percent")
     if percent is None:  # no amount given: the smallest the engine offers (one share)
         percent = min(c["percent"] for c in options)
@@ -334,6 +346,9 @@ def _count(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any
     chosen = next((c for c in move["choices"] if len(c["shares"]) == count), None)
     if chosen is None:
         counts = ", ".join(f"{len(c['shares'])} (${c['price']})" for c in move["choices"])
+        if count is None:
+            raise CommandError(f"{_needs(command, 'how many shares', 'count')}; {move['entity']} can "
+                               f"{command.name} {counts} share(s)")
         raise CommandError(f"{move['entity']} can {command.name} {counts} share(s), not {count}")
     return {**base(move), "shares": list(chosen["shares"]), "percent": chosen["percent"]}
 
@@ -363,8 +378,8 @@ def _lay(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     hexes = [c for m in moves for c in m["choices"]]
     at_hex = [(m, c) for m in moves for c in m["choices"] if c["hex"] == coord]
     if not at_hex:
-        raise CommandError(f"no tile can be laid on {coord or 'that hex'}; hexes you can build on: "
-                           f"{_listing(sorted({c['hex'] for c in hexes}))}")
+        wrong = f"no tile can be laid on {coord}" if coord else _needs(command, "a hex", "hex")
+        raise CommandError(f"{wrong}; hexes you can build on: {_listing(sorted({c['hex'] for c in hexes}))}")
     fitting: dict[str, list[int]] = {}  # printed tile -> the rotations it fits in
     for move, choice in at_hex:
         for tile in choice["tiles"]:
@@ -402,9 +417,10 @@ def _token(state: BaseGame, mine: list[Move], command: Command, removing: bool =
     if not found:
         places = sorted({hex_of(c) for _, c in options})
         if removing:
-            raise CommandError(f"{wanted or 'that'} is not a station you can remove; you can remove one in "
-                               f"{_listing(places)}")
-        raise CommandError(f"no station can go in {wanted or 'that city'}; cities you can reach: {_listing(places)}")
+            wrong = f"{wanted} is not a station you can remove" if wanted else _needs(command, "a station", "city")
+            raise CommandError(f"{wrong}; you can remove one in {_listing(places)}")
+        wrong = f"no station can go in {wanted}" if wanted else _needs(command, "a city", "city")
+        raise CommandError(f"{wrong}; cities you can reach: {_listing(places)}")
     if len({c["city"] for _, c in found}) > 1:
         which = " or ".join(f"city:{c['city']} ({city_holders(state, c['city'])})"
                             for c in dict((c["city"], c) for _, c in found).values())
@@ -437,7 +453,8 @@ def _dividend(state: BaseGame, mine: list[Move], command: Command) -> dict[str, 
     kinds = [c["kind"] for c in move["choices"]]
     if kind not in kinds:
         given = str(command.get("kind") or "").strip()
-        wrong = f"kind:{given} is not a dividend {move['entity']} may pay now" if given else "say the dividend"
+        wrong = (f"kind:{given} is not a dividend {move['entity']} may pay now" if given
+                 else _needs(command, "the kind of dividend", "kind"))
         raise CommandError(f"{wrong}; kind can be {', '.join(kinds)}")
     return {**base(move), "kind": kind}
 
@@ -448,16 +465,26 @@ def _train(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any
     price = command.get("price")
     choices = move["choices"]
     chosen = next((c for c in choices if _upper(c["train"]) == wanted.upper()), None)
-    if chosen is None:  # a name: the depot's next train of that name first, then others'
+    if chosen is None and wanted:  # a name: the depot's next train of that name first, then others'
         named = [c for c in choices
                  if _upper(c.get("variant") or "") == wanted.upper() or _upper(tile_name(c["train"])) == wanted.upper()]
         named.sort(key=lambda c: c.get("from") != "depot")
+        sellers = list(dict.fromkeys(str(c.get("from")) for c in named))
+        if named and named[0].get("from") != "depot" and len(sellers) > 1:
+            # no new one: whose it is matters (a price, a consent), so it is asked, not guessed
+            which = [f"{seller} ({', '.join(c['train'] for c in named if str(c.get('from')) == seller)})"
+                     for seller in sellers]
+            first = named[0]
+            price_words = (f" and the price (price:, ${first['min_price']} to ${first['max_price']})"
+                           if "min_price" in first and price is None else "")
+            raise CommandError(f"a {wanted}-train is for sale from {' and '.join(which)}; say which by its "
+                               f"id (train:{first['train']}){price_words}")
         chosen = named[0] if named else None
-    if chosen is None:
+    if chosen is None:  # never a guess: a /train without a train names none of them
         offers = [f"{c['train']}" + (f" from {c['from']}" if "from" in c else "") +
                   (f" (${c['price']})" if "price" in c else "") for c in choices]
-        raise CommandError(f"{('train ' + wanted) if wanted else 'that train'} cannot be bought now; trains for sale: "
-                           f"{_listing(offers)}")
+        wrong = f"train {wanted} cannot be bought now" if wanted else _needs(command, "a train", "train")
+        raise CommandError(f"{wrong}; trains for sale: {_listing(offers)}")
     if "price" in chosen:
         price = chosen["price"] if price is None else price
     elif price is None:
@@ -475,8 +502,9 @@ def _discard(state: BaseGame, mine: list[Move], command: Command) -> dict[str, A
     chosen = next((t for t in trains if t == wanted), None) or next(
         (t for t in trains if tile_name(t) == wanted), None)
     if chosen is None:
-        raise CommandError(f"{move['entity']} has no train {wanted or 'of that name'} to discard; "
-                           f"it can discard {', '.join(trains)}")
+        wrong = (f"{move['entity']} has no train {wanted} to discard; it" if wanted
+                 else f"{_needs(command, 'a train', 'train')}; {move['entity']}")
+        raise CommandError(f"{wrong} can discard {', '.join(trains)}")
     return {**base(move), "train": chosen}
 
 
