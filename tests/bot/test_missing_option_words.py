@@ -1,21 +1,24 @@
-"""A command typed without an option it needs (the terminal lets a player leave out what Discord
-requires) says which option is missing and what it can be, and nothing is guessed, on positions
-of the generated 18Texas game s201 (found by a near-miss sweep: each logged move typed with one
-option left out).
+"""A command given an option with nothing in it (the terminal takes `corporation:` followed by
+nothing; the terminal and Discord refuse an option left out before the bot sees it) says which
+option is missing and what it can be, and nothing is guessed, on positions of the generated
+18Texas game s201 (found by a near-miss sweep: each logged move typed with one option emptied).
+A number left out (a caller other than the two front ends) is asked for the same way.
 
 Before: "that is not up for auction", "that cannot be started now", "you cannot buy a share of
 that now", "you cannot sell that now", "no station can go in that city", "no tile can be laid
 on that hex", "SAA has no train of that name to discard", "say the dividend"; "SP can start at
-$70, ..., not None" and "SAA can issue 1 ($50), ... share(s), not None"; and `/train price:50`
-with no train bought T&P's 3-1 for SSW, the first train another company offered.
+$70, ..., not None" and "SAA can issue 1 ($50), ... share(s), not None"; and `/train train:
+price:50` bought T&P's 3-1 for SSW, the first train another company offered.
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from bot_helpers import imported, open_moderator
 
+from bot.console import Console
 from bot.dispatch import handle
 from bot.model import Actor, Command
 
@@ -23,24 +26,24 @@ S201 = Path(__file__).resolve().parents[1] / "data" / "generated" / "18Texas" / 
 
 # (moves before, who types, command, the refusal)
 CASES = [
-    (0, "P1", Command("bid", {"price": 50}),
+    (0, "P1", Command("bid", {"company": "", "price": 50}),
      "/bid needs what to bid on (company:); you can bid on BBBCRC (from $50), GRRRC (from $80), JG (from $200), "
      "IGN (from $210)."),
-    (297, "P1", Command("par", {"price": 100}), "/par needs a company (corporation:); you can start MP, SP."),
+    (297, "P1", Command("par", {"corporation": "", "price": 100}), "/par needs a company (corporation:); you can start MP, SP."),
     (297, "P1", Command("par", {"corporation": "SP"}),
      "/par needs a par price (price:); SP can start at $70, $75, $82, $90, $100."),
-    (306, "P2", Command("buy", {"from": "pool"}),
+    (306, "P2", Command("buy", {"corporation": "", "from": "pool"}),
      "/buy needs a company (corporation:); you can buy MKT ($65), MP ($82), SP ($100), T&P ($100)."),
-    (309, "P1", Command("sell", {"percent": 20}), "/sell needs a company (corporation:); you can sell MKT, SAA, SSW, T&P."),
+    (309, "P1", Command("sell", {"corporation": " ", "percent": 20}), "/sell needs a company (corporation:); you can sell MKT, SAA, SSW, T&P."),
     (102, "P3", Command("issue", {}),
      "/issue needs how many shares (count:); SAA can issue 1 ($50), 2 ($100), 3 ($150), 4 ($200) share(s)."),
-    (111, "P2", Command("token", {}), "/token needs a city (city:); cities you can reach: B11."),
-    (87, "P2", Command("lay", {"tile": "6", "rotation": 4}),
+    (111, "P2", Command("token", {"city": ""}), "/token needs a city (city:); cities you can reach: B11."),
+    (87, "P2", Command("lay", {"hex": "", "tile": "6", "rotation": 4}),
      "/lay needs a hex (hex:); hexes you can build on: B11, D11, D13, D7, D9, E12."),
-    (270, "P3", Command("dividend", {}),
+    (270, "P3", Command("dividend", {"kind": ""}),
      "/dividend needs the kind of dividend (kind:); kind can be payout, half, withhold."),
-    (291, "P3", Command("discard", {}), "/discard needs a train (train:); SAA can discard 3-3, 3-2, 3-0."),
-    (210, "P3", Command("train", {"price": 50}),
+    (291, "P3", Command("discard", {"train": ""}), "/discard needs a train (train:); SAA can discard 3-3, 3-2, 3-0."),
+    (210, "P3", Command("train", {"train": "", "price": 50}),
      "/train needs a train (train:); trains for sale: 3-1 from T&P, 4-1 from T&P, 4-2 from MKT, 3-0 from SAA, "
      "3-3 from SAA, 3-2 from SAA."),
     # No new 3-train: T&P and SAA each sell one, so whose is asked (it was T&P's, the first offered).
@@ -58,6 +61,13 @@ async def test_a_missing_option_is_named_with_what_it_can_be(tmp_path: Path) -> 
             reply = await handle(moderator, game, Actor(user_id=None, name=name), command)
             assert not reply.ok and reply.text.split("\nNow:")[0] == said, (command, reply.text)
             assert await repo.last_seq(game) == before
+        # as typed at the terminal
+        game = await imported(moderator, S201, 210)
+        out = io.StringIO()
+        await Console(moderator, game, None, out).line("@P3 /train train: price:50")
+        assert out.getvalue().startswith("error: /train needs a train (train:); trains for sale: 3-1 from T&P"), \
+            out.getvalue()
+        assert await repo.last_seq(game) == 210
     finally:
         await repo.close()
 
