@@ -74,6 +74,8 @@ def engine_reason(state: BaseGame, player_id: Any, command: Command) -> str:
     whole = True  # the action's fields can be read from the command alone
     for option in spec.options:
         value = command.get(option.name)
+        if isinstance(value, str) and not value.strip():
+            value = None  # `corporation:` with nothing after it names nothing: not a company ''
         if option.choice_field == ENTITY_FIELD:
             named = value
         elif value is not None and option.choice_field in (None, option.name):

@@ -22,7 +22,9 @@ from bot.console import Console
 from bot.dispatch import handle
 from bot.model import Actor, Command
 
-S201 = Path(__file__).resolve().parents[1] / "data" / "generated" / "18Texas" / "randplay_18Texas_4p_s201.json"
+GENERATED = Path(__file__).resolve().parents[1] / "data" / "generated"
+S201 = GENERATED / "18Texas" / "randplay_18Texas_4p_s201.json"
+S8602 = GENERATED / "18USA" / "randplay_18USA_6p_s8602.json"
 
 # (moves before, who types, command, the refusal)
 CASES = [
@@ -80,5 +82,21 @@ async def test_a_train_named_by_its_id_is_that_train(tmp_path: Path) -> None:
         reply = await handle(moderator, game, Actor(user_id=None, name="P3"), Command("train", {"train": "3-1"}))
         assert not reply.ok and reply.text.split("\nNow:")[0] == "say the price for 3-1 from T&P: $1 to $346.", \
             reply.text
+    finally:
+        await repo.close()
+
+
+async def test_an_empty_company_is_no_company(tmp_path: Path) -> None:
+    """`/short corporation:` in 18USA s8602 before 540, where P5 can short nothing: why not, and
+    what P5 can do (was "there is no company ''; companies: ATSF, B&O, ...", the engine's answer
+    to a short of the company '')."""
+    repo, moderator = await open_moderator(tmp_path / "empty.db")
+    try:
+        game = await imported(moderator, S8602, 540)
+        reply = await handle(moderator, game, Actor(user_id=None, name="P5"), Command("short", {"corporation": ""}))
+        assert not reply.ok and reply.text.split("\nNow:")[0] == (
+            "/short is not possible now: there is nothing you can /short now; what you can do now: /bid, /buy, "
+            "/pass, /sell."), reply.text
+        assert await repo.last_seq(game) == 540
     finally:
         await repo.close()
