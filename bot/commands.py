@@ -470,10 +470,12 @@ def _train(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any
     if chosen is None and wanted:  # a name: the depot's next train of that name first, then others'
         named = [c for c in choices
                  if _upper(c.get("variant") or "") == wanted.upper() or _upper(tile_name(c["train"])) == wanted.upper()]
-        named.sort(key=lambda c: c.get("from") != "depot")
+        # The bank's at its price first (the depot's, then the open market's); other companies'
+        # trains are bought at a price agreed with their president.
+        named.sort(key=lambda c: (c.get("from") != "depot", "price" not in c))
         sellers = list(dict.fromkeys(str(c.get("from")) for c in named))
-        if named and named[0].get("from") != "depot" and len(sellers) > 1:
-            # no new one: whose it is matters (a price, a consent), so it is asked, not guessed
+        if named and "price" not in named[0] and len(sellers) > 1:
+            # only companies sell one: whose it is matters (a price, a consent), so it is asked
             which = [f"{seller} ({', '.join(c['train'] for c in named if str(c.get('from')) == seller)})"
                      for seller in sellers]
             first = named[0]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from bot_helpers import imported, open_moderator
+from bot_helpers import imported, open_moderator, president_of
 
 from bot.console import Console
 from bot.dispatch import handle
@@ -25,6 +25,7 @@ from bot.model import Actor, Command
 GENERATED = Path(__file__).resolve().parents[1] / "data" / "generated"
 S201 = GENERATED / "18Texas" / "randplay_18Texas_4p_s201.json"
 S8602 = GENERATED / "18USA" / "randplay_18USA_6p_s8602.json"
+S8405 = GENERATED / "18USA" / "randplay_18USA_4p_s8405.json"
 
 # (moves before, who types, command, the refusal)
 CASES = [
@@ -98,5 +99,21 @@ async def test_an_empty_company_is_no_company(tmp_path: Path) -> None:
             "/short is not possible now: there is nothing you can /short now; what you can do now: /bid, /buy, "
             "/pass, /sell."), reply.text
         assert await repo.last_seq(game) == 540
+    finally:
+        await repo.close()
+
+
+async def test_a_train_name_the_bank_sells_is_the_bank_s(tmp_path: Path) -> None:
+    """18USA s8405 before 390: N&W asks for a 2-train; the open market sells 2-0 for $100 and five
+    companies sell theirs. The name means the bank's train at its price: nobody is asked which."""
+    repo, moderator = await open_moderator(tmp_path / "bank.db")
+    try:
+        game = await imported(moderator, S8405, 390)
+        president = await president_of(moderator, game, "N&W")
+        reply = await handle(moderator, game, president, Command("train", {"train": "2"}))
+        assert reply.ok, reply.text
+        session = await moderator.sessions.get(game)
+        last = session.actions[-1].action
+        assert (last["type"], last["entity"], last["train"], last["price"]) == ("buy_train", "N&W", "2-0", 100)
     finally:
         await repo.close()
