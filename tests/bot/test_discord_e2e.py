@@ -94,6 +94,16 @@ class Table:
                                               channel=self.thread)
         return await handle.wait_choices(timeout=WAIT)
 
+    async def open(self, title: str, seed: int) -> StoredMessage:
+        """Alice creates a game, Bob and Carol join it, Alice starts it; the start's reply."""
+        alice = self.users["alice"]
+        await (await self.fake.invoke_slash(alice, "game", "new", options={"title": title, "seed": seed})).wait_message(
+            timeout=WAIT)
+        (self.thread,) = self.fake.threads(self.fake.channel)
+        for name in ("bob", "carol"):
+            await self.slash(self.users[name], "game", "join")
+        return await self.slash(alice, "game", "start")
+
     def state(self) -> Any:
         assert self.bot is not None
         session = self.bot.moderator.sessions._cache[1]

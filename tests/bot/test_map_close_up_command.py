@@ -90,15 +90,10 @@ async def test_a_bad_centre_or_radius_says_what_is_allowed_and_changes_nothing(t
 async def test_a_close_up_through_discord(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     table = Table(fake)
-    alice, bob = table.users["alice"], table.users["bob"]
+    bob = table.users["bob"]
     async with stationmaster(fake, tmp_path / "bot.db") as bot:
         table.bot = bot
-        await (await fake.invoke_slash(alice, "game", "new", options={"title": "18USA", "seed": 5})).wait_message(
-            timeout=WAIT)
-        (table.thread,) = fake.threads(fake.channel)
-        for user in (bob, table.users["carol"]):
-            await table.slash(user, "game", "join")
-        started = await table.slash(alice, "game", "start")
+        started = await table.open("18USA", 5)
         whole_width = png_size(started.attachments[0].data)[0]
 
         offered = await (await fake.autocomplete(bob, "game", "map", focused="around", value="chic", options={},

@@ -89,15 +89,10 @@ async def test_the_privates_of_an_18texas_game_before_its_auction(tmp_path: Path
 async def test_privates_through_discord_are_for_the_asker_alone(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     table = Table(fake)
-    alice, bob = table.users["alice"], table.users["bob"]
+    bob = table.users["bob"]
     async with stationmaster(fake, tmp_path / "bot.db") as bot:
         table.bot = bot
-        await (await fake.invoke_slash(alice, "game", "new", options={"title": "18USA", "seed": 5})).wait_message(
-            timeout=WAIT)
-        (table.thread,) = fake.threads(fake.channel)
-        for user in (bob, table.users["carol"]):
-            await table.slash(user, "game", "join")
-        await table.slash(alice, "game", "start")
+        await table.open("18USA", 5)
         offered = await (await fake.autocomplete(bob, "game", "privates", focused="company", value="switch",
                                                  options={}, channel=table.thread)).wait_choices(timeout=WAIT)
         assert offered == [{"name": "P19 Union Switch & Signal", "value": "P19"}]
