@@ -390,26 +390,38 @@ def _engine_agrees(state: BaseGame, corp: Corporation, result: RouteResult) -> b
     return True
 
 
-def _run_step_accepts(state: BaseGame, corp: Corporation, result: RouteResult) -> bool:
-    """The runs, their attachments chosen first, as the company's run step takes them, on a copy of
-    the position. Where the company is not at its run step the step cannot say: accepted."""
+def _at_run_step(state: BaseGame, corp: Corporation) -> bool:
+    """Whether the company is at its run step now (else the step cannot judge its runs)."""
+    rnd = state.round
+    return rnd.current_entity(state) is corp \
+        and any("run_routes" in step.actions(state, rnd, corp) for step in rnd.active_steps(state))
+
+
+def _run_on_a_copy(state: BaseGame, corp: Corporation, result: RouteResult,
+                   action: dict[str, Any]) -> BaseGame | None:
+    """A copy of the position after the runs' attachments are chosen and `action` (their
+    run_routes) is made, as the company's run step takes them; None where the step refuses."""
     from engine.attachments import attachment_actions
     from engine.core.steps.route import given_most
 
-    rnd = state.round
-    if rnd.current_entity(state) is not corp \
-            or not any("run_routes" in step.actions(state, rnd, corp) for step in rnd.active_steps(state)):
-        return True
     trial = state.snapshot()
     trial.importing = False  # a logged revenue is taken on trust while a log replays
     try:
         for choose in attachment_actions(trial, corp.id, result.runs):
             trial.process(choose)
         with given_most(trial, result):  # the run check would otherwise search for the most again
-            trial.process(result.to_action(corp.id) | {"entity_type": "corporation"})
+            trial.process(action)
     except GameError:
-        return False
-    return True
+        return None
+    return trial
+
+
+def _run_step_accepts(state: BaseGame, corp: Corporation, result: RouteResult) -> bool:
+    """The runs as the company's run step takes them, on a copy of the position. Where the
+    company is not at its run step the step cannot say: accepted."""
+    if not _at_run_step(state, corp):
+        return True
+    return _run_on_a_copy(state, corp, result, result.to_action(corp.id) | {"entity_type": "corporation"}) is not None
 
 
 def _engine_values(state: BaseGame, corp: Corporation, result: RouteResult) -> RouteResult | None:
@@ -419,24 +431,13 @@ def _engine_values(state: BaseGame, corp: Corporation, result: RouteResult) -> R
     A model stopped at its deadline may carry a switcher whose dropped stop is not the one the
     title's rule drops, and so declare less than the step computes, which the step refuses
     (18USA random play, seed 20700 action 819: C&O's 4-train with P19 declared $210, worth $220)."""
-    from engine.attachments import attachment_actions
-    from engine.core.steps.route import given_most
-
-    rnd = state.round
-    if rnd.current_entity(state) is not corp \
-            or not any("run_routes" in step.actions(state, rnd, corp) for step in rnd.active_steps(state)):
+    if not _at_run_step(state, corp):
         return None
-    trial = state.snapshot()
-    trial.importing = False
     undeclared = result.to_action(corp.id) | {"entity_type": "corporation"}
     undeclared["routes"] = [{key: value for key, value in route.items() if key != "revenue"}
                             for route in undeclared["routes"]]
-    try:
-        for choose in attachment_actions(trial, corp.id, result.runs):
-            trial.process(choose)
-        with given_most(trial, result):
-            trial.process(undeclared)
-    except GameError:
+    trial = _run_on_a_copy(state, corp, result, undeclared)
+    if trial is None:
         return None
     worth = {run.train: run.revenue for run in trial.last_runs or ()}
     if set(worth) != {run.train for run in result.runs}:
