@@ -15,6 +15,10 @@ GENERATED = sorted((DATA / "generated" / "18USA").glob("*.json"))
 LOGS = [(FIXTURE, DATA / "traces" / "109372.jsonl.gz")] + [
     (path, path.parent / "traces" / f"{path.stem}.jsonl.gz") for path in GENERATED
 ]
+MORE = sorted((DATA / "generated" / "18USA-more").glob("*.json"))
+# The larger corpus of random games (issue 29), each with its trace.
+MORE_LOGS = [(path, path.parent / "traces" / f"{path.stem}.jsonl.gz") for path in MORE]
+ALL_LOGS = LOGS + MORE_LOGS
 SETUPS = DATA / "setups"
 
 
