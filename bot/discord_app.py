@@ -28,11 +28,15 @@ def run_bot(args: argparse.Namespace) -> int:
         return _terminal_fallback(args, settings)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.discord.client import run_discord
+    from storage import StorageError
 
     try:
         asyncio.run(run_discord(settings))
     except KeyboardInterrupt:
         pass
+    except StorageError as error:  # a store that cannot be opened: say which and why
+        print(f"stationmaster bot: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -33,6 +33,7 @@ from storage.repository import ChangeFeed
 from storage.sql_base import Clock, Row, Tx
 from storage.sql_base import now as _now
 from storage.sql_repository import SqlGameRepository
+from storage.sqlite_file import StoreFileError, check_path, check_store, store_error
 
 
 async def _enable_wal(conn: aiosqlite.Connection, timeout: float) -> None:
@@ -105,17 +106,31 @@ class SqliteGameRepository(SqlGameRepository):
         clock: Clock = _now,
         run_migrations: bool = True,
     ) -> SqliteGameRepository:
-        """Open (creating if needed) the database file and bring its schema up to date."""
+        """Open (creating if needed) the database file and bring its schema up to date.
+
+        Raises StoreFileError, naming the file, for one that is not a Stationmaster store (a
+        folder, a device, random bytes, a damaged or another program's database); nothing is
+        written to such a file."""
+        where = os.fspath(path)
+        check_path(where, create=True)
         # isolation_level=None: no implicit transactions; we issue BEGIN/COMMIT ourselves.
         # timeout: how long a writer waits for another connection's write lock.
-        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None, timeout=busy_timeout)
+        try:
+            conn = await aiosqlite.connect(where, isolation_level=None, timeout=busy_timeout)
+        except sqlite3.Error as error:
+            raise store_error(where, error) or StoreFileError(f"cannot open the database {where}: {error}") \
+                from None
         try:
             conn.row_factory = sqlite3.Row
+            await check_store(conn, where)
             await _enable_wal(conn, busy_timeout)
             await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")
             if run_migrations:
                 await migrate(conn)
+        except sqlite3.Error as error:
+            await conn.close()
+            raise store_error(where, error) or error from None
         except BaseException:
             await conn.close()
             raise
