@@ -27,7 +27,7 @@ from engine.core.game import BaseGame
 from engine.core.operating_round import OperatingRound
 from engine.core.step import decider
 from engine.errors import GameError
-from engine.log import effective_actions, title_class
+from engine.log import document_options, effective_actions, game_setup, title_class
 
 # A copy of the position costs about 0.2 MB and 13 ms (18USA, late game); one every 200 actions
 # keeps a rebuild under 200 actions of replay (about 60 ms).
@@ -102,6 +102,7 @@ class History:
         self.start: Facts = self._facts(state, None, values=True)
         self.entries: list[Entry] = []
         self._actions: list[dict[str, Any]] = []  # the effective actions recorded, in order
+        self.raw_actions: list[dict[str, Any]] = []  # the log last given to `extend`, undos and all
         self._checkpoints: dict[int, BaseGame] = {0: state.snapshot()}  # actions applied -> copy
 
     # --- building ---------------------------------------------------------------------------
@@ -113,6 +114,16 @@ class History:
         history = cls(title, players, seed, options)
         history.extend(actions)
         return history
+
+    @classmethod
+    def of_document(cls, data: dict[str, Any], options: list[str] | None = None) -> History:
+        """The history of an 18xx.games-shaped document, read as `load_game` reads it."""
+        title, players, seed = game_setup(data)
+        actions = data.get("actions")
+        if not isinstance(actions, list):
+            raise GameError("the game log needs a list of actions")
+        chosen = options if options is not None else document_options(data)
+        return cls.replay(title, players, seed, chosen, [a for a in actions if isinstance(a, dict)])
 
     def matches(self, actions: list[dict[str, Any]]) -> bool:
         """Whether this history's actions are the start of the log `actions` (raw), so that
@@ -126,6 +137,7 @@ class History:
         kept = effective_actions(actions)
         if kept[:len(self._actions)] != self._actions:
             raise GameError("the log no longer starts with the recorded actions; replay it again")
+        self.raw_actions = actions
         positions = {id(action): position for position, action in enumerate(actions)}
         for action in kept[len(self._actions):]:
             position = positions.get(id(action), len(actions))
@@ -170,12 +182,12 @@ class History:
 
     def _facts(self, state: BaseGame, previous: Facts | None, values: bool) -> Facts:
         """The facts after the latest action, sharing the previous ones' parts that did not change."""
-        cash = {player.key: player.cash for player in state.players}
-        holdings = _holdings(state)
-        privates = {player.key: tuple(company.id for company in state.companies.values()
+        cash: Mapping[str, int] = {player.key: player.cash for player in state.players}
+        holdings: Holdings = _holdings(state)
+        privates: Mapping[str, tuple[str, ...]] = {player.key: tuple(company.id for company in state.companies.values()
                                       if company.owner is player and not company.closed)
                     for player in state.players}
-        prices = {corp.id: state.share_price(corp) for corp in state.corporations.values()
+        prices: Mapping[str, int] = {corp.id: state.share_price(corp) for corp in state.corporations.values()
                   if corp.id in state.market.position}
         if previous is not None:
             cash = previous.cash if cash == previous.cash else cash
@@ -214,6 +226,19 @@ class History:
         state = self._checkpoints[start].snapshot()
         state.importing = True
         for action in self._actions[start:count]:
+            state.apply(action)
+        state.importing = False
+        return state
+
+    def starts_with(self, actions: list[dict[str, Any]]) -> bool:
+        """Whether `actions` (effective ones) are the first of those recorded."""
+        return len(actions) <= len(self._actions) and self._actions[:len(actions)] == actions
+
+    def replayed(self, actions: list[dict[str, Any]]) -> BaseGame:
+        """A new position after `actions` (effective ones) from the start of this game."""
+        state = self._checkpoints[0].snapshot()
+        state.importing = True
+        for action in actions:
             state.apply(action)
         state.importing = False
         return state

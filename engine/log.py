@@ -160,8 +160,9 @@ class Game:
         return legal_moves(self.state)
 
 
-def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
-    """Replay an 18xx.games-shaped document; logs from the site follow the site's rule readings."""
+def game_setup(data: dict[str, Any]) -> tuple[str, list[dict[str, Any]], int]:
+    """(title, players, seed) of an 18xx.games-shaped document, with a clear message for a
+    document that lacks one."""
     if not isinstance(data, dict):
         raise GameError("a game log is a JSON object")
     title = data.get("title")
@@ -172,7 +173,12 @@ def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         raise GameError("the game log needs a list of players")
     settings = data.get("settings") or {}
-    seed = seed_from_game(settings.get("seed"), data.get("id"))
+    return title, players, seed_from_game(settings.get("seed"), data.get("id"))
+
+
+def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
+    """Replay an 18xx.games-shaped document; logs from the site follow the site's rule readings."""
+    title, players, seed = game_setup(data)
     chosen = options if options is not None else document_options(data)
     game = new_game(title, players, seed, chosen)
     actions = data.get("actions")

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import GameError
 from engine.history import History
+from engine.log import effective_actions
 
 # The short names players use for rounds, by the round's name; a round not listed here is
 # named by the initials of its name's capitalised words.
@@ -33,10 +35,35 @@ _NUMBERED = re.compile(r"^(?P<name>.*?)\s*(?P<number>\d+(?:\.\d+)?)?$")
 
 @dataclass(frozen=True)
 class Moment:
-    """A resolved moment: the position after the first `count` effective actions."""
+    """A resolved moment: the position after the first `count` effective actions of the
+    game's history, or, for an action number whose position an undo later took back, after
+    `actions` (the effective actions of the log up to that number)."""
 
     count: int
     label: str  # "start of OR 3.2 (after action 309)"
+    actions: tuple[dict[str, Any], ...] | None = None
+
+
+def actions_upto(actions: list[Any], upto: int) -> list[Any]:
+    """The raw log as it stood after the action numbered `upto`: its 18xx.games id (what the
+    site shows as `?action=N`), or its position + 1 where it has none. Ids are not
+    positions: the site renumbers after undos. Undo and redo inside the kept part still apply."""
+    if upto < 0:
+        raise GameError(f"an action number is 0 or more, not {upto}")
+    kept = []
+    for position, action in enumerate(actions):
+        ident = action.get("id") if isinstance(action, dict) else None
+        if (ident if isinstance(ident, int) else position + 1) > upto:
+            break
+        kept.append(action)
+    return kept
+
+
+def state_at(history: History, moment: Moment) -> Any:
+    """A new copy of the position at `moment` (a `BaseGame`)."""
+    if moment.actions is None:
+        return history.state_after(moment.count)
+    return history.replayed(list(moment.actions))
 
 
 def short_title(title: str) -> str:
@@ -112,17 +139,17 @@ def _after(history: History, count: int) -> str:
 
 
 def _after_action(history: History, action_id: int) -> Moment:
-    """After the action with 18xx.games id `action_id`: every effective action numbered up to
-    it (ids grow along a log; undone ones are not in the history)."""
-    last = history.entries[-1].action_id if history.entries else 0
+    """After the action with 18xx.games id `action_id`, as the log stood then (an action an
+    undo took back later is still on the board there, as the site shows it)."""
+    raw = history.raw_actions
+    last = max([int(action["id"]) for action in raw if isinstance(action.get("id"), int)] + [len(raw)])
     if action_id < 0 or action_id > last:
         raise GameError(f"action {action_id} is not in this game: its actions are numbered 1 to {last}")
-    count = 0
-    for entry in history.entries:
-        if entry.action_id > action_id:
-            break
-        count = entry.index + 1
-    return Moment(count, f"after action {action_id}")
+    kept = effective_actions(actions_upto(raw, action_id))
+    label = f"after action {action_id}"
+    if history.starts_with(kept):
+        return Moment(len(kept), label)
+    return Moment(len(kept), f"{label} (since taken back)", tuple(kept))
 
 
 def suggestions(history: History, typed: str = "", limit: int = 25) -> list[str]:

@@ -63,63 +63,50 @@ class Digest:
                                  self.before.privates.get(self.player, ()), self.after.privates.get(self.player, ()))
         return "; ".join(parts)
 
-    def lines(self) -> list[tuple[str, list[str]]]:
-        """(round heading, ["actor: words; words", ...]) in order: one line per run of
-        actions by one actor within a round."""
-        grouped: list[tuple[str, list[tuple[str, list[str], int]]]] = []
+    def runs(self) -> list[tuple[str, list[tuple[str, list[Happening]]]]]:
+        """(round heading, [(actor, their actions), ...]) in order: a run is the actions one
+        actor made in a row within a round."""
+        grouped: list[tuple[str, list[tuple[str, list[Happening]]]]] = []
         for happening in self.happenings:
             heading = short_title(happening.round)
             if not grouped or grouped[-1][0] != heading:
                 grouped.append((heading, []))
-            actors = grouped[-1][1]
-            if not actors or actors[-1][0] != happening.actor:
-                actors.append((happening.actor, [], 0))
-            actor, words, count = actors[-1]
-            actors[-1] = (actor, words + list(happening.words), count + 1)
-        return [(heading, [f"{actor}: {'; '.join(_folded(_passes_dropped(words)))}" for actor, words, _ in actors])
-                for heading, actors in grouped]
+            runs = grouped[-1][1]
+            if not runs or runs[-1][0] != happening.actor:
+                runs.append((happening.actor, []))
+            runs[-1][1].append(happening)
+        return grouped
 
     def text(self, limit: int = 1900) -> str:
         """The digest as one message of at most `limit` characters: a first line with what
-        changed for the player, then the others' actions by round; what does not fit is
-        counted at the end ("… and 12 more, `/game log`")."""
+        changed for the player, then the others' actions by round, a line per actor's run;
+        what does not fit is counted at the end ("… and 12 more, `/game log`")."""
         since = f"since your last move (action {self.last_move})" if self.last_move else "since the game began"
         if not self.happenings:
             return f"Nothing happened {since}."
-        head = f"While you were away ({len(self.happenings)} action(s) {since}): {self.summary()}."
-        out = [head[:limit]]
-        used = len(out[0])
-        shown = 0
-        reserve = len(MORE.format(count=len(self.happenings))) + 1
-        counts = self._counts()
-        for (heading, rows), row_counts in zip(self.lines(), counts, strict=True):
-            heading_line = f"— {heading} —"
-            for number, (row, count) in enumerate(zip(rows, row_counts, strict=True)):
-                extra = ([heading_line] if number == 0 else []) + [f"• {row}"]
-                size = sum(len(line) + 1 for line in extra)
-                remaining = len(self.happenings) - shown - count
-                if used + size + (reserve if remaining else 0) > limit:
-                    return "\n".join([*out, MORE.format(count=len(self.happenings) - shown)])
-                out += extra
-                used += size
-                shown += count
+        total = len(self.happenings)
+        out = [f"While you were away ({total} action(s) {since}): {self.summary()}."[:limit]]
+        used, shown = len(out[0]), 0
+        reserve = len(MORE.format(count=total)) + 1
+        for heading, runs in self.runs():
+            for number, (actor, happenings) in enumerate(runs):
+                head = [f"— {heading} —"] if number == 0 else []
+                for count in range(len(happenings), 0, -1):  # the whole run, else its first actions
+                    lines = [*head, f"• {actor}: {run_words(happenings[:count])}"]
+                    size = sum(len(line) + 1 for line in lines)
+                    if used + size + (reserve if shown + count < total else 0) <= limit:
+                        out += lines
+                        used, shown = used + size, shown + count
+                        break
+                if shown < total and happenings[-1].index >= self.happenings[shown].index:
+                    return "\n".join([*out, MORE.format(count=total - shown)])
         return "\n".join(out)
 
-    def _counts(self) -> list[list[int]]:
-        """How many actions each line of `lines()` holds, in the same shape."""
-        counts: list[list[int]] = []
-        last: tuple[str, str] | None = None
-        heading_now: str | None = None
-        for happening in self.happenings:
-            heading = short_title(happening.round)
-            if heading != heading_now:
-                counts.append([])
-                heading_now, last = heading, None
-            if last != (heading, happening.actor):
-                counts[-1].append(0)
-                last = (heading, happening.actor)
-            counts[-1][-1] += 1
-        return counts
+
+def run_words(happenings: list[Happening]) -> str:
+    """"lays tile 57 in F20 (rotation 1); takes a loan of $100 ×2" for one actor's run."""
+    words = [word for happening in happenings for word in happening.words]
+    return "; ".join(_folded(_passes_dropped(words)))
 
 
 def since(history: History, player: str, upto: int | None = None) -> Digest:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import io
+import logging
 import math
 from pathlib import Path
 
@@ -24,6 +25,10 @@ from matplotlib.figure import Figure
 
 from engine.story import Chart
 from render import fonts
+
+# The Noto fallbacks have no bold: matplotlib says so for every bold title, and draws them in
+# their regular weight, which is right for the few glyphs DejaVu Sans lacks.
+logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
 WIDTH_IN, HEIGHT_IN, DPI = 10.0, 6.15, 140  # 1,400 x 861 px
 FONT_PT = 13.0
