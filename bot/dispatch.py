@@ -7,13 +7,13 @@ come through here too.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator
 from bot.route_search import DEFAULT_SECONDS
 from bot.vocabulary import ALL, MOVES
 from render.closeup import DEFAULT_RADIUS
+from storage.limits import MAX_IMPORT_BYTES
+from untrusted.files import FileRefused, read_limited
 
 PICTURES = {"game map": ("map",), "game market": ("market",), "game table": ("table",)}
 
@@ -69,9 +69,9 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
 async def _import_file(moderator: Moderator, actor: Actor, path: str) -> Reply:
     """The terminal imports from a file path (Discord passes the attachment's bytes)."""
     try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        return Reply.error(f"Cannot read {path}: {error.strerror or error}.")
+        raw = read_limited(path, MAX_IMPORT_BYTES)  # never /dev/zero until the memory runs out
+    except FileRefused as error:
+        return Reply.error(f"Import refused: {error}. Nothing was stored.")
     reply = await moderator.import_game(actor, raw)
     if reply.ok:
         reply.text += f"\nPlay it with: stationmaster play --game {reply.game_id}"

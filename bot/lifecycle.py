@@ -21,8 +21,8 @@ from engine.legal import unattended_move
 from engine.log import title_class
 from storage import GameSettings, NewGame, NewSeat, StorageError, import_document
 from storage.limits import MAX_OPEN_GAMES_PER_USER, LimitError, check_names, name_problem
-from storage.safe_json import INT_MAX
 from storage.transfer import check_shape, parse_document
+from untrusted.json_text import INT_MAX
 
 if TYPE_CHECKING:
     from bot.moderator import Moderator, Outcome

@@ -1,6 +1,6 @@
 """`/action json:...`: one raw 18xx.games action typed by a player, checked before the engine.
 
-The JSON is parsed as hostile input (``storage.safe_json``); fields the engine does not read
+The JSON is parsed as hostile input (``untrusted.json_text``); fields the engine does not read
 are refused rather than stored, and so is ``extra_revenue`` (a figure 18xx.games computes
 itself, which our engine would take on trust). The acting entity may be named as hotseat logs
 name it (``"entity": "Player 1"``, a seat's name), or left out for one's own seat.
@@ -21,7 +21,7 @@ from engine.core.commands import RAW_WORD, CommandSpec, either, words_for
 from engine.core.game import BaseGame
 from engine.errors import GameError, NotNow
 from storage import SeatRecord
-from storage.safe_json import UnsafeJSON, loads
+from untrusted.json_text import UnsafeJSON, loads
 
 MAX_RAW_CHARS = 2_000
 MAX_MESSAGE_CHARS = 500

@@ -5,25 +5,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from engine.errors import GameError
 from engine.log import load_game
+from untrusted.files import MAX_LOG_BYTES, PATH_QUOTE, FileRefused, read_json_file
+from untrusted.quote import cut
 
 
 def read_log(path: str) -> dict[str, Any]:
-    """Read a game log file, with errors a user can act on."""
+    """Read a game log file, with errors a user can act on: at most MAX_LOG_BYTES are read and
+    the JSON is parsed as hostile input (``untrusted``), so no file can exhaust the memory or the
+    stack. `replay`, `routes` and `render` all read their logs here."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise GameError(f"cannot read {path}: {error.strerror or error}") from error
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise GameError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from error
+        data = read_json_file(path, MAX_LOG_BYTES)
+    except FileRefused as error:
+        raise GameError(str(error)) from None
     if not isinstance(data, dict):
-        raise GameError(f"{path} does not hold a game log (a JSON object)")
+        raise GameError(f"{cut(path, PATH_QUOTE)} does not hold a game log (a JSON object)")
     return data
 
 

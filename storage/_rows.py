@@ -10,7 +10,6 @@ import json
 from collections.abc import Mapping
 from typing import Any, Protocol, cast
 
-from storage import safe_json
 from storage.errors import StorageError
 from storage.models import (
     GAME_STATUSES,
@@ -24,6 +23,7 @@ from storage.models import (
     StoredAction,
     TrainOffer,
 )
+from untrusted import json_text
 
 
 def action_text(action: Mapping[str, Any] | str) -> str:
@@ -31,11 +31,11 @@ def action_text(action: Mapping[str, Any] | str) -> str:
     with a ``type`` so a bad caller cannot poison the log."""
     try:
         if isinstance(action, str):
-            value = safe_json.loads(action)
+            value = json_text.loads(action)
         else:
             value = dict(action)
-            safe_json.check_value(value)
-    except safe_json.UnsafeJSON as exc:
+            json_text.check_value(value)
+    except json_text.UnsafeJSON as exc:
         raise StorageError(f"action refused: {exc}") from None
     if not isinstance(value, dict) or not isinstance(value.get("type"), str):
         raise StorageError("an action must be a JSON object with a string 'type'")

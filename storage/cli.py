@@ -26,6 +26,7 @@ from storage.copier import add_migrate_subcommand
 from storage.errors import ImportRefused, StorageError
 from storage.transfer import DEFAULT_MAX_IMPORT_BYTES, export_document, import_document
 from storage.urls import open_repository, parse_database_url
+from untrusted.files import MAX_LIMIT, MIN_LIMIT, FileRefused, limit_problem, read_limited
 
 DEFAULT_DB = "./stationmaster.db"  # the same file `stationmaster play` and `bot` use
 
@@ -39,12 +40,12 @@ def import_game(
     """Import an 18xx.games JSON file into the database; return the new game id.
 
     Raises ImportRefused (database unchanged) if the file is refused."""
-    # Check the size on disk first so a huge file is refused without being read.
-    size = os.stat(path).st_size
-    if size > max_bytes:
-        raise ImportRefused(f"file is {size} bytes; the limit is {max_bytes} bytes")
-    with open(path, "rb") as handle:
-        raw = handle.read(max_bytes + 1)  # +1: a file that grew meanwhile is still caught
+    if (problem := limit_problem(max_bytes)) is not None:
+        raise ImportRefused(f"--max-bytes {problem}")
+    try:
+        raw = read_limited(path, max_bytes)  # a huge file is refused by its size, unread
+    except FileRefused as error:
+        raise ImportRefused(str(error)) from None
     return asyncio.run(_import(raw, db_path, max_bytes))
 
 
@@ -89,6 +90,15 @@ def _run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _max_bytes(text: str) -> int:
+    if not text.strip().isascii() or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"must be a whole number of bytes, not {text[:40]!r}")
+    value = int(text)
+    if (problem := limit_problem(value)) is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
 def add_subcommands(subparsers: Any) -> None:
     """Register ``import`` and ``export`` on an ``ArgumentParser.add_subparsers()`` result."""
     importer = subparsers.add_parser("import", help="import an 18xx.games JSON game file")
@@ -96,9 +106,10 @@ def add_subcommands(subparsers: Any) -> None:
     importer.add_argument("--db", default=DEFAULT_DB, help=f"database: SQLite file or URL (default {DEFAULT_DB})")
     importer.add_argument(
         "--max-bytes",
-        type=int,
+        type=_max_bytes,
         default=DEFAULT_MAX_IMPORT_BYTES,
-        help=f"refuse files larger than this (default {DEFAULT_MAX_IMPORT_BYTES // (1024 * 1024)} MB)",
+        help=f"refuse files larger than this (default {DEFAULT_MAX_IMPORT_BYTES // (1024 * 1024)} MB; "
+             f"from {MIN_LIMIT} to {MAX_LIMIT // (1024 * 1024)} MB)",
     )
     importer.set_defaults(func=_run_import)
     exporter = subparsers.add_parser("export", help="write a game as 18xx.games JSON")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from storage.safe_json import INT_MAX, INT_MIN
+from untrusted.files import MAX_LOG_BYTES
+from untrusted.json_text import INT_MAX, INT_MIN
 
-MAX_IMPORT_BYTES = 4 * 1024 * 1024
+MAX_IMPORT_BYTES = MAX_LOG_BYTES
 MAX_ACTIONS = 5_000
 MAX_NAME_LENGTH = 32
 MAX_OPEN_GAMES_PER_USER = 10  # unfinished games one Discord user created or imported

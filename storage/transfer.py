@@ -11,12 +11,12 @@ import asyncio
 import re
 from typing import Any
 
-from storage import safe_json
 from storage.errors import ImportRefused
 from storage.limits import MAX_ACTIONS, MAX_IMPORT_BYTES, LimitError, check_names, in_int64
 from storage.models import GameSettings, LoadedGame, NewGame, NewSeat
 from storage.replay import Engine, default_engine, engine_document
 from storage.repository import GameRepository
+from untrusted import json_text
 
 DEFAULT_MAX_IMPORT_BYTES = MAX_IMPORT_BYTES
 _ENGINE_ACTION_ERROR = re.compile(r"^action -?\d+ \(id (?P<id>[^,)]+)(?P<rest>.*)$", re.S)
@@ -46,8 +46,8 @@ def parse_document(raw: bytes | str, max_bytes: int = DEFAULT_MAX_IMPORT_BYTES) 
     if size > max_bytes:
         raise ImportRefused(f"file is {size} bytes; the limit is {max_bytes} bytes")
     try:
-        document = safe_json.loads(raw)
-    except safe_json.UnsafeJSON as exc:
+        document = json_text.loads(raw)
+    except json_text.UnsafeJSON as exc:
         raise ImportRefused(str(exc)) from None
     if not isinstance(document, dict):
         raise ImportRefused("the document must be a JSON object")

@@ -9,11 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.attachments import read_attachment
 from bot.discord.autocomplete import map_places, private_companies, seats, titles
 from bot.discord.respond import actor_of, answer, answer_move, clip, message_kwargs, refuse
 from bot.route_search import DEFAULT_SECONDS
 from bot.vocabulary import GAME
 from render.closeup import DEFAULT_RADIUS, RADII
+from storage.limits import MAX_IMPORT_BYTES
+from untrusted.files import FileRefused
 
 if TYPE_CHECKING:
     from bot.discord.client import StationmasterBot
@@ -153,7 +156,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             await refuse(interaction, "Import games in a server's text channel: each game gets a thread there.")
             return
         await interaction.response.defer(thinking=True, ephemeral=True)
-        reply = await self.bot.moderator.import_game(actor_of(interaction), await file.read(),
+        try:
+            raw = await read_attachment(file, MAX_IMPORT_BYTES, self.bot.http)
+        except FileRefused as error:
+            await interaction.followup.send(clip(f"Import refused: {error}. Nothing was stored."), ephemeral=True)
+            return
+        reply = await self.bot.moderator.import_game(actor_of(interaction), raw,
                                                      guild_id=interaction.guild_id, channel_id=channel.id)
         if not reply.ok or reply.game_id is None:
             await interaction.followup.send(clip(reply.text), ephemeral=True)

@@ -226,6 +226,8 @@ class StoredAttachment:
     content_type: str | None = None
     description: str | None = None
     url: str = ""
+    # A test's broken CDN: the download never ends (zeros after ``data``), whatever the size says.
+    endless: bool = False
 
     @property
     def size(self) -> int:

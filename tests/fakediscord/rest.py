@@ -177,9 +177,24 @@ async def get_attachment(request: web.Request) -> web.Response:
     wanted = int(request.match_info["attachment"])
     for message in fake.messages.values():
         for att in message.attachments:
+            if att.id == wanted and att.endless:
+                return await _endless(request, att.data)
             if att.id == wanted:
                 return web.Response(body=att.data, content_type=att.content_type or "application/octet-stream")
     raise DiscordError(404, 0, "Unknown attachment")
+
+
+async def _endless(request: web.Request, start: bytes) -> web.StreamResponse:
+    """A download that never ends, until the client stops reading and goes away."""
+    response = web.StreamResponse(headers={"Content-Type": "application/json"})
+    await response.prepare(request)
+    await response.write(start)
+    try:
+        while True:
+            await response.write(b" " * 65536)
+    except (ConnectionError, RuntimeError):  # the client closed the connection
+        pass
+    return response
 
 
 # -- application commands ----------------------------------------------------------------------

@@ -34,7 +34,7 @@ def test_upto_counts_site_action_ids_not_positions() -> None:
 
 @pytest.mark.parametrize(("content", "message"), [
     (None, "cannot read"),
-    ("{not json", "is not valid JSON"),
+    ("{not json", "log.json: not valid JSON (Expecting property name"),
     (json.dumps({"title": "1830", "players": [], "actions": []}), "unknown title"),
 ])
 def test_errors_are_clear_and_exit_non_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str],
