@@ -20,10 +20,14 @@ import pickle
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import pictures as pics
 from bot.model import Picture
+
+if TYPE_CHECKING:
+    from bot.sessions import Session
+    from engine.core.game import BaseGame
 
 log = logging.getLogger(__name__)
 
@@ -120,3 +124,25 @@ async def draw(views: pics.Views, which: tuple[str, ...]) -> list[Picture]:
         _keep(name, getattr(views, name), picture)
         found[name] = picture
     return [found[name] for name in names]
+
+
+async def changed_pictures(session: Session, state: BaseGame, proposal: pics.Proposal | None) -> list[Picture]:
+    """The pictures of a position that changed since the session's last reply (the map with
+    the proposed runs on it), drawn in the workers; the session keeps the views now shown."""
+    views = await asyncio.to_thread(pics.views_of, state, proposal)
+    if views is None:
+        return []
+    old = session.views
+    which = ["map"] if old is None or old.map != views.map else []
+    if which and views.close_up is not None and (old is None or old.close_up != views.close_up):
+        which.append("close_up")
+    if old is None or old.market.cells != views.market.cells:
+        which.append("market")
+    if old is None or _table_key(old.table) != _table_key(views.table):
+        which.append("table")
+    session.views = views
+    return await draw(views, tuple(which))
+
+
+def _table_key(table: Any) -> tuple[Any, ...]:
+    return (table.players, table.corporations, table.bank_cash, table.depot, table.phase)

@@ -1,6 +1,7 @@
 """What anyone may look at: status, map/market/table pictures, the log, the export.
 
-A mixin of the Moderator. Pictures are drawn from a copy of the position, off the event
+A part of the Moderator, handed the games and the route search (whose proposal the status
+shows). Pictures are drawn from a copy of the position, off the event
 loop, so nobody's move waits for someone else's picture.
 """
 
@@ -9,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot import drawing
 from bot import pictures as pics
+from bot.games import Games
 from bot.lifecycle import lobby_buttons
 from bot.model import Picture, Reply
 from bot.privates_text import (
@@ -23,16 +25,12 @@ from bot.privates_text import (
     unknown_company,
 )
 from bot.replies import describe_action, summary
+from bot.route_search import RouteSearch
+from bot.sessions import Session
 from engine.describe import log_by_action, unattended_words
+from engine.log import Game
 from render.closeup import DEFAULT_RADIUS
 from storage.transfer import export_document as stored_export
-
-if TYPE_CHECKING:
-    from bot.moderator import Moderator
-    from bot.sessions import Session
-    from engine.log import Game
-
-
 
 MAX_LOG_LINES = 60  # /game log lines: more would not fit a Discord message
 
@@ -47,10 +45,14 @@ def playing(session: Session, game_id: int) -> Game | Reply:
     return session.game
 
 
-class InfoMixin:
-    async def status(self: Moderator, game_id: int) -> Reply:
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+class Info:
+    def __init__(self, games: Games, route_search: RouteSearch) -> None:
+        self.games = games
+        self.route_search = route_search
+
+    async def status(self, game_id: int) -> Reply:
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             record = session.loaded.game
             names = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats) or "nobody yet"
             head = f"{record.title} game #{game_id} ({record.status}). Players: {names}."
@@ -62,19 +64,19 @@ class InfoMixin:
                 return Reply(f"{head}\nWaiting for players; the creator starts it with /game start.",
                              game_id=game_id, seq=0, buttons=lobby_buttons())
             state = session.game.state
-            turn, _ = self.turn_text(session, state, ping=False, notes=False)  # the summary has them
-            runs = await self.proposal_words(session) if record.status == "active" else None
+            turn, _ = self.games.turn_text(session, state, ping=False, notes=False)  # the summary has them
+            runs = await self.route_search.proposal_words(session) if record.status == "active" else None
             return Reply(f"{head}\n{summary(state, session.seats)}\n{turn}" + (f"\n{runs}" if runs else ""),
                          game_id=game_id, seq=session.seq)
 
-    async def pictures(self: Moderator, game_id: int, which: tuple[str, ...], around: str | None = None,
+    async def pictures(self, game_id: int, which: tuple[str, ...], around: str | None = None,
                        radius: int = DEFAULT_RADIUS) -> Reply:
         """The current map, market and/or table; with `around` (a hex or a company), the map is a
         close-up of the hexes within `radius` of that hex or of the company's stations."""
         if not pics.RENDER:
             return Reply.error("Pictures are not available on this bot (render is not installed).", game_id)
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             if isinstance(game := playing(session, game_id), Reply):
                 return game
             state = game.state.snapshot()
@@ -93,10 +95,10 @@ class InfoMixin:
         return Reply(f"Game #{game_id}: {', '.join(names)} after move {seq}.", game_id=game_id, seq=seq,
                      pictures=drawn)
 
-    async def privates(self: Moderator, game_id: int, company: str | None = None) -> Reply:
+    async def privates(self, game_id: int, company: str | None = None) -> Reply:
         """The game's private companies, or what one of them does."""
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             if isinstance(game := playing(session, game_id), Reply):
                 return game
             state = game.state
@@ -108,25 +110,25 @@ class InfoMixin:
                 return Reply.error(unknown_company(state, company), game_id)
             return Reply(company_text(state, found), private=True, game_id=game_id)
 
-    async def company_choices(self: Moderator, game_id: int, typed: str) -> list[tuple[str, str]]:
+    async def company_choices(self, game_id: int, typed: str) -> list[tuple[str, str]]:
         """Suggestions for /game privates company: (read-only, without the game's lock)."""
-        session = await self.sessions.get(game_id)
+        session = await self.games.sessions.get(game_id)
         if session.broken is not None or session.game is None:
             return []
         return company_choices(session.game.state, typed)
 
-    async def close_up_choices(self: Moderator, game_id: int, typed: str) -> list[tuple[str, str]]:
+    async def close_up_choices(self, game_id: int, typed: str) -> list[tuple[str, str]]:
         """Suggestions for the centre of a map close-up (see pictures.close_up_choices); read-only,
         so without the game's lock, which a move holds longer than autocomplete may wait."""
-        session = await self.sessions.get(game_id)
+        session = await self.games.sessions.get(game_id)
         if session.broken is not None or session.game is None:
             return []
         return pics.close_up_choices(session.game.state, typed)
 
-    async def log_lines(self: Moderator, game_id: int, lines: int = 15) -> Reply:
+    async def log_lines(self, game_id: int, lines: int = 15) -> Reply:
         """The latest log lines, passes included as the live replies name them."""
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             if isinstance(game := playing(session, game_id), Reply):
                 return game
             loaded = session.loaded
@@ -150,10 +152,10 @@ class InfoMixin:
                     "/game export gives the whole game as a file.)\n")
         return Reply(note + ("\n".join(shown) or "The log is empty."), game_id=game_id)
 
-    async def export(self: Moderator, game_id: int) -> Reply:
+    async def export(self, game_id: int) -> Reply:
         """The game as an 18xx.games document (``result`` once finished)."""
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             document = export_document(session)
         data = json.dumps(document, ensure_ascii=False).encode("utf-8")
         return Reply(f"Game #{game_id} as an 18xx.games file ({len(session.actions)} actions).",

@@ -1,6 +1,7 @@
 """Creating, joining, starting, pausing and ending games; seats and settings; imports.
 
-A mixin of the Moderator (it uses its repository, sessions, clock and listeners).
+A part of the Moderator, handed the games, the reminder settings new games get, and the commit
+(an import may end with a move nobody decides).
 """
 
 from __future__ import annotations
@@ -9,10 +10,12 @@ import random
 import secrets
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.config import hours_problem, zone_problem
+from bot.config import ReminderDefaults, hours_problem, zone_problem
+from bot.games import Games
 from bot.model import Actor, Button, Reply
+from bot.outcome import Commit, Outcome
 from bot.sessions import resolved_options
 from engine import TITLES, GameError, new_game
 from engine.catalog import title_info, title_infos
@@ -24,17 +27,18 @@ from storage.limits import MAX_OPEN_GAMES_PER_USER, LimitError, check_names, nam
 from storage.transfer import check_shape, parse_document
 from untrusted.json_text import INT_MAX
 
-if TYPE_CHECKING:
-    from bot.moderator import Moderator, Outcome
-
-
 
 def lobby_buttons() -> list[Button]:
     return [Button("Join", "join", "primary"), Button("Start", "start", "success")]
 
 
-class LifecycleMixin:
-    async def create_game(self: Moderator, actor: Actor, title: str, *, seed: int | None = None,
+class Lifecycle:
+    def __init__(self, games: Games, reminder_defaults: ReminderDefaults, commit: Commit) -> None:
+        self.games = games
+        self.reminder_defaults = reminder_defaults
+        self.commit = commit
+
+    async def create_game(self, actor: Actor, title: str, *, seed: int | None = None,
                           site_rules: bool = False, join: bool = True, players: list[str] | None = None,
                           guild_id: int | None = None, channel_id: int | None = None,
                           thread_id: int | None = None) -> Reply:
@@ -64,7 +68,7 @@ class LifecycleMixin:
         record = NewGame(title=title, seed=seed, options=resolved_options(title, site_rules), status="setup",
                          guild_id=guild_id, channel_id=channel_id, thread_id=thread_id,
                          creator_user_id=actor.user_id)
-        game_id = await self.repo.create_game(record, seats, self.reminder_defaults.game_settings())
+        game_id = await self.games.repo.create_game(record, seats, self.reminder_defaults.game_settings())
         rules = "18xx.games' reading of the rules" if site_rules else "the rulebook's reading of the rules"
         seated = ", ".join(s.display_name for s in seats) or "nobody yet"
         text = f"New {title} game #{game_id} (seed {seed}, {rules}). Players: {seated}."
@@ -72,14 +76,14 @@ class LifecycleMixin:
             text += "\nJoin with /game join; the creator starts it with /game start."
         return Reply(text, game_id=game_id, seq=0, buttons=lobby_buttons())
 
-    async def set_location(self: Moderator, game_id: int, *, guild_id: int | None, channel_id: int | None,
+    async def set_location(self, game_id: int, *, guild_id: int | None, channel_id: int | None,
                            thread_id: int | None) -> None:
-        await self.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
-        self.sessions.forget(game_id)
+        await self.games.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
+        self.games.sessions.forget(game_id)
 
-    async def join(self: Moderator, game_id: int, actor: Actor) -> Reply:
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+    async def join(self, game_id: int, actor: Actor) -> Reply:
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             if session.loaded.game.status == "abandoned":
                 return Reply.error("This game was abandoned before it started; create a new one with /game new.",
                                    game_id)
@@ -99,18 +103,16 @@ class LifecycleMixin:
                 return Reply.error(f"A player called {actor.name} is already seated; set another "
                                    "display name first.", game_id)
             ids = [s.player_id for s in session.seats if isinstance(s.player_id, int)]
-            await self.repo.add_seat(game_id, NewSeat(max(ids, default=0) + 1, actor.name, actor.user_id))
-            session = await self.sessions.reload(game_id)
+            await self.games.repo.add_seat(game_id, NewSeat(max(ids, default=0) + 1, actor.name, actor.user_id))
+            session = await self.games.sessions.reload(game_id)
         names = ", ".join(s.display_name for s in session.seats)
         return Reply(f"{actor.name} joins game #{game_id}. Players: {names}.", game_id=game_id, seq=0,
                      buttons=lobby_buttons())
 
-    async def start(self: Moderator, game_id: int, actor: Actor, *, shuffle: bool = True) -> Outcome:
+    async def start(self, game_id: int, actor: Actor, *, shuffle: bool = True) -> Outcome:
         """Start: seats in random order drawn from the game's seed (or as given, ``shuffle=False``)."""
-        from bot.moderator import Outcome
-
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             record = session.loaded.game
             if record.status != "setup":
                 return Outcome(Reply.error("The game has already started.", game_id))
@@ -125,18 +127,18 @@ class LifecycleMixin:
                 # 18Texas seats players at random; drawn from the seed so it can be reproduced.
                 seats = random.Random(record.seed).sample(seats, len(seats))
             # Seating and the start are one write, so a crash cannot leave a half-shuffled table.
-            await self.repo.start_game(game_id, [(s.discord_user_id, s.display_name) for s in seats])
-            session = await self.sessions.reload(game_id)
+            await self.games.repo.start_game(game_id, [(s.discord_user_id, s.display_name) for s in seats])
+            session = await self.games.sessions.reload(game_id)
             assert session.game is not None
-        await self.changed(game_id)
+        await self.games.changed(game_id)
         order_text = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats)
         reply = Reply(f"Game #{game_id} starts. Seat order: {order_text}.", game_id=game_id, seq=0)
         return Outcome(reply, True, session, session.game.state.snapshot(), (reply.text,))
 
-    async def replace(self: Moderator, game_id: int, actor: Actor, seat_text: str,
+    async def replace(self, game_id: int, actor: Actor, seat_text: str,
                       user_id: int | None, name: str) -> Reply:
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             if not session.is_admin(actor):
                 return Reply.error("Only the game's creator (or a server manager) gives seats away.", game_id)
             seat = session.seat_named(seat_text)
@@ -148,45 +150,45 @@ class LifecycleMixin:
             taken = next((s for s in session.seats if s.discord_user_id == user_id and s is not seat), None)
             if taken is not None:
                 return Reply.error(f"{name} already plays seat {taken.seat}.", game_id)
-            await self.repo.replace_seat_user(game_id, seat.seat, user_id, name)
-            self.sessions.forget(game_id)
-        await self.changed(game_id)
+            await self.games.repo.replace_seat_user(game_id, seat.seat, user_id, name)
+            self.games.sessions.forget(game_id)
+        await self.games.changed(game_id)
         return Reply(f"Seat {seat.seat} ({seat.display_name}) is now played by {name}.", game_id=game_id)
 
-    async def set_game_status(self: Moderator, game_id: int, actor: Actor, status: str) -> Reply:
+    async def set_game_status(self, game_id: int, actor: Actor, status: str) -> Reply:
         """pause, resume (to active) or abandon."""
         allowed = {"paused": ("active",), "active": ("paused",), "abandoned": ("setup", "active", "paused")}
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             if not session.is_admin(actor):
                 return Reply.error("Only the game's creator (or a server manager) can do that.", game_id)
             current = session.loaded.game.status
             if current not in allowed[status]:
                 return Reply.error(f"The game is {current}; that is not possible now.", game_id)
-            await self._set_status(session, status)
+            await self.games.set_status(session, status)
         words = {"paused": "is paused: no moves and no reminders until /game resume",
                  "active": "is running again", "abandoned": "was abandoned"}
         return Reply(f"Game #{game_id} {words[status]}.", game_id=game_id)
 
-    async def settings(self: Moderator, game_id: int, actor: Actor, changes: dict[str, Any]) -> Reply:
+    async def settings(self, game_id: int, actor: Actor, changes: dict[str, Any]) -> Reply:
         changes = {k: v for k, v in changes.items() if v is not None}
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             current = session.loaded.settings
             if changes:
                 if not session.is_admin(actor):
                     return Reply.error("Only the game's creator (or a server manager) changes settings.", game_id)
                 try:
                     current = _changed_settings(current, changes)
-                    await self.repo.update_settings(game_id, current)
+                    await self.games.repo.update_settings(game_id, current)
                 except (ValueError, StorageError) as error:
                     return Reply.error(f"{error}", game_id)
-                self.sessions.forget(game_id)
+                self.games.sessions.forget(game_id)
         if changes:
-            await self.changed(game_id)
+            await self.games.changed(game_id)
         return Reply(describe_settings(current), game_id=game_id)
 
-    async def import_game(self: Moderator, actor: Actor, raw: bytes | str, *, guild_id: int | None = None,
+    async def import_game(self, actor: Actor, raw: bytes | str, *, guild_id: int | None = None,
                           channel_id: int | None = None, thread_id: int | None = None) -> Reply:
         """Import an 18xx.games document as a new game (storage stores its rule options spelt out).
         The importer is its creator: they hand out the seats; it gets the configured reminders."""
@@ -197,28 +199,28 @@ class LifecycleMixin:
             check_shape(document)
             title = document["title"]
             title_class(title)
-            game_id = await import_document(self.repo, raw, settings=self.reminder_defaults.game_settings(),
+            game_id = await import_document(self.games.repo, raw, settings=self.reminder_defaults.game_settings(),
                                             creator_user_id=actor.user_id)
         except (StorageError, GameError) as error:
             return Reply.error(f"Import refused: {error}. Nothing was stored.")
-        await self.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
-        session = await self.sessions.get(game_id)
+        await self.games.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
+        session = await self.games.sessions.get(game_id)
         if session.game is not None and (unattended := unattended_move(session.game.state)) is not None:
             # The log stops where only a company nobody presides can act: it passes now, or
             # nobody could ever move.
-            async with self.sessions.lock(game_id):
-                await self._commit(session, actor, unattended, note=unattended_words(unattended))
+            async with self.games.sessions.lock(game_id):
+                await self.commit(session, actor, unattended, note=unattended_words(unattended))
         names = ", ".join(s.display_name for s in session.seats)
         who = "You (the importer) or a server manager" if actor.user_id is not None else "A server manager"
         return Reply(f"Imported {title} as game #{game_id} ({len(session.actions)} actions, "
                      f"{session.loaded.game.status}). Players: {names}. {who} give the seats to "
                      "Discord users with /game replace.", game_id=game_id, seq=session.seq)
 
-    async def _too_many_games(self: Moderator, actor: Actor) -> Reply | None:
+    async def _too_many_games(self, actor: Actor) -> Reply | None:
         """A Discord user may have only so many unfinished games they created or imported."""
         if actor.user_id is None or actor.manager:
             return None
-        mine = [g for g in await self.repo.list_games(statuses=["setup", "active", "paused"])
+        mine = [g for g in await self.games.repo.list_games(statuses=["setup", "active", "paused"])
                 if g.creator_user_id == actor.user_id]
         if len(mine) < MAX_OPEN_GAMES_PER_USER:
             return None

@@ -5,6 +5,13 @@ with the engine's legal moves -> the engine applies it (or refuses, changing not
 append it to the log naming the expected seq -> only then answer. Pictures and the route
 optimizer's proposal are worked out afterwards on a copy of the position, off the event
 loop (``finish``), so a front door can acknowledge the committed move first.
+
+The Moderator makes the moves itself and is composed of parts that each own one area, as a
+discord.py bot is of its cogs: `Lifecycle` (new, join, start, seats, settings, import), `Info`
+(what anyone may look at), `Consent` (rule 12.6 train offers), `Ending` (/game end) and
+`RouteSearch` (/game routes and the follow-ups). Each is handed what it needs (the `Games`
+served, the `Proposals`, the commit) and none imports the Moderator; its public methods are the
+Moderator's, delegated below, so front doors see one object.
 """
 
 from __future__ import annotations
@@ -13,31 +20,27 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from bot import drawing
 from bot import pictures as pics
 from bot.commands import build_action, candidate_moves, controls, engine_reason, wants_proposal
 from bot.config import ReminderDefaults
-from bot.consent import ConsentMixin, waiting_line
-from bot.ending import EndingMixin
+from bot.consent import Consent
+from bot.drawing import changed_pictures
+from bot.ending import Ending
 from bot.errors import CommandError, NotPossibleNow, NotYourTurn
-from bot.info import InfoMixin
-from bot.lifecycle import LifecycleMixin
+from bot.games import Games, Listener, discord_mention, plain_mention
+from bot.info import Info
+from bot.lifecycle import Lifecycle
 from bot.model import Actor, Button, Command, Reply
+from bot.outcome import Outcome
+from bot.proposals import Proposals
 from bot.raw_action import acting_entity, parse_raw, raw_refusal
 from bot.repeats import Repeats
-from bot.replies import (
-    acting_seats,
-    describe_action,
-    final_scores,
-    new_log_lines,
-    notes_for,
-    whose_turn,
-)
-from bot.route_search import Announce, FollowUps, RouteSearchMixin, proposal_text
+from bot.replies import acting_seats, describe_action, new_log_lines
+from bot.route_search import DEFAULT_SECONDS, Announce, FollowUps, RouteSearch, proposal_text
 from bot.sessions import Session, Sessions, replay_with, undoable
 from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, given_most
@@ -45,106 +48,158 @@ from engine.attachments import attachment_actions
 from engine.core.game import BaseGame
 from engine.describe import dividend_account, unattended_words
 from engine.legal import legal_moves, make_unattended_moves
+from render.closeup import DEFAULT_RADIUS
 from storage import GameRepository, SeatRecord, SeqConflict, StorageError
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[int], Awaitable[None]]
+__all__ = ["Moderator", "Outcome", "Listener", "discord_mention", "plain_mention", "buttons_for"]
 MAX_LOG_LINES = 12
 _PAYS_LINE = re.compile(r"^\S+ pays \$\d+ and keeps \$\d+$")  # the account goes after it
 
 
-def discord_mention(seat: SeatRecord) -> str:
-    return f"<@{seat.discord_user_id}>" if seat.discord_user_id is not None else f"@{seat.display_name}"
-
-
-def plain_mention(seat: SeatRecord) -> str:
-    return f"@{seat.display_name}"
-
-
-@dataclass
-class Outcome:
-    """A command's result before pictures: final for refusals, the base of the reply otherwise."""
-
-    reply: Reply
-    committed: bool = False
-    session: Session | None = None
-    snapshot: BaseGame | None = None
-    lines: tuple[str, ...] = ()
-
-
-class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearchMixin):
+class Moderator:
     def __init__(self, repo: GameRepository, *, clock: Callable[[], float] = time.time,
                  images: bool = True, router_budget: float = 2.0,
                  reminders: ReminderDefaults | None = None,
                  mention: Callable[[SeatRecord], str] = discord_mention, follow_up_seconds: float = 0.0) -> None:
-        self.repo = repo
-        self.sessions = Sessions(repo)
-        self.clock = clock
+        self.games = Games(repo, clock, mention)
         self.images = images and pics.RENDER
-        self.router_budget = router_budget
+        self.proposals = Proposals(router_budget)
         self.reminder_defaults = reminders or ReminderDefaults()
-        self.mention = mention
-        self.listeners: list[Listener] = []
         # game id -> (who and what, commit time, seq) of its last move made by a command
-        self.repeats = Repeats(self.clock)
+        self.repeats = Repeats(clock)
+        self.consent = Consent(self.games, self._commit)
+        self.lifecycle = Lifecycle(self.games, self.reminder_defaults, self._commit)
+        self.ending = Ending(self.games, self._commit)
         # Longer searches after unproven proposals, posted through `announce` (set by the front door).
-        self.follow_ups = FollowUps(follow_up_seconds)
-        self.announce: Announce | None = None
+        self.route_search = RouteSearch(self.games, self.proposals, follow_up_seconds, self.images)
+        self.info = Info(self.games, self.route_search)
+
+    # --- what the parts share ------------------------------------------------------------------
+    @property
+    def repo(self) -> GameRepository:
+        return self.games.repo
+
+    @property
+    def sessions(self) -> Sessions:
+        return self.games.sessions
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.games.clock
+
+    @property
+    def mention(self) -> Callable[[SeatRecord], str]:
+        return self.games.mention
+
+    @property
+    def listeners(self) -> list[Listener]:
+        return self.games.listeners
+
+    @property
+    def router_budget(self) -> float:
+        return self.proposals.router_budget
+
+    @property
+    def follow_ups(self) -> FollowUps:
+        return self.route_search.follow_ups
+
+    @property
+    def announce(self) -> Announce | None:
+        """Posts a reply in its game's channel (a follow-up's news); set by the front door."""
+        return self.follow_ups.announce
+
+    @announce.setter
+    def announce(self, announce: Announce | None) -> None:
+        self.follow_ups.announce = announce
 
     def now(self) -> int:
-        return int(self.clock())
+        return self.games.now()
 
     async def changed(self, game_id: int) -> None:
         """Tell listeners (the reminder scheduler) that a game's position or status changed."""
-        for listener in self.listeners:
-            try:
-                await listener(game_id)
-            except Exception:  # a listener's failure must not undo an acknowledged move
-                log.exception("listener failed for game %s", game_id)
-
-    # --- shared checks -------------------------------------------------------------------------
-    async def _playable(self, game_id: int) -> tuple[Session | None, str | None]:
-        session = await self.sessions.get(game_id)
-        status = session.loaded.game.status
-        problems = {
-            "setup": "The game has not started yet (/game start).",
-            "paused": "The game is paused (/game resume).",
-            "finished": "The game is over.",
-            "abandoned": "The game was abandoned.",
-        }
-        if session.broken is not None and status != "abandoned":
-            return session, session.broken
-        if status in problems or session.game is None:
-            return session, problems.get(status, "The game is not running.")
-        return session, None
+        await self.games.changed(game_id)
 
     async def _seated(self, game_id: int, actor: Actor) -> tuple[Session | None, SeatRecord | None, Outcome | None]:
-        """The running game and the actor's seat in it, or the refusal to answer with."""
-        session, problem = await self._playable(game_id)
-        if problem or session is None or session.game is None:
-            return None, None, Outcome(Reply.error(problem or "No such game.", game_id))
-        seat = session.seat_of(actor)
-        if seat is None:
-            return None, None, Outcome(Reply.error("You have no seat in this game; only its players make moves.",
-                                                   game_id))
-        return session, seat, None
+        return await self.games.seated(game_id, actor)
 
     def turn_text(self, session: Session, state: BaseGame, ping: bool = True,
                   notes: bool = True) -> tuple[str, list[SeatRecord]]:
-        if state.finished:
-            return final_scores(state, session.seats), []
-        mention = self.mention if ping else plain_mention
-        moves = legal_moves(state)
-        text, acting = whose_turn(state, moves, session.seats, mention)
-        if notes:
-            text = "\n".join([text, *notes_for(state, moves)])
-        waiting = waiting_line(session, state, mention)
-        if waiting is not None:  # a purchase waits for the selling president's answer (12.6)
-            line, seller = waiting
-            text = f"{line}\n{text}"
-            acting = acting + [seller] if seller is not None and seller not in acting else acting
-        return text, acting
+        return self.games.turn_text(session, state, ping, notes)
+
+    # --- the parts' commands -------------------------------------------------------------------
+    async def create_game(self, actor: Actor, title: str, *, seed: int | None = None, site_rules: bool = False,
+                          join: bool = True, players: list[str] | None = None, guild_id: int | None = None,
+                          channel_id: int | None = None, thread_id: int | None = None) -> Reply:
+        return await self.lifecycle.create_game(actor, title, seed=seed, site_rules=site_rules, join=join,
+                                                players=players, guild_id=guild_id, channel_id=channel_id,
+                                                thread_id=thread_id)
+
+    async def set_location(self, game_id: int, *, guild_id: int | None, channel_id: int | None,
+                           thread_id: int | None) -> None:
+        await self.lifecycle.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
+
+    async def join(self, game_id: int, actor: Actor) -> Reply:
+        return await self.lifecycle.join(game_id, actor)
+
+    async def start(self, game_id: int, actor: Actor, *, shuffle: bool = True) -> Outcome:
+        return await self.lifecycle.start(game_id, actor, shuffle=shuffle)
+
+    async def replace(self, game_id: int, actor: Actor, seat_text: str, user_id: int | None, name: str) -> Reply:
+        return await self.lifecycle.replace(game_id, actor, seat_text, user_id, name)
+
+    async def set_game_status(self, game_id: int, actor: Actor, status: str) -> Reply:
+        return await self.lifecycle.set_game_status(game_id, actor, status)
+
+    async def settings(self, game_id: int, actor: Actor, changes: dict[str, Any]) -> Reply:
+        return await self.lifecycle.settings(game_id, actor, changes)
+
+    async def import_game(self, actor: Actor, raw: bytes | str, *, guild_id: int | None = None,
+                          channel_id: int | None = None, thread_id: int | None = None) -> Reply:
+        return await self.lifecycle.import_game(actor, raw, guild_id=guild_id, channel_id=channel_id,
+                                                thread_id=thread_id)
+
+    async def status(self, game_id: int) -> Reply:
+        return await self.info.status(game_id)
+
+    async def pictures(self, game_id: int, which: tuple[str, ...], around: str | None = None,
+                       radius: int = DEFAULT_RADIUS) -> Reply:
+        return await self.info.pictures(game_id, which, around, radius)
+
+    async def privates(self, game_id: int, company: str | None = None) -> Reply:
+        return await self.info.privates(game_id, company)
+
+    async def company_choices(self, game_id: int, typed: str) -> list[tuple[str, str]]:
+        return await self.info.company_choices(game_id, typed)
+
+    async def close_up_choices(self, game_id: int, typed: str) -> list[tuple[str, str]]:
+        return await self.info.close_up_choices(game_id, typed)
+
+    async def log_lines(self, game_id: int, lines: int = 15) -> Reply:
+        return await self.info.log_lines(game_id, lines)
+
+    async def export(self, game_id: int) -> Reply:
+        return await self.info.export(game_id)
+
+    async def accept(self, game_id: int, actor: Actor, expected_seq: int | None = None) -> Outcome:
+        return await self.consent.accept(game_id, actor, expected_seq)
+
+    async def decline(self, game_id: int, actor: Actor, expected_seq: int | None = None) -> Outcome:
+        return await self.consent.decline(game_id, actor, expected_seq)
+
+    async def end_game(self, game_id: int, actor: Actor) -> Outcome:
+        return await self.ending.end_game(game_id, actor)
+
+    async def search_routes(self, game_id: int, actor: Actor, seconds: float = DEFAULT_SECONDS) -> Reply:
+        return await self.route_search.search_routes(game_id, actor, seconds)
+
+    async def proposal_words(self, session: Session) -> str | None:
+        return await self.route_search.proposal_words(session)
+
+    async def keep_found(self, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
+                         seconds: float, *, follow_up: bool = False) -> Reply | None:
+        return await self.route_search.keep_found(game_id, seq, state, found, seconds, follow_up=follow_up)
 
     # --- moves ---------------------------------------------------------------------------------
     async def act(self, game_id: int, actor: Actor, command: Command, expected_seq: int | None = None) -> Outcome:
@@ -321,7 +376,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
             undone = [describe_action(a, names, session.game.state) for a in kept[-steps:]]
             outcome = await self._commit(session, actor, action, note=f"Undone: {'; '.join(undone)}.")
             if outcome.committed and status == "finished":
-                await self._set_status(session, "active")
+                await self.games.set_status(session, "active")
             return outcome
 
     async def _undo_unreplayable(self, session: Session, actor: Actor, steps: int) -> Outcome:
@@ -371,7 +426,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         game = session.game
         assert game is not None
         if not consented:
-            asked = await self._ask_consent(session, actor, action)
+            asked = await self.consent.ask(session, actor, action)
             if asked is not None:
                 return asked
         game_id = session.game_id
@@ -426,7 +481,7 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         session.actions.append(stored)
         session.max_action_id = action["id"]
         if game.finished:
-            await self._set_status(session, "finished")
+            await self.games.set_status(session, "finished")
         for seat in acting_before:
             await self.repo.reset_reminder(game_id, seat.player_id)
         await self.changed(game_id)
@@ -452,25 +507,9 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         reply = Reply(text="\n".join(lines), game_id=game_id, seq=seq)
         return Outcome(reply, True, session, game.state.snapshot(), tuple(lines))
 
-    async def _set_status(self, session: Session, status: Any) -> None:
-        await self.repo.set_status(session.game_id, status)
-        session.loaded = replace(session.loaded, game=replace(session.loaded.game, status=status))
-        await self.changed(session.game_id)
-
     # --- after the commit: text, proposal, pictures ------------------------------------------------
     async def _proposal(self, session: Session, state: BaseGame, seq: int) -> pics.Proposal | None:
-        cached = session.proposal
-        if cached is not None and cached[0] == seq:
-            return cached[1]
-        move = next((m for m in legal_moves(state) if m["type"] == "run_routes"), None)
-        proposal = None
-        if move is not None:
-            try:
-                proposal = await pics.propose_in_worker(state, str(move["entity"]), self.router_budget)
-            except Exception:  # a proposal is a convenience; the president can still type runs
-                log.exception("route optimizer failed in game %s at seq %s", session.game_id, seq)
-        session.proposal = (seq, proposal)
-        return proposal
+        return await self.proposals.propose(session, state, seq)
 
     async def finish(self, outcome: Outcome) -> Reply:
         """The full reply for a committed move: log lines, whose turn, proposal, pictures."""
@@ -486,11 +525,11 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         if proposal is not None:
             parts.append(proposal_text(state, proposal))
         if running is not None and (proposal is None or not proposal.proven_optimal):
-            self.follow_ups.begin(self, session.game_id, seq, state, str(running["entity"]))
+            self.follow_ups.begin(session.game_id, seq, state, str(running["entity"]))
         pictures = []
         if self.images:
             try:
-                pictures = await self._draw(session, state, proposal)
+                pictures = await changed_pictures(session, state, proposal)
             except Exception:  # the move is committed: answer it even if a picture fails
                 log.exception("drawing game %s at seq %s failed", session.game_id, seq)
         return replace(reply, text="\n".join(p for p in parts if p),
@@ -510,34 +549,13 @@ class Moderator(LifecycleMixin, InfoMixin, ConsentMixin, EndingMixin, RouteSearc
         if session.game is None or seat is None or session.loaded.game.status != "active":
             return []
         state = session.game.state
-        cached = session.proposal
-        proposal = cached[1] if cached is not None and cached[0] == session.seq else None
+        proposal = self.proposals.kept(session, session.seq)
         return suggest(state, legal_moves(state), seat.player_id, word, option, typed, filled,
                        proposal.action if proposal else None, proposal.total if proposal else None)
 
     async def perform(self, game_id: int, actor: Actor, command: Command) -> Reply:
         """act + finish, for callers that wait for the whole reply (the terminal)."""
         return await self.finish(await self.act(game_id, actor, command))
-
-    async def _draw(self, session: Session, state: BaseGame, proposal: pics.Proposal | None) -> list[Any]:
-        """The pictures that changed since the session's last reply, drawn in the workers."""
-        views = await asyncio.to_thread(pics.views_of, state, proposal)
-        if views is None:
-            return []
-        old = session.views
-        which = ["map"] if old is None or old.map != views.map else []
-        if which and views.close_up is not None and (old is None or old.close_up != views.close_up):
-            which.append("close_up")
-        if old is None or old.market.cells != views.market.cells:
-            which.append("market")
-        if old is None or _table_key(old.table) != _table_key(views.table):
-            which.append("table")
-        session.views = views
-        return await drawing.draw(views, tuple(which))
-
-
-def _table_key(table: Any) -> tuple[Any, ...]:
-    return (table.players, table.corporations, table.bank_cash, table.depot, table.phase)
 
 
 def _complete_runs(state: BaseGame, action: dict[str, Any]) -> None:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from bot.config import REMINDER_HOURS, hours_problem, zone_problem
-from bot.consent import answering_seat
+from bot.offers import answering_seat
 from bot.replies import acting_seats
 from storage import GameSettings, ReminderDue, ReminderState, SeatRecord, ShardSet
 

@@ -12,7 +12,7 @@ Players should not have to know to ask: once the reply to a move with an unprove
 by itself and posts a better or newly proven answer in the game's channel (``Moderator.announce``).
 The longer searches, asked for or not, take turns in that one worker.
 
-A mixin of the Moderator.
+A part of the Moderator: handed the games, the proposals and whether pictures are drawn.
 """
 
 from __future__ import annotations
@@ -21,17 +21,17 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot import pictures as pics
+from bot.drawing import changed_pictures
+from bot.games import Games
 from bot.model import Actor, Button, Reply
+from bot.proposals import Proposals
+from bot.sessions import Session, Sessions
 from engine.attachments import attachment_words
 from engine.core.game import BaseGame
 from engine.legal import legal_moves
-
-if TYPE_CHECKING:
-    from bot.moderator import Moderator
-    from bot.sessions import Session
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,13 @@ MAX_SECONDS = 60.0  # a Discord reply may be deferred for 15 minutes; players wa
 DELIVERY_WAIT = 120.0
 
 Announce = Callable[[Reply], Awaitable[None]]  # posts a reply in its game's channel
+
+
+class KeepFound(Protocol):
+    """RouteSearch.keep_found: keep a longer search's answer and say what it changes."""
+
+    async def __call__(self, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
+                       seconds: float, *, follow_up: bool = False) -> Reply | None: ...
 
 
 def proposal_text(state: BaseGame, proposal: pics.Proposal) -> str:
@@ -69,21 +76,25 @@ class FollowUps:
 
     One at a time (the optimizer's second worker has one process); a follow-up whose position
     the game has left by its turn is dropped unsearched. Memory: one snapshot per waiting
-    follow-up, at most one per move made."""
+    follow-up, at most one per move made. A follow-up's news is posted through `announce`, which
+    the front door sets; without it no follow-up is begun."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, sessions: Sessions, keep_found: KeepFound) -> None:
         self.seconds = seconds  # 0: no follow-ups
+        self.sessions = sessions
+        self.keep_found = keep_found
+        self.announce: Announce | None = None
         self.turn = asyncio.Lock()  # held by the longer search that has the worker
         self.running: tuple[int, int] | None = None  # (game id, seq) of the follow-up searching now
         self._delivered: dict[tuple[int, int], asyncio.Event] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def begin(self, moderator: Moderator, game_id: int, seq: int, state: BaseGame, corporation: str) -> None:
+    def begin(self, game_id: int, seq: int, state: BaseGame, corporation: str) -> None:
         """Search this position longer in the background (the state is a snapshot no one changes)."""
-        if self.seconds <= 0 or moderator.announce is None or not pics.ROUTER or (game_id, seq) in self._delivered:
+        if self.seconds <= 0 or self.announce is None or not pics.ROUTER or (game_id, seq) in self._delivered:
             return
         self._delivered[(game_id, seq)] = asyncio.Event()
-        task = asyncio.get_running_loop().create_task(self._follow(moderator, game_id, seq, state, corporation))
+        task = asyncio.get_running_loop().create_task(self._follow(game_id, seq, state, corporation))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -113,22 +124,22 @@ class FollowUps:
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    async def _follow(self, moderator: Moderator, game_id: int, seq: int, state: BaseGame, corporation: str) -> None:
+    async def _follow(self, game_id: int, seq: int, state: BaseGame, corporation: str) -> None:
         try:
             async with self.turn:
-                if (await moderator.sessions.get(game_id)).seq != seq:
+                if (await self.sessions.get(game_id)).seq != seq:
                     return  # the game moved on while the follow-up waited for the worker
                 self.running = (game_id, seq)
                 try:
                     found = await pics.LONGER.propose(state, corporation, self.seconds)
                 finally:
                     self.running = None
-            reply = await moderator.keep_found(game_id, seq, state, found, self.seconds, follow_up=True)
+            reply = await self.keep_found(game_id, seq, state, found, self.seconds, follow_up=True)
             if reply is None:
                 return
             await asyncio.wait_for(self._delivered[(game_id, seq)].wait(), DELIVERY_WAIT)
-            if (await moderator.sessions.get(game_id)).seq == seq and moderator.announce is not None:
-                await moderator.announce(reply)
+            if (await self.sessions.get(game_id)).seq == seq and self.announce is not None:
+                await self.announce(reply)
         except (TimeoutError, asyncio.CancelledError):
             pass  # the move's reply never went out (or the bot stops): nothing to add to
         except Exception:  # a follow-up is a convenience; the proposal stands without it
@@ -137,8 +148,16 @@ class FollowUps:
             self._delivered.pop((game_id, seq), None)
 
 
-class RouteSearchMixin:
-    async def search_routes(self: Moderator, game_id: int, actor: Actor, seconds: float = DEFAULT_SECONDS) -> Reply:
+class RouteSearch:
+    """`/game routes`, the follow-ups, and the proposal in words."""
+
+    def __init__(self, games: Games, proposals: Proposals, follow_up_seconds: float, images: bool) -> None:
+        self.games = games
+        self.proposals = proposals
+        self.images = images
+        self.follow_ups = FollowUps(follow_up_seconds, games.sessions, self.keep_found)
+
+    async def search_routes(self, game_id: int, actor: Actor, seconds: float = DEFAULT_SECONDS) -> Reply:
         """Search the operating company's best runs for `seconds`; keep the answer if it is
         better or newly proven. Any seated player may ask (the search costs a core for that long)."""
         if not 1 <= seconds <= MAX_SECONDS:
@@ -146,14 +165,15 @@ class RouteSearchMixin:
         if not pics.ROUTER:
             return Reply.error("The route optimizer is not available on this bot; type the runs with /run routes:…",
                                game_id)
-        async with self.sessions.lock(game_id):
-            session, _, refusal = await self._seated(game_id, actor)
+        sessions = self.games.sessions
+        async with sessions.lock(game_id):
+            session, _, refusal = await self.games.seated(game_id, actor)
             if refusal is not None:
                 return refusal.reply
             assert session is not None and session.game is not None
             state = session.game.state.snapshot()
             seq = session.seq
-            cached = session.proposal[1] if session.proposal is not None and session.proposal[0] == seq else None
+            cached = self.proposals.kept(session, seq)
         move = next((m for m in legal_moves(state) if m["type"] == "run_routes"), None)
         if move is None:
             return Reply.error("No company is to run trains now: /game routes searches the best runs of the "
@@ -171,31 +191,31 @@ class RouteSearchMixin:
             found = await pics.LONGER.propose(state, str(move["entity"]), seconds)
         kept = await self.keep_found(game_id, seq, state, found, seconds)
         if kept is None:
-            now = (await self.sessions.get(game_id)).seq
+            now = (await sessions.get(game_id)).seq
             return Reply.error(f"The game moved on (to move {now}) while the optimizer searched; ask again if "
                                "the runs are still to be chosen.", game_id)
         return kept
 
-    async def proposal_words(self: Moderator, session: Session) -> str | None:
+    async def proposal_words(self, session: Session) -> str | None:
         """The runs proposed at the session's position, in words (searched now if none is kept),
         or None when no company is to run trains. For a reminder: what the president confirms."""
         if session.game is None or not any(m["type"] == "run_routes" for m in legal_moves(session.game.state)):
             return None
         state = session.game.state
-        proposal = await self._proposal(session, state, session.seq)
+        proposal = await self.proposals.propose(session, state, session.seq)
         if proposal is None:
             return None
         return proposal_text(state, proposal)
 
-    async def keep_found(self: Moderator, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
+    async def keep_found(self, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
                          seconds: float, *, follow_up: bool = False) -> Reply | None:
         """Keep a longer search's answer as the position's proposal if it is better or newly
         proven, and say so; None if the game moved on (or, for a follow-up, nothing is new)."""
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
+        async with self.games.sessions.lock(game_id):
+            session = await self.games.sessions.get(game_id)
             if session.seq != seq:
                 return None
-            current = session.proposal[1] if session.proposal is not None and session.proposal[0] == seq else None
+            current = self.proposals.kept(session, seq)
             kept = better(found, current)
             session.proposal = (seq, kept)
         reply = self._kept_reply(game_id, seq, state, found, kept, current, seconds, follow_up)
@@ -203,7 +223,7 @@ class RouteSearchMixin:
             reply = await self._with_runs_drawn(session, state, found, reply)
         return reply
 
-    def _kept_reply(self: Moderator, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
+    def _kept_reply(self, game_id: int, seq: int, state: BaseGame, found: pics.Proposal | None,
                     kept: pics.Proposal | None, current: pics.Proposal | None, seconds: float,
                     follow_up: bool) -> Reply | None:
         """What keep_found says of a longer search's answer."""
@@ -232,18 +252,18 @@ class RouteSearchMixin:
             head = f"Searched {seconds:g} s: the best runs found (not proven the best)."
         return self._routes_reply(game_id, seq, state, kept, head)
 
-    async def _with_runs_drawn(self: Moderator, session: Session, state: BaseGame, proposal: pics.Proposal,
+    async def _with_runs_drawn(self, session: Session, state: BaseGame, proposal: pics.Proposal,
                                reply: Reply) -> Reply:
         """The reply with the pictures the new runs change (the map, drawn with them)."""
         if not self.images:
             return reply
         try:
-            return replace(reply, pictures=await self._draw(session, state, proposal))
+            return replace(reply, pictures=await changed_pictures(session, state, proposal))
         except Exception:  # the runs are kept and said; a picture that fails must not lose them
             log.exception("drawing the runs found for game %s at seq %s failed", session.game_id, session.seq)
             return reply
 
-    def _routes_reply(self: Moderator, game_id: int, seq: int, state: BaseGame, proposal: pics.Proposal,
+    def _routes_reply(self, game_id: int, seq: int, state: BaseGame, proposal: pics.Proposal,
                       head: str) -> Reply:
         return Reply(f"{head}\n{proposal_text(state, proposal)}", game_id=game_id, seq=seq,
                      buttons=[Button(f"Run for ${proposal.total}", f"run:{proposal.total}", "success")])

@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.discord.refusals import report_failure
+
 log = logging.getLogger(__name__)
 
 STYLES = {
@@ -41,8 +43,6 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]), int(match["seq"]), match["verb"], item.label, item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.respond import report_failure  # respond imports this module
-
         client = interaction.client
         try:
             await client.click(interaction, self.game_id, self.seq, self.verb)  # type: ignore[attr-defined]

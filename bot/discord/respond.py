@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.discord.buttons import MoveButton
+from bot.discord.refusals import FAILED, LIMIT, NO_PINGS, clip, refuse, report_failure
 from bot.model import Actor, Reply
 
 if TYPE_CHECKING:
@@ -19,26 +20,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+__all__ = ["FAILED", "LIMIT", "NO_PINGS", "clip", "refuse", "report_failure", "actor_of", "answer", "answer_move",
+           "message_kwargs"]
 
 FAST = 1.5  # seconds: work done by then is answered at once; slower work is deferred first
-LIMIT = 2000  # characters in a Discord message
-NO_PINGS = discord.AllowedMentions.none()
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
     """The caller; server managers (Manage Server) have admin rights over every game."""
     manager = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
     return Actor(interaction.user.id, interaction.user.display_name, manager)
-
-
-def clip(text: str) -> str:
-    """Keep a reply within Discord's limit, dropping the oldest log lines first."""
-    if len(text) <= LIMIT:
-        return text
-    lines = text.splitlines()
-    while lines and len("\n".join(["…"] + lines)) > LIMIT:
-        lines.pop(0)
-    return "\n".join(["…"] + lines)[-LIMIT:]
 
 
 def message_kwargs(reply: Reply, *, with_view: bool = True) -> dict[str, Any]:
@@ -56,25 +47,6 @@ def message_kwargs(reply: Reply, *, with_view: bool = True) -> dict[str, Any]:
             view.add_item(MoveButton(reply.game_id, reply.seq or 0, button.verb, button.label, button.style))
         kwargs["view"] = view
     return kwargs
-
-
-FAILED = ("That command failed inside the bot (the error is logged for its operator). Nothing you "
-          "typed can harm the game; /game status shows where it stands.")
-
-
-async def report_failure(interaction: discord.Interaction) -> None:
-    """Answer an interaction whose command raised, so nobody is left on "thinking" forever."""
-    try:
-        await refuse(interaction, FAILED)
-    except discord.HTTPException:
-        log.exception("could not tell the user that their command failed")
-
-
-async def refuse(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.send_message(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 async def _wait(work: Awaitable[T]) -> tuple[asyncio.Future[T], bool]:
