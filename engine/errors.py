@@ -51,3 +51,18 @@ class ReplayRefused(GameError):
         self.index = index
         self.action = action
         self.reason = reason
+
+
+class AutomaticMovesDiffer(GameError):
+    """A log replayed with its automatic moves worked out by the engine (`load_game(...,
+    recompute=True)`): the action at `index` (in the log's action list, from 0) recorded
+    `expected` and the engine made `got` (both without times)."""
+
+    def __init__(self, index: int, action: dict[str, Any], expected: list[dict[str, Any]],
+                 got: list[dict[str, Any]]) -> None:
+        super().__init__(f"action {index} (id {action.get('id')}, {action.get('type')}): its automatic moves "
+                         f"differ: expected {expected}, got {got}")
+        self.index = index
+        self.action = action
+        self.expected = expected
+        self.got = got

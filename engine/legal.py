@@ -13,6 +13,7 @@ from typing import Any
 from engine.core.actions import EndGame, Meta, parse_action
 from engine.core.entities import Holder, Player
 from engine.core.game import BaseGame
+from engine.core.programs import ProgramAction
 from engine.core.step import decider
 from engine.errors import GameError, NotNow
 
@@ -94,6 +95,8 @@ def is_offered(game: BaseGame, action: dict[str, Any]) -> bool:
         return False
     if isinstance(typed, Meta | EndGame):
         return True
+    if isinstance(typed, ProgramAction):  # a standing order is taken from anyone at any time
+        return not game.finished
     if game.finished:
         return False
     try:

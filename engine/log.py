@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.automatic import comparable, follow_up
 from engine.core.commands import CommandSpec, merge_tables
 from engine.core.game import BaseGame
 from engine.core.rng import seed_from_game
-from engine.errors import GameError, ReplayRefused
+from engine.errors import AutomaticMovesDiffer, GameError, ReplayRefused
 from engine.titles import TITLE_CLASSES
 
 TITLES = frozenset(TITLE_CLASSES)
@@ -154,6 +155,22 @@ class Game:
         self.state.process(action)
         self.raw_actions.append(action)
 
+    def play(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """A move made at the table: processed, then the moves the game makes by itself after it
+        (standing orders, engine/automatic.py), which are stored in the action's `auto_actions`
+        as the site stores them, and returned. Undo and redo make none. On GameError nothing
+        changes."""
+        if action.get("auto_actions"):
+            raise GameError("automatic moves are the game's to make, not part of a move sent to it")
+        self.process(action)
+        if action.get("type") in ("undo", "redo"):
+            return []
+        created = action.get("created_at")
+        made = follow_up(self.state, created_at=created if isinstance(created, int) else None)
+        if made:
+            action["auto_actions"] = made
+        return made
+
     def legal_moves(self) -> list[dict[str, Any]]:
         from engine.legal import legal_moves
 
@@ -176,8 +193,14 @@ def game_setup(data: dict[str, Any]) -> tuple[str, list[dict[str, Any]], int]:
     return title, players, seed_from_game(settings.get("seed"), data.get("id"))
 
 
-def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
-    """Replay an 18xx.games-shaped document; logs from the site follow the site's rule readings."""
+def load_game(data: dict[str, Any], options: list[str] | None = None, recompute: bool = False) -> Game:
+    """Replay an 18xx.games-shaped document; logs from the site follow the site's rule readings.
+
+    The moves recorded in each action's `auto_actions` are made again as recorded, as the site
+    replays them. With `recompute` they are worked out instead (the players' standing orders run
+    by the engine's own rules, engine/automatic.py) and compared with the record: the first
+    action whose automatic moves differ raises `AutomaticMovesDiffer`.
+    """
     title, players, seed = game_setup(data)
     chosen = options if options is not None else document_options(data)
     game = new_game(title, players, seed, chosen)
@@ -189,7 +212,12 @@ def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
     game.state.importing = True
     for action in kept:
         try:
-            game.state.apply(action)
+            if recompute:
+                _recompute(game.state, action, positions.get(id(action), -1))
+            else:
+                game.state.apply(action)
+        except AutomaticMovesDiffer:
+            raise
         except GameError as error:
             raise ReplayRefused(positions.get(id(action), -1), action, str(error)) from error
         except Exception as error:
@@ -198,3 +226,20 @@ def load_game(data: dict[str, Any], options: list[str] | None = None) -> Game:
     game.raw_actions = list(actions)
     game.trusted = {id(action) for action in actions}
     return game
+
+
+def _recompute(state: BaseGame, action: dict[str, Any], index: int) -> None:
+    """Apply a logged action without its recorded automatic moves, make them by the engine's
+    rules, and compare (times aside: each move made takes the recorded one's time, so that what
+    compares times, the standing orders' check of others' dealings, reads the same)."""
+    expected = list(action.get("auto_actions") or [])
+    state.apply({key: value for key, value in action.items() if key != "auto_actions"})
+    created = action.get("created_at")
+
+    def stamp(n: int) -> int | None:
+        when = expected[n].get("created_at") if n < len(expected) else created
+        return when if isinstance(when, int) else None
+
+    made = follow_up(state, stamp=stamp, safe=False)
+    if comparable(made) != comparable(expected):
+        raise AutomaticMovesDiffer(index, action, comparable(expected), comparable(made))

@@ -87,7 +87,7 @@ class Action:
 
 @dataclass(frozen=True)
 class Meta(Action):
-    """Actions that change nothing in the position (chat, the site's programmed actions)."""
+    """Actions that change nothing in the position (chat)."""
 
     type: ClassVar[str] = "message"
 
@@ -251,9 +251,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "lay_tile": LayTile, "place_token": PlaceToken, "run_routes": RunRoutes, "dividend": Dividend,
     "buy_train": BuyTrain, "discard_train": DiscardTrain, "bankrupt": Bankrupt, "end_game": EndGame,
 }
-# Types that change nothing in the position.
-META_TYPES = frozenset({"message", "program_share_pass", "program_buy_shares", "program_merger_pass",
-                        "program_disable", "program_auction_bid", "program_close_pass"})
+# Types that change nothing in the position (the players' standing orders are engine/core/programs.py's).
+META_TYPES = frozenset({"message"})
 LOG_TYPES = frozenset({"undo", "redo"})  # resolved by the game log, never by the position
 
 

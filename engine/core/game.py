@@ -24,6 +24,7 @@ from engine.core.entities import (
 )
 from engine.core.operating_round import OperatingRound
 from engine.core.phases import FirstTrainEffects, Phase, first_train_effects, parse_phases
+from engine.core.programs import ProgramAction, ProgramBook, ProgramRules
 from engine.core.rng import SetupRandom
 from engine.core.round import OperatingSet, Round, RoundSequence, RoundSpec
 from engine.core.route_hooks import RouteHooksMixin
@@ -68,6 +69,8 @@ class BaseGame(TitleRules, RouteHooksMixin):
     FIRST_SHORT_INDEX: ClassVar[int] = 0
     # Whether discarded trains go to the open market, to be bought again, or leave the game.
     DISCARDS_TO_MARKET: ClassVar[bool] = False
+    # Where players' standing orders act (engine/core/programs.py).
+    PROGRAM_RULES: ClassVar[ProgramRules] = ProgramRules()
 
     def __init__(self, players: list[dict[str, Any]], seed: int,
                  options: list[str] | None = None) -> None:
@@ -130,6 +133,8 @@ class BaseGame(TitleRules, RouteHooksMixin):
         # What interrupting steps wait for: unpaid debts, stations to place.
         self.cash_crisis: list[Debt] = []
         self.pending_tokens: list[PendingToken] = []
+        # The players' standing orders, and what they watch (engine/core/programs.py).
+        self.programs = ProgramBook()
         self.setup()
         self.cursor.enter(self)
         self.round: Round = self.make_round(self.cursor.kind(self.ROUNDS))
@@ -478,29 +483,46 @@ class BaseGame(TitleRules, RouteHooksMixin):
 
     def process(self, action: dict[str, Any]) -> None:
         """Apply one action; on a GameError the game is exactly as before."""
-        backup = copy.deepcopy(self.__dict__, self._shared_by_copies())
+        backup = self.checkpoint()
         try:
             self.apply(action)
         except GameError:
-            self.__dict__.clear()
-            self.__dict__.update(backup)
+            self.restore(backup)
             raise
         except Exception as error:  # a bug must not leave a half-applied move behind
-            self.__dict__.clear()
-            self.__dict__.update(backup)
+            self.restore(backup)
             raise GameError(f"internal error while applying {action.get('type')}: {error!r}") from error
 
     def apply(self, action: dict[str, Any]) -> None:
         """Apply one action and its recorded auto_actions without a safety copy."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise GameError("an action is a JSON object with a 'type'")
+        self.programs.begin_top_level(action)
         self._apply_one(action)
         for auto in action.get("auto_actions") or []:
             self._apply_one(auto)
         self.raw_actions.append(action)
 
+    def apply_automatic(self, raw: dict[str, Any]) -> None:
+        """Apply a move the game makes by itself after the top-level action being processed (a
+        standing order's, engine/automatic.py), without a safety copy (see `checkpoint`)."""
+        self._apply_one(raw)
+
+    def checkpoint(self) -> dict[str, Any]:
+        """A copy of the position to go back to with `restore`."""
+        return copy.deepcopy(self.__dict__, self._shared_by_copies())
+
+    def restore(self, checkpoint: dict[str, Any]) -> None:
+        self.__dict__.clear()
+        self.__dict__.update(checkpoint)
+
     def _apply_one(self, raw: dict[str, Any]) -> None:
         action = parse_action(raw)
+        if isinstance(action, ProgramAction):
+            if self.finished:
+                raise GameError("the game is over")
+            self.programs.process(self, action)
+            return
         if isinstance(action, Meta):
             return
         if isinstance(action, EndGame):
@@ -510,7 +532,12 @@ class BaseGame(TitleRules, RouteHooksMixin):
             return
         if self.finished:
             raise GameError("the game is over")
-        self.round.process(self, self.entity(action), action)
+        entity = self.entity(action)
+        if isinstance(self.round, StockRound):
+            # Noted first, as the site notes it before the turn moves on; a refused action
+            # leaves nothing, the game being restored as a whole.
+            self.programs.note_action(self, entity, action)
+        self.round.process(self, entity, action)
         self.settle()
 
     def _interrupt_pending(self) -> bool:
@@ -539,6 +566,7 @@ class BaseGame(TitleRules, RouteHooksMixin):
                 if following is None or self.finished:
                     return
                 self.round = following
+                self.programs.round_changed(self.cursor.kind(self.ROUNDS), self.PROGRAM_RULES.merger_kinds)
                 self.round.start(self)
                 continue
             return

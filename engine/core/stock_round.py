@@ -35,6 +35,7 @@ class StockRound(Round):
         # site's 18USA logs, s8400 at 487 and s8502 at 886).
         game.priority_index = game.players.index(game.next_player_in(game.priority_player))
         self.current_index = game.priority_index
+        game.programs.turn_started(self.current(game).key)
         game.log.append(f"Stock Round {game.turn}")
 
     def current(self, game: BaseGame) -> Player:
@@ -58,6 +59,7 @@ class StockRound(Round):
             return
         following = game.player_left_of(game.players[self.current_index])
         self.current_index = game.players.index(game.next_player_in(following))
+        game.programs.turn_started(self.current(game).key)
 
     def finish(self, game: BaseGame) -> None:
         if self.last_to_act is not None:

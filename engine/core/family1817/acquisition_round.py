@@ -70,6 +70,7 @@ class AcquisitionRound(Round):
     # Reverse operating order as the round began: as on the site, a price a sale moves does not
     # change when the companies after it are offered.
     order: list[str] = field(default_factory=list)
+    bought: list[str] = field(default_factory=list)  # companies a winning bidder bought this round
 
     def start(self, game: Any) -> None:
         game.log.append(self.title(game))
@@ -413,6 +414,7 @@ class AcquisitionStep(Step):
         self.repay_loans_over_limit(game, buyer, sale)
         sale.buyer = buyer.id
         sale.settling = True
+        acquisition.bought.append(target.id)
 
     def repay_loans_over_limit(self, game: Any, buyer: Corporation, sale: Sale) -> None:
         """The site's buyer repays the acquired loans that took it over its limit, at once and

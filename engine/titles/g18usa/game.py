@@ -26,6 +26,7 @@ from engine.titles.g18usa import revenue as usa_revenue
 from engine.titles.g18usa.auction import PrivateAuctionRound, SelectionAuctionStep
 from engine.titles.g18usa.commands import COMMANDS
 from engine.titles.g18usa.data import load_data
+from engine.titles.g18usa.programs import UsaProgramRules
 from engine.titles.g18usa.setup import (
     MAX_START_300,
     PRESIDENT_ABOVE_60,
@@ -65,6 +66,7 @@ class G18USA(Family1817Game):
                            cycle=("stock", OperatingSet(("operating", "merger", "acquisition"))))
     RULE_OPTIONS: ClassVar[dict[str, str]] = {**SETUP_OPTIONS, **MAP_OPTIONS, **GAME_OPTIONS, **FAMILY_OPTIONS}
     COMMANDS = COMMANDS
+    PROGRAM_RULES = UsaProgramRules()
 
     def title_data(self) -> dict[str, Any]:
         return load_data()

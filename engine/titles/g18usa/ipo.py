@@ -159,6 +159,7 @@ def win(game: G18USA, ipo: Ipo) -> None:
     game.transfer(game.bank, corporation, 2 * price)
     ipo.owed = paid
     game.ledger.move(corporation.president_share(), winner)
+    game.programs.note_engine_par(winner.key, corporation.id)  # others' standing orders see a start
     game.log.append(f"{winner.name} wins the auction for {corporation.id} at ${ipo.price}; it starts at ${price}")
     if len(game.corporation_sizes()) == 1:
         set_size(game, ipo, game.corporation_sizes()[0])

@@ -1,0 +1,84 @@
+"""The moves a game makes by itself after each action, as 18xx.games makes them: the players'
+standing orders (`engine.core.programs`), a title's moves no one decides (18USA: the bidder
+who cannot reach the minimum bid passes), and a company nobody presides passing
+(`engine.legal.unattended_move`).
+
+After a top-level action (not undo or redo), the step the game waits for is asked what it does
+by itself for the entity to act; each move it answers is made in turn, and the question is asked
+again, until the answer is nothing. The chain crosses turns and rounds: standing orders fire one
+at a time, in turn order, as play reaches their owners. The moves are stored in the top-level
+action's `auto_actions`, in the site's form (no id, `created_at` kept), and a replay makes
+exactly those again rather than working them out (`BaseGame.apply`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.game import BaseGame
+from engine.core.step import Move, controller
+from engine.errors import GameError
+from engine.legal import unattended_move
+
+# More moves than any chain makes (a stock round of passes is a few dozen): past it the chain
+# stops, and the game waits for a player.
+MOST_MOVES = 2_000
+
+
+def automatic_moves(game: BaseGame) -> list[Move]:
+    """What the game does by itself now, before anyone decides: a standing order's moves, or a
+    move no one decides; [] when the game waits for a player."""
+    if game.finished:
+        return []
+    rnd = game.round
+    step = rnd.blocking_step(game)
+    if step is None:
+        return []
+    entity = step.acting_entity(game, rnd)
+    if entity is None:
+        return []
+    moves = type(game).PROGRAM_RULES.answer(game, step, entity)
+    if moves:
+        return moves
+    if controller(entity) is None:
+        unattended = unattended_move(game)
+        if unattended is not None:
+            return [unattended]
+    return []
+
+
+def follow_up(game: BaseGame, created_at: int | None = None,
+              stamp: Callable[[int], int | None] | None = None, safe: bool = True) -> list[dict[str, Any]]:
+    """Make the moves that follow the action just processed, and return them as stored:
+    `created_at` is the top-level action's (or `stamp(n)` gives the n-th move's), as the site
+    stamps its automatic moves. With `safe`, a move the rules refuse (which would be a bug) ends
+    the chain before it, with the game as after the moves made; without, the error is raised
+    and the game is left half-way (a replay, which stops there)."""
+    made: list[dict[str, Any]] = []
+    checkpoint: dict[str, Any] | None = None
+    while len(made) < MOST_MOVES:
+        moves = automatic_moves(game)
+        if not moves:
+            break
+        if safe and checkpoint is None:
+            checkpoint = game.checkpoint()  # one copy for the chain, taken only if there is one
+        for move in moves:
+            when = stamp(len(made)) if stamp is not None else created_at
+            stored = {**move, "created_at": when} if when is not None else dict(move)
+            try:
+                game.apply_automatic(stored)
+            except Exception:
+                if checkpoint is None:
+                    raise
+                game.restore(checkpoint)
+                for earlier in made:
+                    game.apply_automatic(earlier)
+                return made
+            made.append(stored)
+    return made
+
+
+def comparable(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Automatic moves as the site compares them: everything but the time."""
+    return [{key: value for key, value in move.items() if key not in ("created_at", "id", "user")} for move in moves]
