@@ -18,7 +18,6 @@ from typing import Any
 
 from engine.core.game import BaseGame
 from engine.core.step import Move, controller
-from engine.errors import GameError
 from engine.legal import unattended_move
 
 # More moves than any chain makes (a stock round of passes is a few dozen): past it the chain

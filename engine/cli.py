@@ -1,4 +1,6 @@
-"""`stationmaster replay FILE.json`: replay an 18xx.games log and print the result as JSON."""
+"""`stationmaster replay [--recompute-programs] FILE.json`: replay an 18xx.games log and print
+the result as JSON; with `--recompute-programs` the automatic moves (standing orders) are worked
+out by the engine and checked against those the log recorded."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ import json
 import sys
 from typing import Any
 
-from engine.errors import GameError
-from engine.log import load_game
+from engine.errors import AutomaticMovesDiffer, GameError
+from engine.log import effective_actions, load_game
 from untrusted.files import MAX_LOG_BYTES, PATH_QUOTE, FileRefused, read_json_file
 from untrusted.quote import cut
 
@@ -26,21 +28,28 @@ def read_log(path: str) -> dict[str, Any]:
     return data
 
 
-def replay_summary(data: dict[str, Any]) -> dict[str, Any]:
-    game = load_game(data)
+def replay_summary(data: dict[str, Any], recompute: bool = False) -> dict[str, Any]:
+    game = load_game(data, recompute=recompute)
     keys = {str(p.get("id", p.get("name"))): p.get("id", p.get("name")) for p in data.get("players", [])}
     result = {str(keys.get(key, key)): value for key, value in game.result().items()}
-    return {
+    summary = {
         "title": data["title"],
         "actions": len(data.get("actions", [])),
         "finished": game.finished,
         "result": result,
     }
+    if recompute:
+        kept = effective_actions([a for a in data.get("actions", []) if isinstance(a, dict)])
+        summary["automatic_moves_reproduced"] = sum(len(a.get("auto_actions") or []) for a in kept)
+    return summary
 
 
 def run_replay(args: argparse.Namespace) -> int:
     try:
-        summary = replay_summary(read_log(args.file))
+        summary = replay_summary(read_log(args.file), recompute=args.recompute_programs)
+    except AutomaticMovesDiffer as error:
+        print(f"stationmaster replay: {error}", file=sys.stderr)
+        return 1
     except GameError as error:
         print(f"stationmaster replay: {error}", file=sys.stderr)
         return 2
@@ -51,4 +60,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def add_subcommands(subparsers: Any) -> None:
     replay = subparsers.add_parser("replay", help="replay an 18xx.games game log and print the result")
     replay.add_argument("file", help="18xx.games game log (JSON)")
+    replay.add_argument("--recompute-programs", action="store_true",
+                        help="work out the automatic moves (standing orders) by the engine's rules instead of "
+                             "replaying those the log recorded, and stop at the first action whose moves differ")
     replay.set_defaults(func=run_replay)
