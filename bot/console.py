@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from bot.config import MAX_FOLLOW_UP, MAX_ROUTER_BUDGET
 from bot.console_hints import choices_text, lay_text
+from bot.console_input import Interrupts, LineReader, line_or_interrupt, player_names
 from bot.console_parse import ParseError, help_text, parse_line
 from bot.dispatch import handle
 from bot.model import Actor, Command, Reply
@@ -29,6 +30,7 @@ from bot.vocabulary import MOVES
 from engine.catalog import default_title, title_infos
 from storage import GameNotFound, StorageError, open_repository, parse_database_url
 from storage.cli import DEFAULT_DB
+from untrusted.files import folder_problem
 
 log = logging.getLogger(__name__)
 TABLE = Actor(user_id=None, name="", manager=True)  # lines without @name: the person at the terminal
@@ -44,6 +46,8 @@ class Console:
         self.strict = strict
         self.errors = 0
         self.hints = False  # list the choices after each move (an interactive terminal)
+        self.interrupted = False  # the session ended with Ctrl-C
+        self.lines_read = 0
 
     def show(self, reply: Reply) -> None:
         prefix = "" if reply.ok else "error: "
@@ -162,19 +166,41 @@ class Console:
         return await lay_text(self.moderator, self.game_id, actor, str(parsed[1].get("hex")))
 
     async def run(self, source: TextIO) -> None:
+        """Handle lines until the input ends, a strict session meets an error, or Ctrl-C
+        (``self.interrupted``): at the prompt it ends the session, during a command once that
+        command is made and answered."""
         interactive = source.isatty()
         self.hints = self.hints or interactive
-        while True:
-            if interactive:
-                print("> ", end="", file=self.output, flush=True)
-            text = await asyncio.to_thread(source.readline)
-            if not text:
-                return
-            if not await self.line(text):
-                return
+        reader, interrupts = LineReader(source), Interrupts()
+        with interrupts.watching():
+            while True:
+                if interactive:
+                    print("> ", end="", file=self.output, flush=True)
+                text = await line_or_interrupt(reader, interrupts)
+                if text is None:
+                    self.interrupted = True
+                    return
+                if not text:
+                    return
+                self.lines_read += 1
+                if not await self.line(text):
+                    return
+                if interrupts.pressed:
+                    self.interrupted = True
+                    return
 
 
 async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: TextIO = sys.stdout) -> int:
+    # What can be refused without a store is refused before one is opened or a game created.
+    if args.images != "none" and (problem := folder_problem(args.out)) is not None:
+        print(f"error: --out: {problem}; nothing was created", file=output)
+        return 2
+    if args.game is None:
+        try:
+            names = player_names(args.players)
+        except ValueError as error:
+            print(f"error: {error}; nothing was created", file=output)
+            return 2
     repo = await open_repository(args.db)
     where = parse_database_url(args.db).describe()  # no password in what is printed
     moderator = Moderator(repo, images=args.images == "each", mention=plain_mention,
@@ -190,7 +216,6 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
                 print(f"error: there is no game {game_id} in {where}", file=output)
                 return 2
         else:
-            names = [n.strip() for n in args.players.split(",") if n.strip()]
             created = await moderator.create_game(TABLE, args.title, seed=args.seed, site_rules=args.site_rules,
                                                   players=names)
             if not created.ok or created.game_id is None:
@@ -206,20 +231,30 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
         if source.isatty():  # a script's output stays as its lines made it: no answers in between
             moderator.announce = console.announce
             print("Type @<player> /<command> option:value …  (/moves lists your choices, /help the commands; "
-                  "Ctrl-D ends)", file=output)
+                  "Ctrl-D or Ctrl-C ends)", file=output)
             print(await choices_text(moderator, game_id), file=output)
         await console.run(source)
-        if source.isatty():
-            print(f"\nGame #{game_id} is saved in {where}. Resume it with: stationmaster play --game {game_id}"
+        if source.isatty() or console.interrupted:
+            print(("\n" + _interrupted(console, source) if console.interrupted else "\n")
+                  + f"Game #{game_id} is saved in {where}. Resume it with: stationmaster play --game {game_id}"
                   + ("" if parse_database_url(args.db) == parse_database_url(DEFAULT_DB) else f" --db {where}"),
                   file=output)
         if args.images == "end":
             moderator.images = True
             console.show(await moderator.pictures(game_id, ("map", "market", "table")))
+        if console.interrupted:
+            return 130  # as a shell reports a command ended by Ctrl-C
         return 1 if args.strict and console.errors else 0
     finally:
         await moderator.follow_ups.close()
         await repo.close()
+
+
+def _interrupted(console: Console, source: TextIO) -> str:
+    if source.isatty():
+        return "Interrupted (Ctrl-C). "
+    return (f"Interrupted (Ctrl-C) after line {console.lines_read}, which was made and answered; the lines "
+            "after it were not read. ")
 
 
 def last_terminal_game(db: str) -> int | None:
@@ -244,7 +279,9 @@ def run_play(args: argparse.Namespace) -> int:
         sys.stdin.reconfigure(errors="replace")
     try:
         return asyncio.run(play(args))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C before the session's first prompt
+        print("\nstationmaster play: interrupted before the game was ready; nothing more was done. "
+              "`stationmaster play --game N` resumes a game that was saved.", file=sys.stderr)
         return 130
     except StorageError as error:  # a database URL that is wrong or a server that is down
         print(f"stationmaster play: {error}", file=sys.stderr)

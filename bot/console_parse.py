@@ -12,6 +12,7 @@ from typing import Any
 from bot.model import Command
 from bot.vocabulary import ALL, GAME, MOVES, Spec, move_spec
 from engine import command_table
+from untrusted.quote import cut, quoted
 
 
 class ParseError(ValueError):
@@ -47,6 +48,12 @@ def help_text(title: str | None) -> str:
 
 TRUE = {"true", "yes", "y", "1", "on"}
 FALSE = {"false", "no", "n", "0", "off"}
+MAX_LINE = 6_000  # as a Discord slash command's options together
+# Numbers as Discord's integer and number options take them: the digits 0-9 only (not "١٠٠" or
+# "１００", which Python's int() reads), no "1_00", within what a JSON number holds exactly.
+WHOLE = re.compile(r"[+-]?[0-9]+")
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+LARGEST = 2**53 - 1
 
 
 def _convert(spec: Spec, name: str, raw: str) -> Any:
@@ -54,21 +61,26 @@ def _convert(spec: Spec, name: str, raw: str) -> Any:
     assert option is not None
     value = raw.strip()
     if option.kind is int:
-        try:
-            return int(value.lstrip("$"))
-        except ValueError:
-            raise ParseError(f"{name}: must be a whole number, not {value!r}") from None
+        digits = value[1:] if value.startswith("$") else value
+        if not WHOLE.fullmatch(digits):
+            raise ParseError(f"{name}: must be a whole number written with the digits 0-9, not {quoted(value)}")
+        number = int(digits) if len(digits) <= len(str(LARGEST)) + 1 else LARGEST + 1
+        if abs(number) > LARGEST:
+            raise ParseError(f"{name}: must lie within -{LARGEST} and {LARGEST}")
+        return number
     if option.kind is float:
-        try:
-            return float(value)
-        except ValueError:
-            raise ParseError(f"{name}: must be a number, not {value!r}") from None
+        if not DECIMAL.fullmatch(value) or not abs(float(value)) <= LARGEST:
+            raise ParseError(f"{name}: must be a number written with the digits 0-9 (such as 2.5), "
+                             f"not {quoted(value)}")
+        return float(value)
     if option.kind is bool:
         if value.lower() in TRUE:
             return True
         if value.lower() in FALSE:
             return False
-        raise ParseError(f"{name}: must be true or false, not {value!r}")
+        raise ParseError(f"{name}: must be true or false, not {quoted(value)}")
+    if len(value) > option.max_length:
+        raise ParseError(f"{name}: takes at most {option.max_length} characters; this one has {len(value)}")
     return value
 
 
@@ -82,7 +94,7 @@ def parse_options(spec: Spec, text: str, require: bool = True) -> dict[str, Any]
         pieces = re.split(rf"(?:^|\s+)({names}):", text)
         if pieces[0].strip():
             allowed = ", ".join(f"{o.name}:" for o in spec.options)
-            raise ParseError(f"/{spec.name} does not understand {pieces[0].strip()!r}; its options are {allowed}")
+            raise ParseError(f"/{spec.name} does not understand {quoted(pieces[0].strip())}; its options are {allowed}")
         for name, raw in zip(pieces[1::2], pieces[2::2], strict=True):
             if name in options:
                 raise ParseError(f"{name}: is given twice")
@@ -101,6 +113,8 @@ def parse_line(line: str, require: bool = True) -> tuple[str | None, Command] | 
     text = line.strip()
     if not text or text.startswith("#"):
         return None
+    if len(text) > MAX_LINE:
+        raise ParseError(f"that line is {len(text)} characters long; a command has at most {MAX_LINE}")
     name: str | None = None
     if text.startswith("@"):
         player, sep, rest = text[1:].partition(" /")
@@ -124,5 +138,5 @@ def parse_line(line: str, require: bool = True) -> tuple[str | None, Command] | 
         rest = text[1:].split(None, 2)[2] if len(words) > 2 else ""
     spec = ALL.get(word)
     if spec is None:
-        raise ParseError(f"unknown command /{word}; /help lists the commands")
+        raise ParseError(f"unknown command /{cut(word)}; /help lists the commands")
     return name, Command(word, parse_options(spec, rest, require))

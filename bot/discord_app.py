@@ -42,6 +42,7 @@ def run_bot(args: argparse.Namespace) -> int:
 
 def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
     from bot.console import last_terminal_game, run_play
+    from bot.console_input import player_names
     from engine.catalog import default_title
     from storage import StorageError, parse_database_url
 
@@ -57,7 +58,11 @@ def _terminal_fallback(args: argparse.Namespace, settings: Settings) -> int:
               f"{where} (`stationmaster play` starts a new one). /moves lists the choices, /help the "
               f"commands; pictures go to {args.out}.")
     else:
-        names = [n.strip() for n in args.players.split(",") if n.strip()]
+        try:
+            names = player_names(args.players)
+        except ValueError as error:
+            print(f"stationmaster bot: {error}", file=sys.stderr)
+            return 2
         print(f"{TOKEN_ENV} is not set, so Stationmaster starts in the terminal: a {len(names)}-player {title} "
               f"game for {', '.join(names)}.\nType moves as @<player> /<command> option:value … (/moves lists the choices, /help "
               f"the commands); pictures go to {args.out}. For Discord, set {TOKEN_ENV} (see the README).")

@@ -28,6 +28,7 @@ from bot.replies import describe_action
 from engine import Game, GameError, ReplayRefused, effective_actions, load_game, new_game
 from engine.log import SITE_RULES, resolve_options, title_class
 from storage import GameRecord, GameRepository, LoadedGame, SeatRecord, StoredAction, TrainOffer
+from storage.limits import name_key
 from storage.replay import engine_document
 
 log = logging.getLogger(__name__)
@@ -116,8 +117,8 @@ class Session:
             if actor.user_id is not None and seat.discord_user_id == actor.user_id:
                 return seat
         if actor.user_id is None:
-            wanted = actor.name.strip().casefold()
-            return next((s for s in self.seats if s.display_name.casefold() == wanted), None)
+            wanted = name_key(actor.name)
+            return next((s for s in self.seats if name_key(s.display_name) == wanted), None)
         return None
 
     def seat_named(self, text: str) -> SeatRecord | None:
@@ -125,7 +126,7 @@ class Session:
         text = text.strip().lstrip("@")
         if text.isdigit():
             return next((s for s in self.seats if s.seat == int(text)), None)
-        return next((s for s in self.seats if s.display_name.casefold() == text.casefold()), None)
+        return next((s for s in self.seats if name_key(s.display_name) == name_key(text)), None)
 
     def is_admin(self, actor: Actor) -> bool:
         creator = self.loaded.game.creator_user_id

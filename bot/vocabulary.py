@@ -14,6 +14,12 @@ from engine import command_table
 from engine.catalog import title_infos
 from engine.core.commands import CommandSpec
 
+# The longest text an option takes: ids, hexes, names and time zones are short; a list of runs,
+# a raw action and a file path are the long ones. A longer value is refused unread (and never
+# quoted back whole).
+SHORT_TEXT = 100
+LONG_TEXT = {"routes": 2_000, "json": 2_000, "file": 4_096}
+
 
 @dataclass(frozen=True)
 class Option:
@@ -22,6 +28,10 @@ class Option:
     description: str
     required: bool = False
     autocomplete: bool = False
+
+    @property
+    def max_length(self) -> int:
+        return LONG_TEXT.get(self.name, SHORT_TEXT)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,19 @@ class LimitError(ValueError):
     """A value is over a limit or not allowed; the message says what is allowed."""
 
 
+# What ends a player's name in a terminal line ("@Ann Lee /pass"): a name holding it could never move.
+NAME_END = " /"
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: letters as NFKC folds them, in any case, without the
+    invisible characters (zero-width spaces and joiners, bidi controls: Unicode's format
+    characters) and with runs of spaces as one. Two names with one key look the same."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    visible = "".join(char for char in folded if unicodedata.category(char) != "Cf")
+    return " ".join(visible.split())
+
+
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a player's name, or None if it can."""
     if not name.strip():
@@ -37,20 +50,41 @@ def name_problem(name: str) -> str | None:
                     f"(U+{ord(char):04X}); names are printable text")
     if name != name.strip():
         return f"the name {name!r} starts or ends with spaces"
+    if not name_key(name):
+        return f"the name {_shown(name)} holds only invisible characters"
+    if NAME_END in name:
+        return (f"the name {name!r} holds {NAME_END!r}, which ends a player's name in a terminal line "
+                f"(@{name.split(NAME_END)[0]} /pass), so that seat could never move")
+    return None
+
+
+def _shown(name: str) -> str:
+    """A name in quotes with its invisible characters written out (U+200B)."""
+    return "'" + "".join(f"<U+{ord(c):04X}>" if unicodedata.category(c) == "Cf" else c for c in name) + "'"
+
+
+def twin_problem(name: str, others: Iterable[str]) -> str | None:
+    """Why ``name`` cannot sit beside ``others``: the same name, in any case or differing only by
+    invisible characters."""
+    key = name_key(name)
+    for other in others:
+        if name_key(other) != key:
+            continue
+        if name.casefold() == other.casefold():
+            return f"two players are called {name!r}; every player needs a different name"
+        return (f"the names {_shown(other)} and {_shown(name)} differ only by invisible characters or "
+                "the way a letter is written; every player needs a name others can tell apart")
     return None
 
 
 def check_names(names: Iterable[str]) -> None:
-    """Raise LimitError unless every name is allowed and no two are the same (ignoring case)."""
-    seen: dict[str, str] = {}
+    """Raise LimitError unless every name is allowed and no two look the same."""
+    seen: list[str] = []
     for name in names:
-        problem = name_problem(name)
+        problem = name_problem(name) or twin_problem(name, seen)
         if problem is not None:
             raise LimitError(problem)
-        key = name.casefold()
-        if key in seen:
-            raise LimitError(f"two players are called {name!r}; every player needs a different name")
-        seen[key] = name
+        seen.append(name)
 
 
 def in_int64(value: int) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
+from pathlib import Path
 
 from untrusted.json_text import UnsafeJSON, loads
 from untrusted.quote import cut
@@ -58,4 +60,23 @@ def limit_problem(limit: int) -> str | None:
     """Why ``limit`` cannot be a file limit (a command line's --max-bytes), or None."""
     if not MIN_LIMIT <= limit <= MAX_LIMIT:
         return f"must be from {MIN_LIMIT} to {MAX_LIMIT} bytes, not {limit}"
+    return None
+
+
+def folder_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why files cannot be written into the folder ``path`` (created if missing), or None: asked
+    before any work whose results would go there, not after the first one."""
+    shown = cut(os.fspath(path), PATH_QUOTE)
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        return f"{shown} is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"cannot create the folder {shown}: {error.strerror or error}"
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return f"cannot write in the folder {shown}: {error.strerror or error}"
     return None

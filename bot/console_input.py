@@ -1,0 +1,105 @@
+"""The terminal's input: lines read one at a time, Ctrl-C, a byte-order mark, player lists.
+
+Lines are read in a daemon thread, one only when the console asks for it: a line is never read
+ahead and then left unhandled, and a session that ends while the thread waits for a line
+(Ctrl-C at the prompt) exits at once instead of waiting for one more Enter that it would drop.
+Ctrl-C at the prompt ends the session as Ctrl-D does; pressed while a command is being made,
+it lets that command finish (its reply is shown) and then ends the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from typing import TextIO
+
+BOM = "\ufeff"  # a UTF-8 file written by some editors starts with it; it is not part of a command
+
+
+class LineReader:
+    """``await next_line()``: the next line of ``source`` ("" at its end), from a daemon thread."""
+
+    def __init__(self, source: TextIO) -> None:
+        self._source = source
+        self._wanted = threading.Semaphore(0)
+        self._loop = asyncio.get_running_loop()
+        self._waiting: asyncio.Future[str] | None = None
+        self._first = True
+        threading.Thread(target=self._read, name="terminal-input", daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            self._wanted.acquire()
+            try:
+                text = self._source.readline()
+            except (OSError, ValueError):  # the input was closed under us
+                text = ""
+            self._loop.call_soon_threadsafe(self._deliver, text)
+            if not text:
+                return
+
+    def _deliver(self, text: str) -> None:
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(text)
+
+    async def next_line(self) -> str:
+        self._waiting = self._loop.create_future()
+        self._wanted.release()
+        text = await self._waiting
+        if self._first:
+            self._first = False
+            text = text.removeprefix(BOM)
+        return text
+
+
+class Interrupts:
+    """Ctrl-C (SIGINT) noted while the console runs, instead of a KeyboardInterrupt thrown
+    into whatever was running."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+
+    @contextlib.contextmanager
+    def watching(self) -> Iterator[None]:
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGINT, self.event.set)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals here
+            yield
+            return
+        try:
+            yield
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+
+    @property
+    def pressed(self) -> bool:
+        return self.event.is_set()
+
+
+async def line_or_interrupt(reader: LineReader, interrupts: Interrupts) -> str | None:
+    """The next line, or None if Ctrl-C came first."""
+    if interrupts.pressed:
+        return None
+    reading = asyncio.ensure_future(reader.next_line())
+    stopping = asyncio.ensure_future(interrupts.event.wait())
+    await asyncio.wait((reading, stopping), return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if reading.done():
+        return reading.result()
+    reading.cancel()
+    return None
+
+
+def player_names(text: str) -> list[str]:
+    """``--players "Alice,Bob,Carol"``: each name stripped; an empty entry is refused (ValueError)
+    rather than dropped, since the table would then have one player fewer than was typed."""
+    names = [name.strip() for name in text.split(",")]
+    for number, name in enumerate(names, start=1):
+        if not name:
+            raise ValueError(f"--players: entry {number} of {len(names)} is empty ({text[:80]!r}); "
+                             "give each player's name once, separated by commas")
+    return names
