@@ -127,6 +127,9 @@ class Info:
 
     async def log_lines(self, game_id: int, lines: int = 15) -> Reply:
         """The latest log lines, passes included as the live replies name them."""
+        if lines < 1:  # not taken as 1: the player asked for something that is not a number of lines
+            return Reply.error(f"lines: is how many of the latest log lines to show, from 1 to {MAX_LOG_LINES}, "
+                               f"not {lines}.", game_id)
         async with self.games.sessions.lock(game_id):
             session = await self.games.sessions.get(game_id)
             if isinstance(game := playing(session, game_id), Reply):
@@ -145,7 +148,7 @@ class Info:
             elif not added or action.get("type") == "pass":
                 log.append(describe_action(action, names, state))
             log += added
-        shown = log[-max(1, min(lines, MAX_LOG_LINES)):]
+        shown = log[-min(lines, MAX_LOG_LINES):]
         note = ""
         if lines > MAX_LOG_LINES and len(log) > MAX_LOG_LINES:
             note = (f"(The last {MAX_LOG_LINES} of {len(log)} lines: at most {MAX_LOG_LINES} are shown. "

@@ -23,9 +23,17 @@ from engine.describe import unattended_words
 from engine.legal import unattended_move
 from engine.log import title_class
 from storage import GameSettings, NewGame, NewSeat, StorageError, import_document
-from storage.limits import MAX_OPEN_GAMES_PER_USER, LimitError, check_names, name_problem
+from storage.import_checks import notes_text
+from storage.limits import (
+    MAX_OPEN_GAMES_PER_USER,
+    LimitError,
+    check_names,
+    name_problem,
+    twin_problem,
+)
 from storage.transfer import check_shape, parse_document
 from untrusted.json_text import INT_MAX
+from untrusted.quote import quoted
 
 
 def lobby_buttons() -> list[Button]:
@@ -99,9 +107,9 @@ class Lifecycle:
             if info is not None and len(session.seats) >= info.max_players:
                 return Reply.error(f"The game is full: {info.name} is for at most {info.max_players} players.",
                                    game_id)
-            if any(s.display_name.casefold() == actor.name.casefold() for s in session.seats):
-                return Reply.error(f"A player called {actor.name} is already seated; set another "
-                                   "display name first.", game_id)
+            if (twin := twin_problem(actor.name, [s.display_name for s in session.seats])) is not None:
+                return Reply.error(f"Your display name cannot sit at this table: {twin}. Set another display "
+                                   "name (a server nickname) first.", game_id)
             ids = [s.player_id for s in session.seats if isinstance(s.player_id, int)]
             await self.games.repo.add_seat(game_id, NewSeat(max(ids, default=0) + 1, actor.name, actor.user_id))
             session = await self.games.sessions.reload(game_id)
@@ -144,9 +152,13 @@ class Lifecycle:
             seat = session.seat_named(seat_text)
             if seat is None:
                 seats = ", ".join(f"{s.seat} ({s.display_name})" for s in session.seats)
-                return Reply.error(f"There is no seat {seat_text!r}; seats: {seats}.", game_id)
+                return Reply.error(f"There is no seat {quoted(seat_text)}; seats: {seats}.", game_id)
             if user_id is None:
                 return Reply.error("Seats are given to Discord users; in the terminal every seat is yours.", game_id)
+            others = [s.display_name for s in session.seats if s is not seat]
+            if (problem := name_problem(name) or twin_problem(name, others)) is not None:
+                return Reply.error(f"{name[:32]}'s display name cannot be a player's name here: {problem}. They "
+                                   "set another display name (a server nickname) first.", game_id)
             taken = next((s for s in session.seats if s.discord_user_id == user_id and s is not seat), None)
             if taken is not None:
                 return Reply.error(f"{name} already plays seat {taken.seat}.", game_id)
@@ -199,8 +211,9 @@ class Lifecycle:
             check_shape(document)
             title = document["title"]
             title_class(title)
+            notes: list[str] = []
             game_id = await import_document(self.games.repo, raw, settings=self.reminder_defaults.game_settings(),
-                                            creator_user_id=actor.user_id)
+                                            creator_user_id=actor.user_id, notes=notes)
         except (StorageError, GameError) as error:
             return Reply.error(f"Import refused: {error}. Nothing was stored.")
         await self.games.repo.set_location(game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id)
@@ -211,10 +224,13 @@ class Lifecycle:
             async with self.games.sessions.lock(game_id):
                 await self.commit(session, actor, unattended, note=unattended_words(unattended))
         names = ", ".join(s.display_name for s in session.seats)
-        who = "You (the importer) or a server manager" if actor.user_id is not None else "A server manager"
+        # The terminal (no Discord user) has every seat at its keyboard: nobody hands them out.
+        seats = "" if actor.user_id is None else (" You (the importer) or a server manager give the seats to "
+                                                   "Discord users with /game replace.")
+        left = f"\n{notes_text(notes)}" if notes else ""
         return Reply(f"Imported {title} as game #{game_id} ({len(session.actions)} actions, "
-                     f"{session.loaded.game.status}). Players: {names}. {who} give the seats to "
-                     "Discord users with /game replace.", game_id=game_id, seq=session.seq)
+                     f"{session.loaded.game.status}). Players: {names}.{seats}{left}", game_id=game_id,
+                     seq=session.seq)
 
     async def _too_many_games(self, actor: Actor) -> Reply | None:
         """A Discord user may have only so many unfinished games they created or imported."""

@@ -9,14 +9,11 @@ name it (``"entity": "Player 1"``, a seat's name), or left out for one's own sea
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import fields
-from functools import cache
 from typing import Any
 
 from bot.errors import CommandError
 from bot.vocabulary import COMMANDS
-from engine.catalog import declared_actions, title_infos
-from engine.core.actions import ACTION_TYPES
+from engine.catalog import action_fields as engine_action_fields
 from engine.core.commands import RAW_WORD, CommandSpec, either, words_for
 from engine.core.game import BaseGame
 from engine.errors import GameError, NotNow
@@ -29,14 +26,9 @@ MAX_MESSAGE_CHARS = 500
 MODERATOR_FIELDS = ("id", "created_at", "user", "original_id")
 
 
-@cache
 def action_fields() -> frozenset[str]:
-    """The top-level fields of an 18xx.games action that the engine reads: those of every action
-    type the engine's titles take (their rounds register them), and the log's own."""
-    for info in title_infos():
-        declared_actions(info.name)
-    return frozenset({"type", "entity", "entity_type", "action_id", "message"} | {
-        item.name for cls in ACTION_TYPES.values() for item in fields(cls) if item.name != "raw"} - {"extra_revenue"})
+    """The fields a raw action may carry: those the engine reads, but not ``extra_revenue``."""
+    return engine_action_fields() - {"extra_revenue"}
 
 
 # The fields each kind of 18xx.games action must carry (the action format, not a rule); "a|b"

@@ -1,5 +1,6 @@
 """Stationmaster's rules engine: pure, deterministic, and fed 18xx.games actions."""
 
+from engine.catalog import known_action_fields
 from engine.core.steps.route import given_most
 from engine.errors import GameError, ReplayRefused, RunsBelowTheMost
 from engine.log import (
@@ -15,4 +16,5 @@ from engine.log import (
 )
 
 __all__ = ["EXPORT_KEY", "TITLES", "Game", "GameError", "ReplayRefused", "RunsBelowTheMost", "command_table",
-           "document_options", "effective_actions", "export_settings", "given_most", "load_game", "new_game"]
+           "document_options", "effective_actions", "export_settings", "given_most", "known_action_fields",
+           "load_game", "new_game"]

@@ -7,11 +7,12 @@ Front ends offer titles from here rather than naming any: a title registered in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 
-from engine.core.actions import META_TYPES
+from engine.core.actions import ACTION_TYPES, META_TYPES
 from engine.core.game import BaseGame
+from engine.core.step import INFORMATIONAL
 from engine.titles import TITLE_CLASSES
 
 
@@ -62,3 +63,26 @@ def declared_actions(name: str) -> frozenset[str]:
     steps = [step for spec in game.round_specs().values() for step in spec.steps]
     steps += list(game.interrupt_steps())
     return frozenset(kind for step in steps for kind in step.handlers() if kind not in META_TYPES)
+
+
+# Fields of an 18xx.games action the engine never reads but the site writes and a stored log
+# keeps: its bookkeeping (who, when, which number), the chain of programmed moves, and figures
+# the site computes itself (a run's extra revenue, 18USA's subsidy).
+SITE_ACTION_FIELDS = frozenset({"id", "created_at", "user", "original_id", "auto_actions", "extra_revenue",
+                                "subsidy"})
+
+
+@cache
+def action_fields() -> frozenset[str]:
+    """The top-level fields of an 18xx.games action that the engine reads: those of every action
+    type the engine's titles take (their rounds register them), and the log's own."""
+    for info in title_infos():
+        declared_actions(info.name)
+    return frozenset({"type", "entity", "entity_type", "action_id", "message"} | {
+        item.name for cls in ACTION_TYPES.values() for item in fields(cls) if item.name != "raw"})
+
+
+def known_action_fields() -> frozenset[str]:
+    """Every field a stored action may carry and mean something: what the engine reads, what the
+    site writes beside it, and the words a legal move's choice carries (an attachment's label)."""
+    return action_fields() | SITE_ACTION_FIELDS | INFORMATIONAL

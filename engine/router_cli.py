@@ -76,10 +76,27 @@ def run_routes(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_TIME_BUDGET = 600.0  # ten minutes a position: past it a log of many runs would take days
+
+
+def _time_budget(text: str) -> float:
+    """Seconds for one position: a finite number above 0 and at most MAX_TIME_BUDGET (NaN, -1 and
+    1e308 are refused, not taken as no limit or as none)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not 0 < value <= MAX_TIME_BUDGET:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_TIME_BUDGET:g} seconds, "
+                                         f"not {text[:40]}")
+    return value
+
+
 def add_subcommands(subparsers: Any) -> None:
     routes = subparsers.add_parser(
         "routes", help="for each run in an 18xx.games game log, the best runs the optimizer finds")
     routes.add_argument("file", help="18xx.games game log (JSON)")
-    routes.add_argument("--time-budget", type=float, default=2.0,
-                        help="seconds the optimizer may spend on one position (default 2)")
+    routes.add_argument("--time-budget", type=_time_budget, default=2.0,
+                        help=f"seconds the optimizer may spend on one position (default 2; more than 0, "
+                             f"at most {MAX_TIME_BUDGET:g})")
     routes.set_defaults(func=run_routes)

@@ -24,6 +24,7 @@ from typing import Any
 
 from storage.copier import add_migrate_subcommand
 from storage.errors import ImportRefused, StorageError
+from storage.import_checks import notes_text
 from storage.transfer import DEFAULT_MAX_IMPORT_BYTES, export_document, import_document
 from storage.urls import open_repository, parse_database_url
 from untrusted.files import MAX_LIMIT, MIN_LIMIT, FileRefused, limit_problem, read_limited
@@ -36,8 +37,10 @@ def import_game(
     db_path: str | os.PathLike[str],
     *,
     max_bytes: int = DEFAULT_MAX_IMPORT_BYTES,
+    notes: list[str] | None = None,
 ) -> int:
-    """Import an 18xx.games JSON file into the database; return the new game id.
+    """Import an 18xx.games JSON file into the database; return the new game id (what was left
+    out of the file goes to ``notes``).
 
     Raises ImportRefused (database unchanged) if the file is refused."""
     if (problem := limit_problem(max_bytes)) is not None:
@@ -46,12 +49,12 @@ def import_game(
         raw = read_limited(path, max_bytes)  # a huge file is refused by its size, unread
     except FileRefused as error:
         raise ImportRefused(str(error)) from None
-    return asyncio.run(_import(raw, db_path, max_bytes))
+    return asyncio.run(_import(raw, db_path, max_bytes, notes))
 
 
-async def _import(raw: bytes, db_path: str | os.PathLike[str], max_bytes: int) -> int:
+async def _import(raw: bytes, db_path: str | os.PathLike[str], max_bytes: int, notes: list[str] | None) -> int:
     async with await open_repository(os.fspath(db_path)) as repo:
-        return await import_document(repo, raw, max_bytes=max_bytes)
+        return await import_document(repo, raw, max_bytes=max_bytes, notes=notes)
 
 
 def export_game(game_id: int, db_path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -70,11 +73,14 @@ async def _export(game_id: int, db_path: str | os.PathLike[str]) -> dict[str, An
 
 
 def _run_import(args: argparse.Namespace) -> int:
+    notes: list[str] = []
     try:
-        game_id = import_game(args.file, args.db, max_bytes=args.max_bytes)
+        game_id = import_game(args.file, args.db, max_bytes=args.max_bytes, notes=notes)
     except (StorageError, OSError) as exc:
         print(f"stationmaster import: refused: {exc}", file=sys.stderr)
         return 1
+    if notes:
+        print(f"stationmaster import: {notes_text(notes)}", file=sys.stderr)
     print(game_id)
     return 0
 

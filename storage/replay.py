@@ -27,6 +27,7 @@ class Engine(Protocol):
     GameError: type[Exception]
     load_game: Callable[..., EngineGame]
     document_options: Callable[[dict[str, Any]], list[str]]
+    known_action_fields: Callable[[], frozenset[str]]
     export_settings: Callable[[str, list[str]], tuple[list[str], dict[str, Any]]]
 
 
@@ -36,7 +37,7 @@ def default_engine() -> Engine:
         import engine  # lazy on purpose
     except Exception as exc:  # a broken engine must not crash the CLI with a traceback
         raise StorageError(f"the game engine cannot be loaded: {exc}") from exc
-    needed = ("TITLES", "GameError", "load_game", "document_options", "export_settings")
+    needed = ("TITLES", "GameError", "load_game", "document_options", "export_settings", "known_action_fields")
     missing = [name for name in needed if not hasattr(engine, name)]
     if missing:
         raise StorageError(f"the game engine lacks {', '.join(missing)}")

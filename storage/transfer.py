@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from storage.errors import ImportRefused
+from storage.import_checks import check_action_times, check_seed, left_out
 from storage.limits import MAX_ACTIONS, MAX_IMPORT_BYTES, LimitError, check_names, in_int64
 from storage.models import GameSettings, LoadedGame, NewGame, NewSeat
 from storage.replay import Engine, default_engine, engine_document
@@ -143,15 +144,22 @@ async def import_document(
     max_bytes: int = DEFAULT_MAX_IMPORT_BYTES,
     settings: GameSettings | None = None,
     creator_user_id: int | None = None,
+    notes: list[str] | None = None,
 ) -> int:
     """Validate and replay a game document, then store it; return the new game id.
 
     ``settings`` are the new game's reminder settings (the bot's configured defaults);
-    ``creator_user_id`` is who imported it, who may then hand out its seats."""
+    ``creator_user_id`` is who imported it, who may then hand out its seats. What the document
+    held that was left out (see ``storage.import_checks``) is added to ``notes``, for the importer."""
     document = parse_document(raw, max_bytes)
     check_shape(document)
+    check_seed(document)
+    check_action_times(document)
     engine = engine or default_engine()
     check_title(document, engine.TITLES)
+    dropped = left_out(document, engine.known_action_fields())
+    if notes is not None:
+        notes.extend(dropped)
     seed = document_seed(document)
     players = [{"id": p.get("id", p["name"]), "name": p["name"]} for p in document["players"]]
     try:

@@ -200,3 +200,24 @@ def test_ctrl_c_between_piped_lines_says_which_line_was_the_last(tmp_path: Path)
     assert (b"Interrupted (Ctrl-C) after line 1, which was made and answered; the lines after it were not read. "
             b"Game #1 is saved in") in out
     assert len(database_rows(db)["actions"]) == 1
+
+
+@pytest.mark.parametrize("budget", ["-1", "nan", "1e308", "0", "inf", "601"])
+def test_the_routes_command_refuses_a_time_budget_out_of_range(budget: str) -> None:
+    refused = run_cli("routes", str(ROOT / "tests/data/fixtures/18Texas/65394.json"), f"--time-budget={budget}")
+    assert refused.returncode == 2 and refused.stdout == "" and "Traceback" not in refused.stderr
+    assert f"--time-budget: must be more than 0 and at most 600 seconds, not {budget}" in refused.stderr
+
+
+def test_log_lines_of_zero_or_fewer_are_refused_not_shown_as_one(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    new_game(db)
+    before = database_rows(db)
+    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
+                     stdin=b"/game log lines:0\n/game log lines:-3\n/game log lines:1\n")
+    assert played.returncode == 0 and "Traceback" not in played.stderr
+    for lines in (0, -3):
+        assert (f"error: lines: is how many of the latest log lines to show, from 1 to 60, not {lines}."
+                in played.stdout)
+    assert played.stdout.count("error: ") == 2
+    assert database_rows(db) == before
