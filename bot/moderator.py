@@ -519,7 +519,8 @@ class Moderator:
             lines = [note] + lines
         whispers = () if action["type"] == "undo" else order_whispers(session, game.state.programs.notices[notices:])
         reply = Reply(text="\n".join(lines), game_id=game_id, seq=seq, whispers=whispers)
-        return Outcome(reply, True, session, game.state.snapshot(), tuple(lines))
+        quiet = action["type"].startswith("program_") and not made
+        return Outcome(reply, True, session, game.state.snapshot(), tuple(lines), quiet=quiet)
 
     # --- after the commit: text, proposal, pictures ------------------------------------------------
     async def _proposal(self, session: Session, state: BaseGame, seq: int) -> pics.Proposal | None:
@@ -534,7 +535,9 @@ class Moderator:
         moves = legal_moves(state)
         running = next((m for m in moves if m["type"] == "run_routes"), None)
         proposal = await self._proposal(session, state, seq) if running is not None else None
-        turn, acting = self.turn_text(session, state)
+        turn, acting = self.turn_text(session, state, ping=not outcome.quiet)
+        if outcome.quiet:
+            acting = []
         parts = list(outcome.lines) + [turn]
         if proposal is not None:
             parts.append(proposal_text(state, proposal))

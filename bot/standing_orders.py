@@ -171,13 +171,14 @@ def order_note(state: BaseGame, seat: SeatRecord, action: dict[str, Any]) -> str
 
 
 def order_whispers(session: Session, notices: Sequence[Notice]) -> tuple[Whisper, ...]:
-    """What each owner of an order that ended is told privately: why, in players' words (an
-    order switched off by its owner is told in the reply)."""
+    """What each owner of an order that ended is told privately: why, in players' words. An order
+    switched off by its owner is told in the reply, and one that ends with its round (as it said
+    it would) is not news."""
     seats = {str(seat.player_id): seat for seat in session.seats}
     told = []
     for notice in notices:
         seat = seats.get(notice.owner)
-        if seat is None or notice.event == "enabled" or notice.reason == USER:
+        if seat is None or notice.event != "disabled" or notice.reason == USER:
             continue
         told.append(Whisper(seat.discord_user_id, seat.display_name, notice_words(notice)))
     return tuple(told)

@@ -128,7 +128,7 @@ def automatic_lines(made: AutomaticMove, names: Mapping[str, str] | None = None)
         first = f"{who}'s standing order has ended (they are told why)."
     elif kind == "program_share_pass":
         first = f"{who}'s standing order now passes for them in this stock round."
-    elif lines:  # the engine's own words for the move (a purchase)
+    elif kind == "buy_shares" and lines:  # the engine's words for a purchase name its price
         first = f"{lines.pop(0)} ({STANDING_ORDER})"
     else:
         first = f"{action_words(move, dict(names))} ({STANDING_ORDER})"
