@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from engine import load_game
-from engine.core.router import best_runs
+from engine.core.most_earnings import best_runs
 from engine.legal import legal_moves
 from engine.log import SITE_RULES, effective_actions, new_game
 

@@ -1,10 +1,12 @@
 """Seconds the route optimizer takes (run by hand, not a test).
 
-    python bench/router.py [--warm] [--dense N] [--budget S] [--no-logs] [--no-usa] [--board-usa]
-                           [LOG.json ...]
+    python bench/router.py [--warm] [--dense N] [--budget S] [--no-logs] [--no-kept] [--no-usa]
+                           [--board-usa] [LOG.json ...]
 
 Logs (default: the real and generated 18Texas games in tests/data): every logged run position,
-cold (each position on a fresh copy of the game, so no cache) unless --warm. Then every run
+cold (each position on a fresh copy of the game, so no cache) unless --warm. Then the positions
+random play kept in tests/data/positions whose company may attach P19's switcher or P30's
+extender (each the best of three cold runs; the listing search proves them). Then every run
 position the 18USA game reaches in the 18USA logs, with the title's own hooks and run check
 (bench/usa_game_positions.py); with --board-usa also every logged run position rebuilt on the
 board alone (bench/usa_positions.py, the logs' later positions too). Then N dense
@@ -40,9 +42,11 @@ from dense_usa import MEXICO, dense_usa_board  # noqa: E402
 
 from engine.core.entities import Train  # noqa: E402
 from engine.core.graph import Node  # noqa: E402
+from engine.core.most_earnings import best_runs  # noqa: E402
 from engine.core.route_hooks import Attachment, EndLimit, StopRole  # noqa: E402
-from engine.core.router import best_runs, solve_problem  # noqa: E402
-from engine.core.router_problem import CoreRules, RouteProblem  # noqa: E402
+from engine.legal import legal_moves  # noqa: E402
+from engine.log import load_game  # noqa: E402
+from engine.router import CoreRules, RouteProblem, solve_problem  # noqa: E402
 from engine.router_cli import run_positions  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
@@ -77,6 +81,36 @@ def time_log(path: Path, warm: bool) -> tuple[list[float], list[float], int]:
         cpu.append(time.process_time() - used)
         proven += result.proven_optimal
     return seconds, cpu, proven
+
+
+def time_kept_upgrades(budget: float) -> None:
+    """The kept 18USA positions with a switcher or an extender to attach, each the best of three
+    cold searches (wall and CPU seconds)."""
+    seconds, cpu = [], []
+    proven = 0
+    for path in sorted((DATA / "positions").glob("*.json")):
+        state = load_game(json.loads(path.read_text())).state
+        state.importing = False
+        move = next((m for m in legal_moves(state) if m["type"] == "run_routes"), None)
+        if move is None:
+            continue
+        corp = state.corporations[str(move["entity"])]
+        if not any(attachment.changes_distance for attachment in state.route_attachments(corp)):
+            continue
+        tries = []
+        for _ in range(3):
+            position = copy.deepcopy(state)
+            started, used = time.perf_counter(), time.process_time()
+            result = best_runs(position, corp.id, time_budget=budget)
+            tries.append((time.perf_counter() - started, time.process_time() - used, result))
+        wall, used_cpu, result = min(tries, key=lambda found: found[0])
+        print(f"  {path.stem[:58]:58s} {corp.id:4s} ${result.total:4d} {result.method:7s} "
+              f"{'proven' if result.proven_optimal else 'open  '} {wall:.4f} s (cpu {used_cpu:.4f})")
+        seconds.append(wall)
+        cpu.append(used_cpu)
+        proven += result.proven_optimal
+    if seconds:
+        print(line("kept switcher/extender positions", seconds, proven, cpu), flush=True)
 
 
 class DenseRules(CoreRules):
@@ -217,6 +251,8 @@ def main() -> None:
         proven += good
     if everything:
         print(line("all logs" + (" (warm cache)" if warm else " (cold)"), everything, proven, cpu))
+    if "--no-kept" not in args:
+        time_kept_upgrades(budget)
     if "--no-usa" not in args:
         from usa_game_positions import time_game_logs
 

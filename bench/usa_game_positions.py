@@ -35,8 +35,8 @@ from usa_tracecheck import start  # noqa: E402
 
 from engine import GameError  # noqa: E402
 from engine.core.game import BaseGame  # noqa: E402
-from engine.core.router import RouteResult, best_runs, solve_problem  # noqa: E402
-from engine.core.router_problem import problem_from_game  # noqa: E402
+from engine.core.most_earnings import best_runs, problem_from_game  # noqa: E402
+from engine.router import RouteResult, solve_problem  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT / "tests" / "engine" / "titles" / "g18usa"))
 from usa_logs import LOGS, read_log  # noqa: E402
 from usa_tracecheck import start  # noqa: E402
 
-from engine.core import router_modelsearch  # noqa: E402
-from engine.core.router_model import ModelInput  # noqa: E402
-from engine.core.router_modelinput import model_input  # noqa: E402
-from engine.core.router_problem import problem_from_game  # noqa: E402
+from engine.core.most_earnings import problem_from_game  # noqa: E402
+from engine.router import model_search as router_modelsearch  # noqa: E402
+from engine.router.model import ModelInput  # noqa: E402
+from engine.router.model_input import model_input  # noqa: E402
 
 DEFAULT_ACTIONS = (1256, 1385, 1441, 1454, 1489)
 PHASES = ("plan_trains", "solve", "improve_plans", "prove")

@@ -22,7 +22,7 @@ from engine.core.board import Board
 from engine.core.entities import Train
 from engine.core.graph import Node
 from engine.core.route_hooks import Attachment, EndLimit, StopRole
-from engine.core.router_problem import CoreRules, RouteProblem
+from engine.router import CoreRules, RouteProblem
 from engine.titles.g18usa.board_setup import lay_metropolis_tiles, map_with_red_area_values
 from engine.titles.g18usa.data import load_data
 from engine.titles.g18usa.setup import SETUP_OPTIONS, setup_from_seed

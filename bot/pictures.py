@@ -41,7 +41,7 @@ else:
     RENDER = True
 
 try:
-    from engine.core.router import best_runs
+    from engine.core.most_earnings import best_runs
 except ImportError:  # the optimizer is optional: without it the president types the runs
     ROUTER = False
 else:
@@ -96,7 +96,7 @@ def _load_optimizer(niceness: int = 0) -> None:
     if niceness and hasattr(os, "nice"):  # (a Unix call)
         os.nice(niceness)
     if ROUTER:
-        import engine.core.router_modelsearch  # noqa: F401
+        import engine.router.model_search  # noqa: F401
 
 
 def _started() -> bool:

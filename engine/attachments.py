@@ -11,10 +11,12 @@ is processed.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.core.game import BaseGame
 from engine.legal import legal_moves
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
 
 Move = dict[str, Any]
 

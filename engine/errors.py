@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.core.router import RouteResult
+    from engine.router import RouteResult
 
 
 class GameError(Exception):

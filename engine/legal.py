@@ -8,14 +8,16 @@ Which moves exist, and whether an action is one of them, is each step's business
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.actions import EndGame, Meta, parse_action
 from engine.core.entities import Holder, Player
-from engine.core.game import BaseGame
 from engine.core.programs import ProgramAction
 from engine.core.step import decider
 from engine.errors import GameError, NotNow
+
+if TYPE_CHECKING:
+    from engine.core.game import BaseGame
 
 
 def legal_moves(game: BaseGame) -> list[dict[str, Any]]:

@@ -15,8 +15,8 @@ from typing import Any
 
 from engine.cli import read_log
 from engine.core.game import BaseGame
+from engine.core.most_earnings import best_runs
 from engine.core.rng import seed_from_game
-from engine.core.router import best_runs
 from engine.errors import GameError
 from engine.log import SITE_RULES, effective_actions, new_game
 

@@ -3,7 +3,7 @@
 Random play asks `best_runs(state, corp, time_budget=1.0)` for every run, as the bot's proposal
 does. With a check switched on (`OptimizerCheck`, `checking`), every such answer that is not
 proven optimal is solved again with a long budget (`LONG_BUDGET`), and every answer on a network
-small enough for the brute-force reference (`tests/engine/test_router_reference.py`) is compared
+small enough for the brute-force reference (`tests/router/test_router_reference.py`) is compared
 with it. A 1 s answer below the better one is counted and printed; on a small network it is a finding,
 and the position is kept as a JSON log in tests/data/positions/ (the game's document up to that
 point, `load_game` or `usa_positions.kept_position` replays it). On a large network the 1 s
@@ -28,11 +28,12 @@ from typing import Any
 from engine.core.entities import Corporation
 from engine.core.game import BaseGame
 from engine.core.graph import reach_of
-from engine.core.router import RouteResult, best_runs
+from engine.core.most_earnings import best_runs
+from engine.router import RouteResult
 
-ENGINE_TESTS = Path(__file__).resolve().parent / "engine"
-if str(ENGINE_TESTS) not in sys.path:
-    sys.path.append(str(ENGINE_TESTS))  # after the engine package: tests/engine shadows it
+ROUTER_TESTS = Path(__file__).resolve().parent / "router"  # the brute-force reference
+if str(ROUTER_TESTS) not in sys.path:
+    sys.path.append(str(ROUTER_TESTS))
 
 LONG_BUDGET = 20.0  # seconds for the second solve of an unproven answer
 # A network the brute force lists in about a second at most: track paths the company reaches,

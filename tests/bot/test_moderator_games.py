@@ -10,7 +10,7 @@ from bot_helpers import actor, open_moderator, play_opening, started_game
 
 # The optimizer and the pictures are our own code: a broken import must fail these tests, not
 # skip them (the bot itself would go on without them, quietly).
-import engine.core.router  # noqa: F401
+import engine.router  # noqa: F401
 import render.from_engine  # noqa: F401
 from bot import pictures
 from bot.model import Actor, Command

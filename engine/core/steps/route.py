@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from engine.core.actions import RunRoutes
 from engine.core.entities import Corporation, Holder
+from engine.core.most_earnings import best_runs, given_most
 from engine.core.round import Round
-from engine.core.route_hooks import finish_company_runs, run_adjustment
-from engine.core.routes import Run, check_run, rebuild_run
+from engine.core.run_check import check_runs
 from engine.core.step import Handler
 from engine.core.steps.operating import OperatingStep, operating
 from engine.errors import GameError, RunsBelowTheMost
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
-    from engine.core.router import RouteResult
+    from engine.router import RouteResult
+
+# check_runs and given_most are the run step's words too: titles' run steps take them from here.
+__all__ = ["RouteStep", "below_the_most", "best_runs", "check_most", "check_runs", "given_most"]
 
 
 class RouteStep(OperatingStep):
@@ -60,27 +61,12 @@ def check_most(game: BaseGame, corp: Corporation, revenue: int) -> None:
     """Refuse runs worth less than the optimizer's best: its proven best, or, when it could not
     prove one in the game's `most_earnings_budget`, the best it found (runs worth at least that
     stand, as the optimizer cannot show the table more)."""
-    from engine.core.router import best_runs  # the router checks its answers with this module
-
     known = game.most_earnings_known
     best = known if known is not None and known.corporation == corp.id else \
         best_runs(game, corp, time_budget=game.most_earnings_budget, method=game.most_earnings_method)
     refusal = below_the_most(corp.id, revenue, best)
     if refusal is not None:
         raise refusal
-
-
-@contextmanager
-def given_most(game: BaseGame, best: RouteResult | None) -> Iterator[None]:
-    """Within the block, the run check takes `best` (the route optimizer's answer for the game's
-    current position, searched by the caller) as the most the company can earn, instead of
-    searching in the game's own process. None: the check searches itself."""
-    before = game.most_earnings_known
-    game.most_earnings_known = best
-    try:
-        yield
-    finally:
-        game.most_earnings_known = before
 
 
 def below_the_most(corp_id: str, revenue: int, best: RouteResult) -> RunsBelowTheMost | None:
@@ -95,52 +81,3 @@ def below_the_most(corp_id: str, revenue: int, best: RouteResult) -> RunsBelowTh
                 f"worth ${best.total} or more are accepted)")
     return RunsBelowTheMost(f"{corp_id}'s runs earn ${revenue}, but its trains can earn {most}; a company must "
                             f"run for its highest earnings (12.4)", best)
-
-
-def check_runs(game: BaseGame, corp: Corporation, routes: tuple[Mapping[str, Any], ...]) -> list[Run]:
-    runs: list[Run] = []
-    declared_revenues: list[Any] = []
-    used: set[tuple[str, int]] = set()
-    used_edges: set[tuple[str, int]] = set()
-    trains_used: set[str] = set()
-    for route in routes:
-        train_id = route.get("train")
-        train = next((t for t in corp.trains if t.id == train_id), None)
-        if train is None:
-            raise GameError(f"{corp.id} has no train {train_id!r}")
-        if train.id in trains_used:
-            raise GameError(f"train {train_id} can run only once")
-        trains_used.add(train.id)
-        chains = route.get("connections")
-        if not isinstance(chains, list):
-            raise GameError("each route needs its connections")
-        stops, paths = rebuild_run(game.board, chains, used)
-        _check_edges_once(game, paths, used_edges)
-        used.update(paths)
-        revenue = check_run(game.board, corp.id, stops, train.distance, game.colors_available())
-        revenue += run_adjustment(game, corp, train, stops, paths)
-        declared_revenues.append(route.get("revenue"))
-        runs.append(Run(train.id, tuple(stops), tuple(paths), tuple(tuple(c) for c in chains), revenue))
-    # Title route hooks: limits across all the runs, and bonuses decided once for the company.
-    runs = finish_company_runs(game, corp, runs)
-    checked: list[Run] = []
-    for run, declared in zip(runs, declared_revenues, strict=True):
-        if isinstance(declared, int) and declared != run.revenue and not game.trust_logged_revenue():
-            raise GameError(f"the run of train {run.train} is worth ${run.revenue}, not ${declared}")
-        if isinstance(declared, int) and game.trust_logged_revenue():
-            run = replace(run, revenue=declared)
-        checked.append(run)
-    return checked
-
-
-def _check_edges_once(game: BaseGame, paths: list[tuple[str, int]], used_edges: set[tuple[str, int]]) -> None:
-    """Rule 12.1: no segment of track twice, not even the short piece where two paths of a tile
-    meet at the same side, so each side of a hex is crossed at most once by a company's runs."""
-    for coord, index in paths:
-        for kind, where in game.board.hexes[coord].paths()[index]:
-            if kind != "edge":
-                continue
-            if (coord, where) in used_edges:
-                raise GameError(f"the runs use the track at side {where} of {coord} twice; no piece of "
-                                f"track may be used twice, not even where two tracks join (12.1)")
-            used_edges.add((coord, where))

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from engine.core.actions import Action, Bid, Par
-from engine.core.entities import Holder, Player
+from engine.core.entities import Company, Holder, Player
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step, command_word
 from engine.errors import GameError
 
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
-    from engine.titles.g18texas.game import G18Texas
 
 BID_STEP = 5
 
@@ -51,10 +50,22 @@ def _auction(rnd: Round) -> AuctionRound:
     return rnd
 
 
-def _texas(game: BaseGame) -> G18Texas:
-    from engine.titles.g18texas.game import G18Texas
+@runtime_checkable
+class JayGouldRules(Protocol):
+    """What the auction asks of 18Texas's game (game.py), which assembles its rounds from these
+    steps: the steps name this, not the game class, so the two files do not import each other."""
 
-    assert isinstance(game, G18Texas)
+    jay_gould_corporation: str
+
+    def on_private_bought(self, company: Company) -> None: ...
+
+    def pending_jay_gould_par(self) -> Player | None: ...
+
+    def jay_gould_par(self, player: Player, cell: Any) -> None: ...
+
+
+def _texas(game: BaseGame) -> JayGouldRules:
+    assert isinstance(game, JayGouldRules)
     return game
 
 
@@ -196,9 +207,10 @@ class JayGouldParStep(Step):
         owner = texas.pending_jay_gould_par()
         if owner is None:
             return []
+        cells = game.market.par_cells()
         choices = [{"corporation": texas.jay_gould_corporation, "share_price": cell.engine_id,
-                    "price": cell.price, "cost": 0} for cell in game.market.par_cells()]  # certificate is free
-        prices = ", ".join(f"${price}" for price in sorted({c["price"] for c in choices}))
+                    "price": cell.price, "cost": 0} for cell in cells]  # certificate is free
+        prices = ", ".join(f"${price}" for price in sorted({cell.price for cell in cells}))
         return [{"type": "par", "entity": owner.id, "choices": choices,
                  "phrase": f"set the par price of {texas.jay_gould_corporation} (Jay Gould): {prices}"}]
 

@@ -20,10 +20,10 @@ from engine.core.entities import Corporation, Player, Share
 from engine.core.game import BaseGame
 from engine.core.operating_round import OperatingRound
 from engine.core.rng import SetupRandom
-from engine.core.router import RouteResult
 from engine.core.steps.discard import crowded
 from engine.core.stock_round import StockRound
 from engine.log import Game
+from engine.router import RouteResult
 
 CORPORATIONS = ("T&P", "MKT", "SP", "MP", "SSW", "SAA")
 PRIVATES = ("BBBCRC", "GRRRC", "JG", "IGN", "NOPR")
@@ -239,7 +239,7 @@ def skip_to_step(game: Game, key: str) -> None:
 
 def best_routes(game: Game, company: str) -> list[dict[str, Any]]:
     """The optimizer's best runs (rule 12.4: the company must run for the most)."""
-    from engine.core.router import best_runs
+    from engine.core.most_earnings import best_runs
 
     result = best_runs(game.state, company)
     assert result.proven_optimal
@@ -421,7 +421,7 @@ class Setup:
 
 # --- runs ----------------------------------------------------------------------------------
 def proposed_runs(state: BaseGame, corporation: Corporation) -> RouteResult:
-    """The route optimizer's runs (engine/core/router.py). An optimizer error is raised, not
+    """The route optimizer's runs (engine/core/most_earnings.py best_runs). An optimizer error is raised, not
     papered over: the property games exercise the optimizer as much as the rules. Checked
     against a longer search or the brute force when a bench switched the check on
     (`optimizer_check`)."""

@@ -22,7 +22,7 @@ from engine_helpers import (
     step_label,
 )
 
-from engine.core.router import best_runs
+from engine.core.most_earnings import best_runs
 from engine.core.steps.route import below_the_most
 from engine.errors import RunsBelowTheMost
 from engine.log import Game, new_game, resolve_options

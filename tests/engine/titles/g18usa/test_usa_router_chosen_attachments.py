@@ -17,7 +17,7 @@ from usa_tracecheck import position_in
 
 from engine import given_most
 from engine.attachments import attachment_actions
-from engine.core.router import best_runs
+from engine.core.most_earnings import best_runs
 from engine.log import Game
 from engine.titles.g18usa.operating import UsaOperatingRound
 

@@ -14,7 +14,7 @@ from usa_tracecheck import position_in
 
 from engine.attachments import attachment_actions
 from engine.core.entities import Train
-from engine.core.router import best_runs
+from engine.core.most_earnings import best_runs
 from engine.titles.g18usa.game import G18USA
 
 LOG = "109372"

@@ -13,7 +13,7 @@ import pytest
 from usa_positions import log_named, logged_action
 from usa_tracecheck import position_in, start
 
-from engine.core.router import _engine_agrees, best_runs
+from engine.core.most_earnings import _engine_agrees, best_runs
 from engine.titles.g18usa.game import G18USA
 from engine.titles.g18usa.operating import UsaOperatingRound
 from engine.titles.g18usa.operating_trains import check_runs

@@ -13,10 +13,11 @@ import pytest
 from usa_positions import logged_action
 from usa_tracecheck import position_in
 
-from engine.core import router_modelsearch, router_stopcircuit
-from engine.core.router import _engine_agrees, best_runs
-from engine.core.router_heuristic import plan_trains
-from engine.core.router_model import ModelInput, ModelOutcome
+from engine.core.most_earnings import _engine_agrees, best_runs
+from engine.router import model_search as router_modelsearch
+from engine.router import stopcircuit as router_stopcircuit
+from engine.router.heuristic import plan_trains
+from engine.router.model import ModelInput, ModelOutcome
 
 LOG = "109372"
 

@@ -16,7 +16,7 @@ from usa_positions import logged_action, replayed
 from engine import GameError, RunsBelowTheMost, given_most
 from engine.attachments import attachment_actions
 from engine.core.game import BaseGame
-from engine.core.router import best_runs
+from engine.core.most_earnings import best_runs
 
 LOG = "s8603"
 MKT_RUNS = 1127

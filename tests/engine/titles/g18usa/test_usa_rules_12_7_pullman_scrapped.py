@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from usa_positions import kept_document, kept_position
 
-from engine.core.router import best_runs
+from engine.core.most_earnings import best_runs
 from engine.errors import GameError
 from engine.log import Game
 from engine.titles.g18usa.operating import UsaOperatingRound

@@ -30,8 +30,7 @@ from engine.core.board import split_tile_id
 from engine.core.entities import Train
 from engine.core.game import BaseGame
 from engine.core.graph import reach_of
-from engine.core.router import solve_problem
-from engine.core.router_problem import CoreRules, RouteProblem
+from engine.router import CoreRules, RouteProblem, solve_problem
 
 
 def paid_from_cash(state: BaseGame, move: dict[str, Any]) -> dict[str, Any] | None:

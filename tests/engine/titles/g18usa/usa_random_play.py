@@ -23,10 +23,10 @@ from engine.core.entities import Player
 from engine.core.family1817.market import LIQUIDATION, area
 from engine.core.family1817.tokens import crowded_stations
 from engine.core.game import BaseGame
-from engine.core.router import RouteResult
 from engine.core.steps.discard import crowded
 from engine.legal import legal_moves
 from engine.log import Game
+from engine.router import RouteResult
 from engine.titles.g18usa.usa_map import _SHARED_BY_COPIES
 
 # How often each kind of move is picked: starting and buying companies and laying track often,
@@ -308,7 +308,7 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
             process(game, action)
             played.timed(moves_took, time.perf_counter() - began, action)
         except GameError as error:
-            what = ("the route optimizer's runs (engine/core/router.py best_runs) refused"
+            what = ("the route optimizer's runs (engine/core/most_earnings.py best_runs) refused"
                     if action["type"] == "run_routes" else "offered move refused")
             played.failure = f"{what} at {played.where()}: {action}: {error}"
             return played
