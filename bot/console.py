@@ -53,6 +53,8 @@ class Console:
         prefix = "" if reply.ok else "error: "
         if reply.text:
             print(prefix + reply.text, file=self.output)
+        for whisper in reply.whispers:  # one keyboard: marked for the player it is meant for
+            print(f"(to {whisper.name} only) {whisper.text}", file=self.output)
         if reply.document is not None:
             print(json.dumps(reply.document, ensure_ascii=False), file=self.output)
         pngs = [p for p in reply.pictures if p.name.endswith(".png")]

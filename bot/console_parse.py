@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from bot.model import Command
-from bot.vocabulary import ALL, GAME, MOVES, Spec, move_spec
+from bot.vocabulary import ALL, AUTO, GAME, MOVES, Spec, move_spec
 from engine import command_table
 from untrusted.quote import cut, quoted
 
@@ -25,7 +25,7 @@ def _help(title: str | None = None) -> str:
     moves = MOVES if title is None else {**{w: move_spec(c) for w, c in command_table(title).items()},
                                          "action": MOVES["action"]}
     lines = ["Commands (write @<player> before a move):"]
-    for spec in list(moves.values()) + list(GAME.values()):
+    for spec in list(moves.values()) + list(GAME.values()) + list(AUTO.values()):
         options = " ".join(f"{o.name}:…" if o.required else f"[{o.name}:…]" for o in spec.options)
         lines.append(f"  /{spec.name} {options}".rstrip() + f" — {spec.description}")
     lines += [
@@ -131,7 +131,12 @@ def parse_line(line: str, require: bool = True) -> tuple[str | None, Command] | 
         return name, Command("help")
     word = words[0]
     rest = text[1 + len(word):]
-    if word == "game":
+    if word == "auto":
+        if len(words) > 1 and ":" not in words[1]:
+            word, rest = f"auto {words[1]}", words[2] if len(words) > 2 else ""
+        else:
+            word = "auto show"  # "/auto" alone shows the player's standing order
+    elif word == "game":
         if len(words) < 2:
             raise ParseError("/game needs a word: " + ", ".join(sorted(n.split()[1] for n in GAME)))
         word = f"game {words[1]}"

@@ -27,6 +27,10 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return Reply.error(f"Unknown command /{name}. Commands: {words}.", game_id)
     if name in MOVES:
         return await moderator.perform(game_id, actor, command)
+    if name == "auto show":
+        return await moderator.standing_order(game_id, actor)
+    if name.startswith("auto "):
+        return await moderator.finish(await moderator.set_standing_order(game_id, actor, command))
     if name == "game map" and command.get("around") is not None:
         return await moderator.pictures(game_id, ("map",), str(command.get("around")),
                                         int(command.get("radius", DEFAULT_RADIUS)))

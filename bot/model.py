@@ -57,13 +57,24 @@ class Button:
     style: str = "secondary"  # primary, secondary, success, danger
 
 
+@dataclass(frozen=True)
+class Whisper:
+    """Words for one player alone, whoever's command caused them (their standing order ended):
+    a direct message on Discord, a line marked for them in the terminal."""
+
+    user_id: int | None
+    name: str
+    text: str
+
+
 @dataclass
 class Reply:
     """What a front door shows after a command.
 
     ``private`` replies (errors, choices lists) go only to the caller; ``mentions`` are the
     Discord users to ping (only the players who must act now); ``document`` is an exported
-    game (printed on its own line in the terminal, attached as a file on Discord).
+    game (printed on its own line in the terminal, attached as a file on Discord);
+    ``whispers`` are for one player each, not the channel.
     """
 
     text: str
@@ -75,6 +86,7 @@ class Reply:
     document: dict[str, Any] | None = None
     game_id: int | None = None
     seq: int | None = None
+    whispers: tuple[Whisper, ...] = ()
 
     @classmethod
     def error(cls, text: str, game_id: int | None = None) -> Reply:

@@ -8,8 +8,8 @@ loop (``finish``), so a front door can acknowledge the committed move first.
 
 The Moderator makes the moves itself and is composed of parts that each own one area, as a
 discord.py bot is of its cogs: `Lifecycle` (new, join, start, seats, settings, import), `Info`
-(what anyone may look at), `Consent` (rule 12.6 train offers), `Ending` (/game end) and
-`RouteSearch` (/game routes and the follow-ups). Each is handed what it needs (the `Games`
+(what anyone may look at), `Consent` (rule 12.6 train offers), `Ending` (/game end),
+`StandingOrders` (/auto) and `RouteSearch` (/game routes and the follow-ups). Each is handed what it needs (the `Games`
 served, the `Proposals`, the commit) and none imports the Moderator; its public methods are the
 Moderator's, delegated below, so front doors see one object.
 """
@@ -42,12 +42,15 @@ from bot.repeats import Repeats
 from bot.replies import acting_seats, describe_action, new_log_lines
 from bot.route_search import DEFAULT_SECONDS, Announce, FollowUps, RouteSearch, proposal_text
 from bot.sessions import Session, Sessions, replay_with, undoable
+from bot.standing_orders import StandingOrders, order_whispers
 from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, given_most
 from engine.attachments import attachment_actions
+from engine.automatic import AutomaticMove, follow_up
 from engine.core.game import BaseGame
-from engine.describe import dividend_account, unattended_words
-from engine.legal import legal_moves, make_unattended_moves
+from engine.describe import dividend_account
+from engine.legal import legal_moves
+from engine.program_words import automatic_lines
 from render.closeup import DEFAULT_RADIUS
 from storage import GameRepository, SeatRecord, SeqConflict, StorageError
 
@@ -72,6 +75,7 @@ class Moderator:
         self.consent = Consent(self.games, self._commit)
         self.lifecycle = Lifecycle(self.games, self.reminder_defaults, self._commit)
         self.ending = Ending(self.games, self._commit)
+        self.standing_orders = StandingOrders(self.games, self._commit)
         # Longer searches after unproven proposals, posted through `announce` (set by the front door).
         self.route_search = RouteSearch(self.games, self.proposals, follow_up_seconds, self.images)
         self.info = Info(self.games, self.route_search)
@@ -190,6 +194,12 @@ class Moderator:
 
     async def end_game(self, game_id: int, actor: Actor) -> Outcome:
         return await self.ending.end_game(game_id, actor)
+
+    async def standing_order(self, game_id: int, actor: Actor) -> Reply:
+        return await self.standing_orders.show(game_id, actor)
+
+    async def set_standing_order(self, game_id: int, actor: Actor, command: Command) -> Outcome:
+        return await self.standing_orders.order(game_id, actor, command)
 
     async def search_routes(self, game_id: int, actor: Actor, seconds: float = DEFAULT_SECONDS) -> Reply:
         return await self.route_search.search_routes(game_id, actor, seconds)
@@ -436,7 +446,9 @@ class Moderator:
         acting_before = acting_seats(game.state, session.seats)
         # A dividend's account compares the positions around it (who received what).
         before_dividend = game.state.snapshot() if action["type"] == "dividend" else None
-        main_log: list[str] = []  # the log after the move itself, before any unattended moves
+        main_log: list[str] = []  # the log after the move itself, before any automatic moves
+        automatic: list[AutomaticMove] = []  # the moves the game made by itself after it
+        notices = len(game.state.programs.notices)
         if known is None and action["type"] == "run_routes" and game.state.must_run_for_the_most():
             proposal = await self._proposal(session, game.state, session.seq)
             known = proposal.result if proposal else None
@@ -449,10 +461,11 @@ class Moderator:
                 with given_most(game.state, known):
                     game.process(action)
                 main_log = list(game.state.log)
-                made = make_unattended_moves(game.state)
+                made = follow_up(game.state, created_at=action["created_at"], account=automatic)
                 if made:
-                    # The moves no player decides that follow are part of this one: stored inside
-                    # it, as the reference site stores its automatic moves, so an undo takes both.
+                    # The moves the game makes by itself after it (standing orders, a company
+                    # nobody presides) are part of this one: stored inside it, as the reference
+                    # site stores its automatic moves, so an undo takes both.
                     action["auto_actions"] = made
         except GameError as error:
             turn, _ = self.turn_text(session, game.state, ping=False)
@@ -493,19 +506,21 @@ class Moderator:
                 at = next((i + 1 for i, line in enumerate(lines) if _PAYS_LINE.match(line)), len(lines))
                 lines = lines[:at] + [account] + lines[at:]
         if note is None and (not lines or action["type"] == "pass"):  # some steps log no pass
-            names = {str(s.player_id): s.display_name for s in session.seats}
-            described = describe_action(action, names, game.state)
+            described = describe_action(action, {str(s.player_id): s.display_name for s in session.seats},
+                                        game.state)
             if described not in lines:
                 lines = [described] + lines
-        if made:
-            lines += [unattended_words(auto) for auto in made]
-            lines += new_log_lines(main_log, game.state.log)
+        names = {str(s.player_id): s.display_name for s in session.seats}
+        for moved in automatic:
+            lines += automatic_lines(moved, names)
         if len(lines) > MAX_LOG_LINES:
             lines = [f"… {len(lines) - MAX_LOG_LINES} earlier lines (/game log)"] + lines[-MAX_LOG_LINES:]
         if note:
             lines = [note] + lines
-        reply = Reply(text="\n".join(lines), game_id=game_id, seq=seq)
-        return Outcome(reply, True, session, game.state.snapshot(), tuple(lines))
+        whispers = () if action["type"] == "undo" else order_whispers(session, game.state.programs.notices[notices:])
+        reply = Reply(text="\n".join(lines), game_id=game_id, seq=seq, whispers=whispers)
+        quiet = action["type"].startswith("program_") and not made
+        return Outcome(reply, True, session, game.state.snapshot(), tuple(lines), quiet=quiet)
 
     # --- after the commit: text, proposal, pictures ------------------------------------------------
     async def _proposal(self, session: Session, state: BaseGame, seq: int) -> pics.Proposal | None:
@@ -520,7 +535,9 @@ class Moderator:
         moves = legal_moves(state)
         running = next((m for m in moves if m["type"] == "run_routes"), None)
         proposal = await self._proposal(session, state, seq) if running is not None else None
-        turn, acting = self.turn_text(session, state)
+        turn, acting = self.turn_text(session, state, ping=not outcome.quiet)
+        if outcome.quiet:
+            acting = []
         parts = list(outcome.lines) + [turn]
         if proposal is not None:
             parts.append(proposal_text(state, proposal))

@@ -22,6 +22,9 @@ class Outcome:
     session: Session | None = None
     snapshot: BaseGame | None = None
     lines: tuple[str, ...] = ()
+    # Nobody is pinged: the move changed nobody's turn (a standing order set or switched off
+    # while it made no move).
+    quiet: bool = False
 
 
 class Commit(Protocol):

@@ -55,8 +55,12 @@ def parse_raw(text: str) -> dict[str, Any]:
     kind = action["type"]
     if kind in REFUSED_TYPES:
         raise CommandError(f"{kind} is not taken as a raw action; {REFUSED_TYPES[kind]}.")
-    if kind.startswith("program_") or action.get("auto_actions"):
-        raise CommandError("Programmed and automatic actions are not taken; each player sends their own moves.")
+    if kind.startswith("program_"):
+        raise CommandError("Standing orders are set with /auto (/auto pass, /auto buy, /auto mergers, /auto off), "
+                           "not as raw actions.")
+    if action.get("auto_actions"):
+        raise CommandError("auto_actions are not taken: the moves that follow a move are the game's to make "
+                           "(standing orders); send the move alone.")
     if "extra_revenue" in action:
         raise CommandError("extra_revenue is not taken: the engine works out every run's revenue itself; "
                            "send the action without it.")

@@ -12,6 +12,7 @@ from typing import Any
 from engine.core.game import BaseGame
 from engine.describe import action_words, idle_step, train_name
 from engine.legal import move_decider
+from engine.program_words import orders_line
 from engine.status import status_lines
 from storage import SeatRecord
 
@@ -130,7 +131,8 @@ def summary(state: BaseGame, seats: list[SeatRecord]) -> str:
         broken = state.bank.cash < 0 or (state.finished and state.bank.cash <= 0)
         bank = " · bank broken" if broken else f" · bank ${state.bank.cash}"
     lines = [f"{round_title(state)} · phase {state.phase.name}{bank}", f"Cash: {cash}"]
-    return "\n".join(lines + [line.text for line in status_lines(state)])
+    orders = orders_line(state, names)
+    return "\n".join(lines + ([orders] if orders else []) + [line.text for line in status_lines(state)])
 
 
 def notes_for(state: BaseGame, moves: list[Move]) -> list[str]:

@@ -111,7 +111,25 @@ GAME: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("game abandon", "End the game without a result (creator or manager)"),
 )}
 
-ALL: dict[str, Spec] = {**MOVES, **GAME}
+# Standing orders: `/auto` alone shows yours (on Discord `/auto show`), the others set or end one.
+AUTO: dict[str, Spec] = {spec.name: spec for spec in (
+    Spec("auto show", "Show your standing order"),
+    Spec("auto pass", "Pass for you in the stock round (until others deal in a way that may concern you)", (
+        _o("unconditional", bool, "Pass whatever the others do"),
+        _o("indefinite", bool, "Also in every later stock round"))),
+    Spec("auto buy", "Buy a share of a company for you each stock-round turn until a goal", (
+        _o("corporation", str, "The company", True, True),
+        _o("until", str, "float (until it floats) or the number of shares to hold, e.g. 3", True),
+        _o("from", str, "treasury (default) or pool (the market)"),
+        _o("then_pass", bool, "Once done, pass for you for the rest of the stock round"))),
+    Spec("auto mergers", "18USA: pass for your companies in the merger and acquisition rounds", (
+        _o("rounds", str, "MR, AR or MR,AR (default)"),
+        _o("companies", str, "Your companies to pass for, e.g. B&O,MKT (default: all that can take part)"),
+        _o("unless_others_act", bool, "Stop once another company converts, merges or is bought (default: yes)"))),
+    Spec("auto off", "Switch off your standing order"),
+)}
+
+ALL: dict[str, Spec] = {**MOVES, **GAME, **AUTO}
 
 DIVIDEND_WORDS = {"payout": "payout", "pay": "payout", "full": "payout", "half": "half",
                   "withhold": "withhold", "keep": "withhold"}

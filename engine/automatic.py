@@ -14,6 +14,7 @@ exactly those again rather than working them out (`BaseGame.apply`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.game import BaseGame
@@ -24,40 +25,63 @@ from engine.legal import unattended_move
 # stops, and the game waits for a player.
 MOST_MOVES = 2_000
 
+# Why the game made a move by itself.
+STANDING_ORDER = "standing order"  # a player's program
+RULE = "rule"  # a move the rules leave no choice about (18USA: a bidder who cannot bid passes)
+UNATTENDED = "unattended"  # a company nobody presides
 
-def automatic_moves(game: BaseGame) -> list[Move]:
-    """What the game does by itself now, before anyone decides: a standing order's moves, or a
-    move no one decides; [] when the game waits for a player."""
+
+@dataclass(frozen=True)
+class AutomaticMove:
+    """One move the game made by itself: as stored, why, and the log lines it wrote."""
+
+    move: dict[str, Any]
+    cause: str
+    lines: tuple[str, ...]
+
+
+def automatic_moves(game: BaseGame) -> tuple[list[Move], str]:
+    """What the game does by itself now, before anyone decides, and why: a move the rules
+    force, a standing order's moves, or a move no one decides; [] when the game waits for a
+    player."""
     if game.finished:
-        return []
+        return [], ""
     rnd = game.round
     step = rnd.blocking_step(game)
     if step is None:
-        return []
+        return [], ""
     entity = step.acting_entity(game, rnd)
     if entity is None:
-        return []
-    moves = type(game).PROGRAM_RULES.answer(game, step, entity)
+        return [], ""
+    rules = type(game).PROGRAM_RULES
+    forced = rules.forced(game, step, entity)
+    if forced:
+        return forced, RULE
+    moves = rules.answer(game, step, entity)
     if moves:
-        return moves
+        return moves, STANDING_ORDER
     if controller(entity) is None:
         unattended = unattended_move(game)
         if unattended is not None:
-            return [unattended]
-    return []
+            return [unattended], UNATTENDED
+    return [], ""
 
 
 def follow_up(game: BaseGame, created_at: int | None = None,
-              stamp: Callable[[int], int | None] | None = None, safe: bool = True) -> list[dict[str, Any]]:
+              stamp: Callable[[int], int | None] | None = None, safe: bool = True,
+              account: list[AutomaticMove] | None = None) -> list[dict[str, Any]]:
     """Make the moves that follow the action just processed, and return them as stored:
     `created_at` is the top-level action's (or `stamp(n)` gives the n-th move's), as the site
-    stamps its automatic moves. With `safe`, a move the rules refuse (which would be a bug) ends
-    the chain before it, with the game as after the moves made; without, the error is raised
-    and the game is left half-way (a replay, which stops there)."""
+    stamps its automatic moves; `account`, if given, receives each move with its cause and log
+    lines. With `safe`, a move the rules refuse (which would be a bug) ends the chain before it,
+    with the game as after the moves made; without, the error is raised and the game is left
+    half-way (a replay, which stops there)."""
     made: list[dict[str, Any]] = []
+    told: list[AutomaticMove] = []
     checkpoint: dict[str, Any] | None = None
-    while len(made) < MOST_MOVES:
-        moves = automatic_moves(game)
+    refused = False
+    while not refused and len(made) < MOST_MOVES:
+        moves, cause = automatic_moves(game)
         if not moves:
             break
         if safe and checkpoint is None:
@@ -65,6 +89,7 @@ def follow_up(game: BaseGame, created_at: int | None = None,
         for move in moves:
             when = stamp(len(made)) if stamp is not None else created_at
             stored = {**move, "created_at": when} if when is not None else dict(move)
+            before = len(game.log)
             try:
                 game.apply_automatic(stored)
             except Exception:
@@ -73,8 +98,12 @@ def follow_up(game: BaseGame, created_at: int | None = None,
                 game.restore(checkpoint)
                 for earlier in made:
                     game.apply_automatic(earlier)
-                return made
+                refused = True
+                break
             made.append(stored)
+            told.append(AutomaticMove(stored, cause, tuple(game.log[before:])))
+    if account is not None:
+        account.extend(told)
     return made
 
 

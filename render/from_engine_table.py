@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.entities import Corporation, Player
 from engine.core.operating_round import OperatingRound
+from engine.program_words import order_label
 from render.from_market import ZONE_TYPES
 from render.view import CorpRow, DepotRow, LoanBank, PlayerRow, PrivateRow
 
@@ -32,7 +33,7 @@ def player_rows(state: BaseGame) -> tuple[PlayerRow, ...]:
             value=state.player_value(p), has_priority=p is priority,
             companies=_companies_of(state, p), is_active=id(p) in acting,
             shorts=_shorts(state, p) if state.ledger.negative_holdings else None,
-            bankrupt=p.bankrupt,
+            bankrupt=p.bankrupt, standing_order=order_label(state.programs.of(p.key)),
         )
         for p in state.players
     )

@@ -96,6 +96,8 @@ def money(amount: int) -> str:
 def _player_cells(p: PlayerRow, shorts: bool) -> list[str]:
     certs = f"{p.cert_count}/{p.cert_limit}" if p.cert_limit else str(p.cert_count)
     name = f"{p.name} (bankrupt)" if p.bankrupt else p.name
+    if p.standing_order:
+        name += f" (auto: {p.standing_order})"
     return (["\u2605" if p.has_priority else "", name, money(p.cash), money(p.value), certs,
              ", ".join(p.certs) or "\u2014"] + ([", ".join(p.shorts or ()) or "\u2014"] if shorts else [])
             + [", ".join(p.companies) or "\u2014"])

@@ -162,6 +162,7 @@ class PlayerRow:
     is_active: bool = False  # the player who must act now
     shorts: tuple[str, ...] | None = None  # e.g. ("TP 2 shares",); None: the title has no shorts
     bankrupt: bool = False
+    standing_order: str | None = None  # e.g. "pass", "buy SAA": moves the game makes for them
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.commands import clicked
 from bot.config import Settings
+from bot.discord.auto_cog import AutoCog
 from bot.discord.buttons import MoveButton
 from bot.discord.game_cog import GameCog
 from bot.discord.moves import move_commands
@@ -85,6 +86,7 @@ class StationmasterBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.add_cog(GameCog(self))
+        await self.add_cog(AutoCog(self))
         for command in move_commands(self):
             self.tree.add_command(command)
         self.add_dynamic_items(MoveButton)  # persistent: buttons keep working after a restart

@@ -98,7 +98,25 @@ async def answer_move(interaction: discord.Interaction, moderator: Moderator, wo
         if isinstance(channel, discord.abc.Messageable):
             await channel.send(**message_kwargs(reply))
     moderator.delivered(reply)
+    await tell_privately(interaction, reply)
     return reply
+
+
+async def tell_privately(interaction: discord.Interaction, reply: Reply) -> None:
+    """The reply's words for one player each: the caller's as an ephemeral follow-up, anyone
+    else's as a direct message (a player who refuses direct messages from the server is not
+    told, and the game goes on)."""
+    for whisper in reply.whispers:
+        if whisper.user_id is None:
+            continue
+        try:
+            if whisper.user_id == interaction.user.id:
+                await interaction.followup.send(clip(whisper.text), ephemeral=True)
+            else:
+                channel = await interaction.client.create_dm(discord.Object(whisper.user_id))
+                await channel.send(clip(whisper.text), allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.warning("could not tell %s privately: %s", whisper.user_id, whisper.text)
 
 
 async def _public(interaction: discord.Interaction, reply: Reply, quick: bool) -> None:

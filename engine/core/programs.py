@@ -21,7 +21,7 @@ from engine.core.actions import ACTION_TYPES, Action
 from engine.errors import GameError
 
 if TYPE_CHECKING:
-    from engine.core.entities import Holder
+    from engine.core.entities import Corporation, Holder, Player
     from engine.core.game import BaseGame
     from engine.core.step import Move, Step
 
@@ -426,6 +426,15 @@ class ProgramRules:
     @property
     def merger_kinds(self) -> frozenset[str]:
         return frozenset(self.merger_rounds)
+
+    def merger_companies(self, game: BaseGame, player: Player) -> list[Corporation]:
+        """The player's companies a merger pass may list: none where the title has no merger rounds."""
+        return []
+
+    def forced(self, game: BaseGame, step: Step, entity: Holder) -> list[Move]:
+        """A move the rules leave `entity` no choice about, which the game makes before any
+        program is asked (18USA: a bidder who cannot reach the minimum bid passes)."""
+        return []
 
     def answer(self, game: BaseGame, step: Step, entity: Holder) -> list[Move]:
         """The moves `step`, the step the game waits for, makes by itself for `entity` (the

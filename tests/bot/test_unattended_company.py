@@ -32,7 +32,8 @@ async def test_the_bankruptcy_is_followed_by_the_company_s_passes_and_the_game_g
         assert log[told - 1] == "Player 5 is bankrupt" and "Operating Round 5.2" in log[told:]
         stored = (await repo.list_actions(game_id))[-1].action
         assert stored["type"] == "bankrupt"
-        assert stored["auto_actions"] == [{"type": "pass", "entity": "NP", "entity_type": "corporation"}]
+        assert stored["auto_actions"] == [{"type": "pass", "entity": "NP", "entity_type": "corporation",
+                                           "created_at": stored["created_at"]}]
         # The next company's president is asked, and can move.
         session = await moderator.sessions.get(game_id)
         assert session.game is not None

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from usa_script import USA_LOGS, decider
+from usa_script import USA_LOGS, decider, made_by_itself
 
 from engine import new_game
 from engine.log import document_options
@@ -43,7 +43,8 @@ def typed_lines(document: dict[str, Any], count: int) -> list[str]:
         # Figures the site adds to a run and our engine works out itself: none here.
         assert not action.get("extra_revenue") and not action.get("subsidy")
         sent = {k: v for k, v in action.items() if k not in ("id", "created_at", "extra_revenue", "subsidy")}
-        lines.append(f"@{decider(game.state, action)} /action json:{json.dumps(sent)}")
+        if not made_by_itself(game.state, action):  # else the bot makes it after the last move
+            lines.append(f"@{decider(game.state, action)} /action json:{json.dumps(sent)}")
         game.state.importing = True  # logged run revenues stand, as the import of the log has them
         game.process(action)
     return lines

@@ -16,12 +16,26 @@ from fixture_script import _city_hex, live_action
 
 from bot.routes_text import format_routes
 from engine import GameError, load_game, new_game
+from engine.automatic import automatic_moves
 from engine.core.game import BaseGame
 from engine.legal import is_offered, legal_moves, move_decider
 from engine.log import document_options, effective_actions
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 USA_LOGS = [DATA / "fixtures" / "18USA" / "109372.json", *sorted((DATA / "generated" / "18USA").glob("*.json"))]
+
+
+def made_by_itself(state: BaseGame, action: dict[str, Any]) -> bool:
+    """Whether the bot makes this logged move by itself at this point, so nobody types it: in a
+    company's auction a bidder who cannot reach the minimum bid passes (as on the site; the
+    generated logs, made by random play without the site's automatic moves, log that pass as the
+    player's own)."""
+    moves, _ = automatic_moves(state)
+    if not moves:
+        return False
+    first = moves[0]
+    return all(str(action.get(key, "player" if key == "entity_type" else None)) == str(value)
+               for key, value in first.items())
 
 
 def decider(state: BaseGame, action: dict[str, Any]) -> str:
@@ -135,7 +149,7 @@ def script(path: Path, actions: list[dict[str, Any]]) -> list[str]:
     game = new_game("18USA", document["players"], int(document["settings"]["seed"]), document_options(document))
     lines = []
     for action in actions:
-        words = typed_command(game.state, action)
+        words = None if made_by_itself(game.state, action) else typed_command(game.state, action)
         if words is not None:
             lines.append(f"@{decider(game.state, action)} {words}")
         game.process(live_action(action))

@@ -23,6 +23,7 @@ EVERYONE_PERMISSIONS = (
 )
 
 TEXT_CHANNEL = 0
+DM_CHANNEL = 1
 CATEGORY = 4
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
@@ -40,6 +41,7 @@ class FakeUser:
     permissions: int = EVERYONE_PERMISSIONS
     role_ids: list[int] = field(default_factory=list)
     nick: str | None = None
+    accepts_dms: bool = True  # the user's "allow direct messages from server members"
 
     @property
     def mention(self) -> str:
@@ -103,7 +105,8 @@ class FakeRole:
 
 @dataclass
 class FakeChannel:
-    """A guild text channel, category or thread (threads have a ``parent_id``)."""
+    """A guild text channel, category or thread (threads have a ``parent_id``), or a direct
+    message channel with one user (``recipient``, no guild)."""
 
     id: int
     guild_id: int
@@ -120,6 +123,7 @@ class FakeChannel:
     member_ids: set[int] = field(default_factory=set)
     message_count: int = 0
     last_message_id: int | None = None
+    recipient: FakeUser | None = None
 
     @property
     def is_thread(self) -> bool:
@@ -130,6 +134,10 @@ class FakeChannel:
         return f"<#{self.id}>"
 
     def payload(self) -> dict[str, Any]:
+        if self.type == DM_CHANNEL:
+            assert self.recipient is not None
+            return {"id": str(self.id), "type": DM_CHANNEL, "flags": 0, "recipients": [self.recipient.payload()],
+                    "last_message_id": str(self.last_message_id) if self.last_message_id else None}
         data: dict[str, Any] = {
             "id": str(self.id),
             "guild_id": str(self.guild_id),

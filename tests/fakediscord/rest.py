@@ -76,6 +76,7 @@ def build_app(fake: FakeDiscord) -> web.Application:
     r.add_get("/gateway/", fake.gateway.handle)
     r.add_get("/attachments/{channel}/{attachment}/{filename}", get_attachment)
     r.add_get(API + "/users/@me", get_me)
+    r.add_post(API + "/users/@me/channels", post_dm_channel)
     r.add_get(API + "/gateway", get_gateway)
     r.add_get(API + "/gateway/bot", get_gateway)
     r.add_get(API + "/oauth2/applications/@me", get_application)
@@ -136,6 +137,17 @@ async def no_content(request: web.Request) -> web.Response:
 async def get_me(request: web.Request) -> web.Response:
     fake = fake_of(request)
     return json_response({**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
+
+
+async def post_dm_channel(request: web.Request) -> web.Response:
+    """Open (or find) the direct-message channel with a user; a user who turned off direct
+    messages from the server (``FakeUser.accepts_dms``) is refused when the bot posts in it."""
+    fake = fake_of(request)
+    body, _ = await read_body(request)
+    user = fake.users.get(int(body.get("recipient_id") or 0))
+    if user is None:
+        raise DiscordError(400, 50033, "Invalid Recipient(s)")
+    return json_response(fake.dm_channel(user).payload())
 
 
 async def get_gateway(request: web.Request) -> web.Response:
@@ -295,6 +307,8 @@ async def post_message(request: web.Request) -> web.Response:
     fake = fake_of(request)
     channel = _channel(request)
     limits = fake.rate_limits.take(CHANNEL_MESSAGES, str(channel.id))
+    if channel.recipient is not None and not channel.recipient.accepts_dms:
+        raise DiscordError(403, 50007, "Cannot send messages to this user")
     if channel.is_thread and channel.locked:
         raise DiscordError(403, 50083, "Thread is locked")
     body, files = await read_body(request)

@@ -26,6 +26,7 @@ from .ids import new_snowflake, snowflake_on_shard
 from .messages import apply_body
 from .models import (
     ALL_PERMISSIONS,
+    DM_CHANNEL,
     EVERYONE_PERMISSIONS,
     PUBLIC_THREAD,
     TEXT_CHANNEL,
@@ -161,6 +162,19 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         self._queue_event("CHANNEL_CREATE", channel.payload)
         return channel
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The direct-message channel between the bot and `user` (one per user, as on Discord)."""
+        found = next((c for c in self.channels.values() if c.recipient is user), None)
+        if found is None:
+            found = FakeChannel(id=new_snowflake(), guild_id=0, name="", type=DM_CHANNEL, recipient=user)
+            self.channels[found.id] = found
+        return found
+
+    def direct_messages(self, user: FakeUser) -> list[StoredMessage]:
+        """What the bot has sent `user` privately, oldest first."""
+        channel = next((c for c in self.channels.values() if c.recipient is user), None)
+        return [] if channel is None else self.messages_in(channel)
 
     def add_role(self, name: str, permissions: int = 0, guild: FakeGuild | None = None) -> FakeRole:
         guild = guild or self.guild

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.core.entities import Holder, Player
+from engine.core.entities import Corporation, Holder, Player
 from engine.core.family1817.acquisition_round import FRIENDLY, AcquisitionRound, AcquisitionStep
+from engine.core.family1817.market import in_normal_area
 from engine.core.family1817.merger_round import ConversionStep, MergerRound
 from engine.core.program_stock import StockSituation, disable_move, pass_move, program_moves
 from engine.core.programs import BUY_SHARES, MERGER_PASS, SHARE_PASS, MergerPass, ProgramRules
@@ -31,6 +32,21 @@ class UsaProgramRules(ProgramRules):
     merger_rounds = {"merger": MR, "acquisition": AR}
     offered = (MERGER_PASS, BUY_SHARES, SHARE_PASS)
 
+    def merger_companies(self, game: BaseGame, player: Player) -> list[Corporation]:
+        """The companies the site lets a merger pass list: the player's floated companies in the
+        market's normal area (not in acquisition or liquidation), in operating order."""
+        return [corporation for corporation in game.operating_order()
+                if corporation.president() is player and in_normal_area(game, corporation)]
+
+    def forced(self, game: BaseGame, step: Step, entity: Holder) -> list[Move]:
+        """A bidder in a company's auction who cannot reach the minimum bid passes."""
+        rnd = game.round
+        if isinstance(step, IpoBidStep) and isinstance(rnd, UsaStockRound) and isinstance(entity, Player):
+            ipo = rnd.ipo
+            if ipo is not None and ipos.max_bid(usa_game(game), entity, ipo) <= ipo.price:
+                return [pass_move(entity)]
+        return []
+
     def answer(self, game: BaseGame, step: Step, entity: Holder) -> list[Move]:
         rnd = game.round
         if isinstance(step, ConversionStep) and isinstance(rnd, MergerRound):
@@ -46,14 +62,11 @@ class UsaProgramRules(ProgramRules):
 
 
 def forming_moves(game: BaseGame, step: Step, rnd: UsaStockRound, entity: Holder) -> list[Move]:
-    """While a company is auctioned or formed: a bidder who cannot reach the minimum bid passes
-    (before any program); otherwise a program acts as in the stock round, where a pass is not
-    an ordinary one and only the winner's start counts as a purchase."""
+    """While a company is auctioned or formed, a program acts as in the stock round, where a pass
+    is not an ordinary one and only the winner's start counts as a purchase."""
     ipo = rnd.ipo
     if ipo is None or not isinstance(entity, Player):
         return []
-    if isinstance(step, IpoBidStep) and ipos.max_bid(usa_game(game), entity, ipo) <= ipo.price:
-        return [pass_move(entity)]
     program = game.programs.of(entity.key)
     if program is None:
         return []
