@@ -54,7 +54,7 @@ def main() -> None:
         for future in futures:
             results.append(future.result())
     exact = 0
-    for stem, index, reason, unoffered, seconds in results:
+    for stem, index, reason, unoffered, _seconds in results:
         if reason is None and not unoffered:
             exact += 1
             continue
