@@ -29,6 +29,8 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return await moderator.perform(game_id, actor, command)
     if name == "auto show":
         return await moderator.standing_order(game_id, actor)
+    if name == "auto back":
+        return await moderator.come_back(game_id, actor)
     if name.startswith("auto "):
         return await moderator.finish(await moderator.set_standing_order(game_id, actor, command))
     if name == "game map" and command.get("around") is not None:

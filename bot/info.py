@@ -14,6 +14,7 @@ from typing import Any
 
 from bot import drawing
 from bot import pictures as pics
+from bot.away import away_line
 from bot.games import Games
 from bot.lifecycle import lobby_buttons
 from bot.model import Picture, Reply
@@ -66,8 +67,9 @@ class Info:
             state = session.game.state
             turn, _ = self.games.turn_text(session, state, ping=False, notes=False)  # the summary has them
             runs = await self.route_search.proposal_words(session) if record.status == "active" else None
-            return Reply(f"{head}\n{summary(state, session.seats)}\n{turn}" + (f"\n{runs}" if runs else ""),
-                         game_id=game_id, seq=session.seq)
+            away = away_line(session, self.games.now())
+            return Reply(f"{head}\n{summary(state, session.seats)}" + (f"\n{away}" if away else "")
+                         + f"\n{turn}" + (f"\n{runs}" if runs else ""), game_id=game_id, seq=session.seq)
 
     async def pictures(self, game_id: int, which: tuple[str, ...], around: str | None = None,
                        radius: int = DEFAULT_RADIUS) -> Reply:

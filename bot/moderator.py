@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot import pictures as pics
+from bot.away import Absences
 from bot.commands import build_action, candidate_moves, controls, engine_reason, wants_proposal
 from bot.config import ReminderDefaults
 from bot.consent import Consent
@@ -76,6 +77,7 @@ class Moderator:
         self.lifecycle = Lifecycle(self.games, self.reminder_defaults, self._commit)
         self.ending = Ending(self.games, self._commit)
         self.standing_orders = StandingOrders(self.games, self._commit)
+        self.absences = Absences(self.games, self._commit)
         # Longer searches after unproven proposals, posted through `announce` (set by the front door).
         self.route_search = RouteSearch(self.games, self.proposals, follow_up_seconds, self.images)
         self.info = Info(self.games, self.route_search)
@@ -199,7 +201,12 @@ class Moderator:
         return await self.standing_orders.show(game_id, actor)
 
     async def set_standing_order(self, game_id: int, actor: Actor, command: Command) -> Outcome:
+        if command.name == "auto away":
+            return await self.absences.go(game_id, actor, str(command.get("until", "")))
         return await self.standing_orders.order(game_id, actor, command)
+
+    async def come_back(self, game_id: int, actor: Actor) -> Reply:
+        return await self.absences.back(game_id, actor)
 
     async def search_routes(self, game_id: int, actor: Actor, seconds: float = DEFAULT_SECONDS) -> Reply:
         return await self.route_search.search_routes(game_id, actor, seconds)
@@ -520,7 +527,9 @@ class Moderator:
         whispers = () if action["type"] == "undo" else order_whispers(session, game.state.programs.notices[notices:])
         reply = Reply(text="\n".join(lines), game_id=game_id, seq=seq, whispers=whispers)
         quiet = action["type"].startswith("program_") and not made
-        return Outcome(reply, True, session, game.state.snapshot(), tuple(lines), quiet=quiet)
+        # The passes the bot makes next for players away (/auto away) join this move's reply.
+        return await self.absences.after(
+            session, Outcome(reply, True, session, game.state.snapshot(), tuple(lines), quiet=quiet))
 
     # --- after the commit: text, proposal, pictures ------------------------------------------------
     async def _proposal(self, session: Session, state: BaseGame, seq: int) -> pics.Proposal | None:
@@ -538,7 +547,7 @@ class Moderator:
         turn, acting = self.turn_text(session, state, ping=not outcome.quiet)
         if outcome.quiet:
             acting = []
-        parts = list(outcome.lines) + [turn]
+        parts = list(outcome.lines) + [turn] + await self.absences.told(session, acting)
         if proposal is not None:
             parts.append(proposal_text(state, proposal))
         if running is not None and (proposal is None or not proposal.proven_optimal):

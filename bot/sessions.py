@@ -27,7 +27,15 @@ from bot.pictures import Proposal, Views
 from bot.replies import describe_action
 from engine import Game, GameError, ReplayRefused, effective_actions, load_game, new_game
 from engine.log import SITE_RULES, resolve_options, title_class
-from storage import GameRecord, GameRepository, LoadedGame, SeatRecord, StoredAction, TrainOffer
+from storage import (
+    Away,
+    GameRecord,
+    GameRepository,
+    LoadedGame,
+    SeatRecord,
+    StoredAction,
+    TrainOffer,
+)
 from storage.limits import name_key
 from storage.replay import engine_document
 
@@ -95,6 +103,7 @@ class Session:
     proposal: tuple[int, Proposal | None] | None = None  # (seq, best runs at that seq)
     extra: dict[str, Any] = field(default_factory=dict)
     offer: TrainOffer | None = None  # a train purchase waiting for the seller's consent (bot.consent)
+    away: list[Away] = field(default_factory=list)  # players away (bot.standing_orders, /auto away)
     change_no: int = 0  # the store's change number of the game this copy reflects
     # Why the stored log does not replay (game is None then): told instead of every move.
     broken: str | None = None
@@ -178,7 +187,8 @@ class Sessions:
             ids = [a.action.get("id") for a in loaded.actions]
             top = max([i for i in ids if isinstance(i, int)] + [len(ids)], default=0)
             offer = await self.repo.get_train_offer(game_id)
-            session = Session(loaded, game, list(loaded.actions), top, offer=offer,
+            away = await self.repo.list_away(game_id)
+            session = Session(loaded, game, list(loaded.actions), top, offer=offer, away=away,
                               change_no=loaded.game.change_no, broken=broken)
             self._cache[game_id] = session
             while len(self._cache) > self.size:
@@ -200,6 +210,7 @@ class Sessions:
         seats = await self.repo.list_seats(game_id)
         settings = await self.repo.get_settings(game_id)
         session.offer = await self.repo.get_train_offer(game_id)
+        session.away = await self.repo.list_away(game_id)
         session.loaded = replace(session.loaded, game=record, seats=seats, settings=settings)
         # Read after the number: a change made meanwhile shows as a newer number next time.
         session.change_no = record.change_no

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.away import away_now, when, zone_of
 from bot.errors import CommandError
 from bot.games import Games
 from bot.model import Actor, Command, Reply, Whisper
@@ -60,6 +61,9 @@ class StandingOrders:
         others = [s.display_name for s in session.seats
                   if s is not seat and state.programs.of(str(s.player_id)) is not None]
         lines = [mine] + ([f"Standing orders are also set for: {', '.join(others)}."] if others else [])
+        until = away_now(session, self.games.now()).get(str(seat.player_id))
+        if until is not None:
+            lines.append(f"You are away until {when(until, zone_of(session))} (/auto back to end it).")
         return Reply("\n".join(lines), private=True, game_id=game_id)
 
     async def order(self, game_id: int, actor: Actor, command: Command) -> Outcome:

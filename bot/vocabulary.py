@@ -127,6 +127,9 @@ AUTO: dict[str, Spec] = {spec.name: spec for spec in (
         _o("companies", str, "Your companies to pass for, e.g. B&O,MKT (default: all that can take part)"),
         _o("unless_others_act", bool, "Stop once another company converts, merges or is bought (default: yes)"))),
     Spec("auto off", "Switch off your standing order"),
+    Spec("auto away", "Away: the bot passes for you where passing is the only sensible choice, until a date", (
+        _o("until", str, "A date (2026-12-24), a date and time (2026-12-24 18:00) or 3d, 36h", True),)),
+    Spec("auto back", "Back: the bot stops passing for you"),
 )}
 
 ALL: dict[str, Spec] = {**MOVES, **GAME, **AUTO}

@@ -13,7 +13,7 @@ exactly those again rather than working them out (`BaseGame.apply`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +65,20 @@ def automatic_moves(game: BaseGame) -> tuple[list[Move], str]:
         if unattended is not None:
             return [unattended], UNATTENDED
     return [], ""
+
+
+def pass_for_absent(game: BaseGame, absent: Collection[str]) -> Move | None:
+    """The pass to make for the player the game waits for, if they are `absent` (player keys)
+    and passing is the only sensible choice there (`ProgramRules.idle_pass`); else None."""
+    if game.finished:
+        return None
+    rnd = game.round
+    step = rnd.blocking_step(game)
+    entity = step.acting_entity(game, rnd) if step is not None else None
+    player = controller(entity)
+    if step is None or entity is None or player is None or player.key not in absent:
+        return None
+    return type(game).PROGRAM_RULES.idle_pass(game, step, entity)
 
 
 def follow_up(game: BaseGame, created_at: int | None = None,

@@ -12,6 +12,7 @@ from storage.errors import (
     StorageError,
 )
 from storage.models import (
+    Away,
     EndVote,
     GameChange,
     GameDump,
@@ -35,6 +36,7 @@ from storage.transfer import export_document, import_document
 from storage.urls import open_repository, parse_database_url
 
 __all__ = [
+    "Away",
     "EndVote",
     "ChangeFeed",
     "GameChange",

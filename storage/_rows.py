@@ -13,6 +13,7 @@ from typing import Any, Protocol, cast
 from storage.errors import StorageError
 from storage.models import (
     GAME_STATUSES,
+    Away,
     EndVote,
     GameRecord,
     GameSettings,
@@ -131,6 +132,15 @@ def train_offer(row: Row) -> TrainOffer:
         buyer_user_id=row["buyer_user_id"],
         seller_player_id=row["seller_player_id"],
         created_at=row["created_at"],
+    )
+
+
+def away(row: Row) -> Away:
+    return Away(
+        game_id=row["game_id"],
+        player_id=row["player_id"],
+        until_at=row["until_at"],
+        passes=tuple(json.loads(row["passes"])),
     )
 
 

@@ -127,6 +127,17 @@ class EndVote:
 
 
 @dataclass(frozen=True, slots=True)
+class Away:
+    """A player away until ``until_at``: the bot passes for them where passing is the only
+    sensible choice; ``passes`` are the seqs of the passes it made that they have not been told of."""
+
+    game_id: int
+    player_id: PlayerId
+    until_at: int
+    passes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameChange:
     """A committed change to a game, seen by a change feed.
 
@@ -149,6 +160,7 @@ class GameDump:
     reminder_due: ReminderDue | None
     train_offer: TrainOffer | None
     end_votes: list[EndVote] = field(default_factory=list)
+    away: list[Away] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from types import TracebackType
 from typing import Any
 
 from storage.models import (
+    Away,
     EndVote,
     GameChange,
     GameDump,
@@ -241,6 +242,23 @@ class GameRepository(_Closes):
     @abstractmethod
     async def clear_end_votes(self, game_id: int) -> None:
         """Forget the game's agreements (no error if there are none)."""
+
+    # -- players away (/auto away) -----------------------------------------------------------
+    @abstractmethod
+    async def set_away(self, game_id: int, player_id: PlayerId, until_at: int | None) -> None:
+        """The player is away until ``until_at`` (the passes made for them not yet told are
+        kept), or back (None: the record goes). Other processes hear of it (the change number)."""
+
+    @abstractmethod
+    async def list_away(self, game_id: int) -> list[Away]: ...
+
+    @abstractmethod
+    async def note_away_pass(self, game_id: int, player_id: PlayerId, seq: int) -> None:
+        """The bot passed for the player, away, at ``seq`` (nothing if they are not away)."""
+
+    @abstractmethod
+    async def take_away_passes(self, game_id: int, player_id: PlayerId) -> tuple[int, ...]:
+        """The seqs of the passes made for the player not yet told of, forgotten once taken."""
 
     # -- several processes on one store ---------------------------------------------------
     @abstractmethod

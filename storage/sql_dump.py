@@ -32,6 +32,7 @@ class SqlDump(SqlBase):
             due = await tx.one("SELECT * FROM reminder_due WHERE game_id = ?", game_id)
             offer = await tx.one("SELECT * FROM train_offers WHERE game_id = ?", game_id)
             votes = await tx.all("SELECT * FROM end_votes WHERE game_id = ?", game_id)
+            away = await tx.all("SELECT * FROM away WHERE game_id = ?", game_id)
         return GameDump(
             game=game,
             seats=seats,
@@ -46,6 +47,10 @@ class SqlDump(SqlBase):
             end_votes=sorted(
                 (_rows.end_vote(v) for v in votes),
                 key=lambda v: (isinstance(v.player_id, str), v.player_id),
+            ),
+            away=sorted(
+                (_rows.away(a) for a in away),
+                key=lambda a: (isinstance(a.player_id, str), a.player_id),
             ),
         )
 
@@ -89,5 +94,9 @@ class SqlDump(SqlBase):
                 await tx.executemany(INSERT_END_VOTE, [
                     (game.id, v.player_id, v.seq, v.created_at) for v in dump.end_votes
                 ])
+                await tx.executemany(
+                    "INSERT INTO away (game_id, player_id, until_at, passes) VALUES (?, ?, ?, ?)",
+                    [(game.id, a.player_id, a.until_at, json.dumps(list(a.passes))) for a in dump.away],
+                )
         except self.INTEGRITY_ERRORS as exc:
             raise StorageError(f"game {game.id} refused by the database: {exc}") from exc

@@ -17,6 +17,7 @@ from typing import Any
 from storage import _rows
 from storage.errors import GameNotFound, SeqConflict, StorageError
 from storage.models import (
+    Away,
     EndVote,
     GameRecord,
     GameSettings,
@@ -312,6 +313,47 @@ class SqlGameRepository(SqlReminders, SqlDump):
     async def clear_end_votes(self, game_id: int) -> None:
         async with self._write() as tx:
             await tx.execute("DELETE FROM end_votes WHERE game_id = ?", game_id)
+
+    # -- players away (/auto away) ---------------------------------------------------------
+    async def set_away(self, game_id: int, player_id: PlayerId, until_at: int | None) -> None:
+        try:
+            async with self._write() as tx:
+                if not await tx.execute(
+                    f"UPDATE games SET change_no = {self.NEXT_CHANGE_NO} WHERE id = ?", game_id
+                ):
+                    raise GameNotFound(game_id)
+                if until_at is None:
+                    await tx.execute("DELETE FROM away WHERE game_id = ? AND player_id = ?", game_id, player_id)
+                else:
+                    await tx.execute(
+                        "INSERT INTO away (game_id, player_id, until_at) VALUES (?, ?, ?)"
+                        " ON CONFLICT (game_id, player_id) DO UPDATE SET until_at = excluded.until_at",
+                        game_id, player_id, until_at,
+                    )
+        except self.INTEGRITY_ERRORS as exc:
+            raise StorageError(f"game {game_id} has no player {player_id!r}") from exc
+
+    async def list_away(self, game_id: int) -> list[Away]:
+        async with self._query() as tx:
+            rows = await tx.all("SELECT * FROM away WHERE game_id = ?", game_id)
+        away = [_rows.away(r) for r in rows]
+        return sorted(away, key=lambda a: (isinstance(a.player_id, str), a.player_id))
+
+    async def note_away_pass(self, game_id: int, player_id: PlayerId, seq: int) -> None:
+        async with self._write() as tx:
+            row = await tx.one("SELECT passes FROM away WHERE game_id = ? AND player_id = ?", game_id, player_id)
+            if row is not None:
+                passes = [*json.loads(row["passes"]), seq]
+                await tx.execute("UPDATE away SET passes = ? WHERE game_id = ? AND player_id = ?",
+                                 json.dumps(passes), game_id, player_id)
+
+    async def take_away_passes(self, game_id: int, player_id: PlayerId) -> tuple[int, ...]:
+        async with self._write() as tx:
+            row = await tx.one("SELECT passes FROM away WHERE game_id = ? AND player_id = ?", game_id, player_id)
+            if row is None:
+                return ()
+            await tx.execute("UPDATE away SET passes = '[]' WHERE game_id = ? AND player_id = ?", game_id, player_id)
+        return tuple(json.loads(row["passes"]))
 
     # -- copying whole stores -------------------------------------------------------------
 

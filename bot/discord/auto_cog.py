@@ -95,3 +95,16 @@ class AutoCog(commands.GroupCog, group_name="auto", group_description="Standing 
     @app_commands.command(name="off", description=_d("off"))
     async def off(self, interaction: discord.Interaction) -> None:
         await self._order(interaction, "off")
+
+    @app_commands.command(name="away", description=_d("away"))
+    @app_commands.describe(until=_o("away", "until"))
+    async def away(self, interaction: discord.Interaction, until: str) -> None:
+        await self._order(interaction, "away", until=until)
+
+    @app_commands.command(name="back", description=_d("back"))
+    async def back(self, interaction: discord.Interaction) -> None:
+        game_id = await self.bot.game_here(interaction)
+        if game_id is None:
+            await refuse(interaction, "Use this in a game's thread (create one with /game new).")
+            return
+        await answer(interaction, self.bot.moderator.come_back(game_id, actor_of(interaction)))

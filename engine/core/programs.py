@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.actions import ACTION_TYPES, Action
+from engine.core.entities import Player
+from engine.core.stock_round import StockRound
 from engine.errors import GameError
 
 if TYPE_CHECKING:
-    from engine.core.entities import Corporation, Holder, Player
+    from engine.core.entities import Corporation, Holder
     from engine.core.game import BaseGame
     from engine.core.step import Move, Step
 
@@ -430,6 +432,20 @@ class ProgramRules:
     def merger_companies(self, game: BaseGame, player: Player) -> list[Corporation]:
         """The player's companies a merger pass may list: none where the title has no merger rounds."""
         return []
+
+    def idle_pass(self, game: BaseGame, step: Step, entity: Holder) -> Move | None:
+        """The pass the game may make for an absent player (Stationmaster's `/auto away`, not the
+        site's): where `step` waits for `entity` and passing is the only sensible choice, a stock
+        round's turn (not while they must sell); None where the decision is theirs."""
+        from engine.core.program_stock import pass_move
+        from engine.core.steps.shares import BuySellParShares
+
+        rnd = game.round
+        if isinstance(step, BuySellParShares) and isinstance(entity, Player) and isinstance(rnd, StockRound):
+            offered = {move["type"] for move in step.legal_moves(game, rnd) if str(move["entity"]) == str(entity.id)}
+            if "pass" in offered and step.must_sell_reason(game, rnd, entity) is None:
+                return pass_move(entity)
+        return None
 
     def forced(self, game: BaseGame, step: Step, entity: Holder) -> list[Move]:
         """A move the rules leave `entity` no choice about, which the game makes before any

@@ -87,3 +87,17 @@ async def test_a_buy_order_buys_on_its_owners_turns_and_its_end_is_told_to_its_o
                                 "floats) has ended: MKT has floated: your order is done. The next decision is "
                                 "yours.")
         assert all(not fake_discord.direct_messages(users[name]) for name in ("P1", "P2", "P4", "P5"))
+
+
+async def test_away_passes_for_a_player_at_once_and_back_ends_it(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    async with stationmaster(fake_discord, tmp_path / "bot.db", images=False) as bot:
+        table = await _table(fake_discord, bot)
+        users = table.users
+        away = await table.slash(users["P4"], "auto", "away", until="2d")
+        assert not away.ephemeral, away.content
+        assert away.content.startswith("P4 is away until ") and "\nP4 passes (away until " in away.content
+        assert [p.name for p in table.state().acting_players()] == ["P5"] and pinged(away) == [users["P5"].id]
+        refused = await table.slash(users["P5"], "auto", "away", until="2020-01-01")
+        assert refused.ephemeral and "has passed already" in refused.content
+        back = await table.slash(users["P4"], "auto", "back")
+        assert back.content == "P4 is back. The bot passed for them once meanwhile."

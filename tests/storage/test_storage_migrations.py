@@ -57,6 +57,9 @@ ROWS_AT_VERSION: dict[int, list[tuple[str, dict[str, Any]]]] = {
     6: [
         ("end_votes", {"game_id": 7, "player_id": 8923, "seq": 2, "created_at": 190}),
     ],
+    7: [
+        ("away", {"game_id": 7, "player_id": "P2", "until_at": 90000, "passes": "[2]"}),
+    ],
 }
 
 

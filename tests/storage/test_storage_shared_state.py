@@ -10,6 +10,7 @@ import pytest
 from backends import Backend
 
 from storage import (
+    Away,
     EndVote,
     GameNotFound,
     GameRepository,
@@ -84,6 +85,42 @@ async def test_agreements_are_copied_with_the_game(backend: Backend, tmp_path: o
             await copy_games(source, target)
             assert await target.list_end_votes(game_id) == await source.list_end_votes(game_id)
             assert (await target.dump_game(game_id)).end_votes[0].player_id == "C"
+
+
+async def test_a_player_away_and_the_passes_made_for_them(repo: GameRepository) -> None:
+    game_id = await _three_players(repo)
+    before = (await repo.get_game(game_id)).change_no
+    assert await repo.list_away(game_id) == []
+    await repo.set_away(game_id, "A", 5000)
+    await repo.set_away(game_id, 2, 7000)
+    assert (await repo.get_game(game_id)).change_no != before  # other processes hear of it
+    await repo.note_away_pass(game_id, "A", 3)
+    await repo.note_away_pass(game_id, "A", 5)
+    await repo.note_away_pass(game_id, "C", 6)  # not away: nothing is kept
+    await repo.set_away(game_id, "A", 6000)  # a new date keeps the untold passes
+    assert await repo.list_away(game_id) == [Away(game_id, 2, 7000), Away(game_id, "A", 6000, (3, 5))]
+    assert await repo.take_away_passes(game_id, "A") == (3, 5)
+    assert await repo.take_away_passes(game_id, "A") == ()
+    assert await repo.take_away_passes(game_id, "C") == ()
+    await repo.set_away(game_id, "A", None)  # back
+    assert [a.player_id for a in await repo.list_away(game_id)] == [2]
+    with pytest.raises(StorageError, match="no player '2'"):  # "2" is not the player 2
+        await repo.set_away(game_id, "2", 5000)
+    with pytest.raises(GameNotFound):
+        await repo.set_away(game_id + 1, "A", 5000)
+
+
+async def test_players_away_are_copied_with_the_game(backend: Backend, tmp_path: object) -> None:
+    from storage import SqliteGameRepository
+
+    async with await backend.open() as source:
+        game_id = await _three_players(source)
+        await source.set_away(game_id, "C", 9000)
+        await source.note_away_pass(game_id, "C", 4)
+        async with await SqliteGameRepository.open(tmp_path / "copy.db") as target:  # type: ignore[operator]
+            await copy_games(source, target)
+            assert await target.list_away(game_id) == [Away(game_id, "C", 9000, (4,))]
+            assert (await target.dump_game(game_id)).away == (await source.dump_game(game_id)).away
 
 
 async def test_reminders_are_claimed_by_the_process_holding_the_guilds_shard(repo: GameRepository) -> None:

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.core.entities import Corporation, Holder, Player
 from engine.core.family1817.acquisition_round import FRIENDLY, AcquisitionRound, AcquisitionStep
 from engine.core.family1817.market import in_normal_area
-from engine.core.family1817.merger_round import ConversionStep, MergerRound
+from engine.core.family1817.merger_round import ConversionStep, MergerRound, PostConversionStep
 from engine.core.program_stock import StockSituation, disable_move, pass_move, program_moves
 from engine.core.programs import BUY_SHARES, MERGER_PASS, SHARE_PASS, MergerPass, ProgramRules
 from engine.core.step import Move, Step, controller
 from engine.titles.g18usa import ipo as ipos
+from engine.titles.g18usa.auction import SelectionAuctionStep
 from engine.titles.g18usa.stock import ContributeStep, IpoBidStep, IpoSizeStep, UsaStockRound
 from engine.titles.g18usa.usa_game import usa_game
 
@@ -37,6 +38,28 @@ class UsaProgramRules(ProgramRules):
         market's normal area (not in acquisition or liquidation), in operating order."""
         return [corporation for corporation in game.operating_order()
                 if corporation.president() is player and in_normal_area(game, corporation)]
+
+    def idle_pass(self, game: BaseGame, step: Step, entity: Holder) -> Move | None:
+        """Besides the stock round's turn: leaving a company's auction or the private auction,
+        a company's pass in the merger round, the dealings after another company's conversion,
+        and in the acquisition round declining to offer a company or to bid. Never naming the
+        buyer, a company's loans, or forming a company won."""
+        rnd = game.round
+        offered = {(move["type"], str(move["entity"])) for move in step.legal_moves(game, rnd)}
+        if ("pass", str(entity.id if isinstance(entity, Player) else entity.key)) not in offered:
+            return super().idle_pass(game, step, entity)
+        if isinstance(step, ConversionStep) and isinstance(entity, Corporation):
+            return {"type": "pass", "entity": entity.key, "entity_type": "corporation"}
+        if not isinstance(entity, Player):
+            return None
+        if isinstance(step, IpoBidStep | SelectionAuctionStep | PostConversionStep):
+            return pass_move(entity)
+        if isinstance(step, AcquisitionStep) and isinstance(rnd, AcquisitionRound):
+            sale = rnd.sale
+            if sale is not None and not sale.settling and not (sale.high_bidder is not None and len(sale.bidders) == 1):
+                return pass_move(entity)  # declining to offer a company, or to bid
+            return None
+        return super().idle_pass(game, step, entity)
 
     def forced(self, game: BaseGame, step: Step, entity: Holder) -> list[Move]:
         """A bidder in a company's auction who cannot reach the minimum bid passes."""

@@ -202,3 +202,20 @@ def test_a_program_replaces_the_players_program_and_a_disable_removes_it(flags: 
     assert program_of(game, P4) is None
     assert game.state.programs.notices[-1].text() == (
         f"Disabled programmed action '{program.describe()}' due to 'user'")
+
+
+def _absent_pass(game: object) -> dict | None:
+    from engine.automatic import pass_for_absent
+
+    state = game.state  # type: ignore[attr-defined]
+    return pass_for_absent(state, {p.key for p in state.players})
+
+
+def test_an_absent_player_is_passed_for_only_where_a_pass_is_the_only_sensible_choice() -> None:
+    assert _absent_pass(at(TEXAS, 0)) is None  # the auction: every player must bid (rule 10)
+    assert _absent_pass(at(TEXAS, 8)) == {"type": "pass", "entity": P3, "entity_type": "player"}  # a stock turn
+    operating = at(TEXAS, 19)
+    assert operating.state.round_title().startswith("Operating") and _absent_pass(operating) is None
+    from engine.automatic import pass_for_absent
+
+    assert pass_for_absent(at(TEXAS, 8).state, {str(P1)}) is None  # Player 3 is not absent

@@ -174,3 +174,19 @@ def test_a_merger_pass_replaces_a_share_pass() -> None:
     assert isinstance(program_of(game, P1), SharePass)
     play_logged(game, USA, 281)
     assert isinstance(program_of(game, P1), MergerPass)
+
+
+def _absent_pass(index: int) -> dict | None:
+    from engine.automatic import pass_for_absent
+
+    state = at(USA, index).state
+    return pass_for_absent(state, {p.key for p in state.players})
+
+
+def test_an_absent_player_is_passed_for_where_a_pass_declines_nothing_that_costs_money() -> None:
+    assert _absent_pass(0) == {"type": "pass", "entity": P1, "entity_type": "player"}  # the private auction
+    assert _absent_pass(103) == {"type": "pass", "entity": P3, "entity_type": "player"}  # leave SR's auction
+    assert _absent_pass(105) is None  # the winner contributes privates: their decision
+    assert _absent_pass(150) is None  # an operating turn: the company's
+    assert _absent_pass(220) == {"type": "pass", "entity": "MKT", "entity_type": "corporation"}  # merger round
+    assert _absent_pass(420) == {"type": "pass", "entity": P4, "entity_type": "player"}  # not offering KCS
