@@ -151,7 +151,10 @@ async def test_raw_action_gets_the_moderators_id_and_time(setup) -> None:
     assert stored.actor_user_id == USERS[player]
     auto = dict(raw, auto_actions=[{"type": "pass"}])
     refused = await moderator.perform(game_id, actor(player), Command("action", {"json": json.dumps(auto)}))
-    assert not refused.ok and "each player sends their own moves" in refused.text
+    assert not refused.ok and "auto_actions are not taken: the moves that follow a move are the game's" in refused.text
+    program = {"type": "program_share_pass", "entity": seat.player_id, "entity_type": "player"}
+    refused = await moderator.perform(game_id, actor(player), Command("action", {"json": json.dumps(program)}))
+    assert not refused.ok and "Standing orders are set with /auto" in refused.text
 
 
 async def test_undo_policy(setup) -> None:
