@@ -28,8 +28,10 @@ from bot.privates_text import (
 from bot.replies import describe_action, summary
 from bot.route_search import RouteSearch
 from bot.sessions import Session
-from engine.describe import log_by_action, unattended_words
+from engine.automatic import AutomaticMove
+from engine.describe import log_by_action
 from engine.log import Game
+from engine.program_words import automatic_lines
 from render.closeup import DEFAULT_RADIUS
 from storage.transfer import export_document as stored_export
 
@@ -140,14 +142,16 @@ class Info:
             stored = [a.action for a in session.actions]
             state = game.state
         names = {str(s.player_id): s.display_name for s in loaded.seats}
+        causes: dict[int, str] = {}
         setup, by_action = await asyncio.to_thread(
-            log_by_action, loaded.game.title, loaded.players(), loaded.game.seed, list(loaded.game.options), stored)
+            log_by_action, loaded.game.title, loaded.players(), loaded.game.seed, list(loaded.game.options), stored,
+            causes)
         log = list(setup)
-        made = {id(auto) for action in stored for auto in action.get("auto_actions") or ()}
         for action, added in by_action:
-            if id(action) in made:
-                log.append(unattended_words(action))
-            elif not added or action.get("type") == "pass":
+            if id(action) in causes:  # a move the game made by itself, as the reply named it
+                log += automatic_lines(AutomaticMove(action, causes[id(action)], tuple(added)), names)
+                continue
+            if not added or action.get("type") == "pass":
                 log.append(describe_action(action, names, state))
             log += added
         shown = log[-min(lines, MAX_LOG_LINES):]

@@ -67,6 +67,14 @@ def automatic_moves(game: BaseGame) -> tuple[list[Move], str]:
     return [], ""
 
 
+def cause_of(answer: tuple[list[Move], str], move: dict[str, Any]) -> str:
+    """Why the game made a recorded automatic move, from what it would make at that point
+    (`automatic_moves`): that answer's cause if its first move is this one, else a standing
+    order's (a log from elsewhere may record what today's rules would not make)."""
+    moves, cause = answer
+    return cause if moves and comparable(moves[:1]) == comparable([move]) else STANDING_ORDER
+
+
 def pass_for_absent(game: BaseGame, absent: Collection[str]) -> Move | None:
     """The pass to make for the player the game waits for, if they are `absent` (player keys)
     and passing is the only sensible choice there (`ProgramRules.idle_pass`); else None."""

@@ -82,11 +82,14 @@ def idle_step(state: BaseGame, moves: list[dict[str, Any]]) -> tuple[str, str] |
 
 
 def log_by_action(title: str, players: list[dict[str, Any]], seed: int, options: list[str],
-                  actions: list[dict[str, Any]]) -> tuple[list[str], list[tuple[dict[str, Any], list[str]]]]:
+                  actions: list[dict[str, Any]], causes: dict[int, str] | None = None
+                  ) -> tuple[list[str], list[tuple[dict[str, Any], list[str]]]]:
     """Replay a stored game as ``load_game`` does and return the log lines written at setup,
     then each effective action with the lines it added (a pass adds none: the engine does not
     log passes, so a front end can name them in its own words), its auto_actions each on its own
-    after it. CPU work: run it in a thread."""
+    after it. `causes`, if given, receives why the game made each of those (by the id of the
+    auto action: engine.automatic's causes). CPU work: run it in a thread."""
+    from engine.automatic import automatic_moves, cause_of
     from engine.log import new_game
 
     game = new_game(title, players, seed, options)
@@ -96,6 +99,8 @@ def log_by_action(title: str, players: list[dict[str, Any]], seed: int, options:
     out = []
     for action in effective_actions(actions):
         for part in (action, *(action.get("auto_actions") or ())):
+            if causes is not None and part is not action:
+                causes[id(part)] = cause_of(automatic_moves(state), part)
             before = len(state.log)
             state.apply({key: value for key, value in part.items() if key != "auto_actions"})
             out.append((part, state.log[before:]))

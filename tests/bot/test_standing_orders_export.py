@@ -73,6 +73,9 @@ async def test_an_18texas_stock_round_with_orders_exports_and_replays_with_its_m
                 break
             (player,) = state.acting_players()
             assert (await handle(moderator, game_id, _seat(player.name), Command("pass"))).ok
+        # /game log names the orders' moves as the replies did.
+        log = (await handle(moderator, game_id, _seat("Player 2"), Command("game log", {"lines": 40}))).text
+        assert "Player 3 passes (standing order)" in log and "Player 1 buys 10% of SAA for $70 (standing order)" in log
         document = await _export(moderator, game_id, tmp_path)
     finally:
         await repo.close()
