@@ -205,6 +205,9 @@ class Moderator:
             return await self.absences.go(game_id, actor, str(command.get("until", "")))
         return await self.standing_orders.order(game_id, actor, command)
 
+    async def order_companies(self, game_id: int, typed: str) -> list[tuple[str, str]]:
+        return await self.standing_orders.companies(game_id, typed)
+
     async def come_back(self, game_id: int, actor: Actor) -> Reply:
         return await self.absences.back(game_id, actor)
 

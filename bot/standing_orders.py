@@ -66,6 +66,14 @@ class StandingOrders:
             lines.append(f"You are away until {when(until, zone_of(session))} (/auto back to end it).")
         return Reply("\n".join(lines), private=True, game_id=game_id)
 
+    async def companies(self, game_id: int, typed: str) -> list[tuple[str, str]]:
+        """The companies a buy order may name (those started), for autocomplete: read-only."""
+        session = await self.games.sessions.get(game_id)
+        if session.game is None:
+            return []
+        return [(corp.id, corp.id) for corp in session.game.state.corporations.values()
+                if corp.ipoed and not corp.closed and typed.strip().upper() in corp.id.upper()][:25]
+
     async def order(self, game_id: int, actor: Actor, command: Command) -> Outcome:
         """Set, replace or switch off the actor's standing order."""
         async with self.games.sessions.lock(game_id):

@@ -138,3 +138,14 @@ DIVIDEND_WORDS = {"payout": "payout", "pay": "payout", "full": "payout", "half":
                   "withhold": "withhold", "keep": "withhold"}
 SOURCE_WORDS = {"treasury": "treasury", "ipo": "treasury", "company": "treasury",
                 "pool": "pool", "market": "pool", "bank": "pool"}
+
+
+def described(name: str) -> str:
+    """A command's help text (`"game undo"`, `"auto pass"`), for the Discord command built for it."""
+    return ALL[name].description
+
+
+def option_described(name: str, option: str) -> str:
+    spec = ALL[name].option(option)
+    assert spec is not None, (name, option)
+    return spec.description

@@ -9,35 +9,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.respond import actor_of, answer, answer_move, refuse
+from bot.discord.autocomplete import started_companies
+from bot.discord.respond import actor_of, answer, answer_move, game_in_thread
 from bot.model import Command
-from bot.vocabulary import AUTO
+from bot.vocabulary import described, option_described
 
 if TYPE_CHECKING:
     from bot.discord.client import StationmasterBot
 
 
 def _d(word: str) -> str:
-    return AUTO[f"auto {word}"].description
+    return described(f"auto {word}")
 
 
 def _o(word: str, option: str) -> str:
-    spec = AUTO[f"auto {word}"].option(option)
-    assert spec is not None
-    return spec.description
-
-
-async def started_companies(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Companies a buy order can name: those started."""
-    client: Any = interaction.client
-    game_id = await client.game_here(interaction)
-    if game_id is None:
-        return []
-    session = await client.moderator.sessions.get(game_id)
-    if session.game is None:
-        return []
-    return [app_commands.Choice(name=corp.id, value=corp.id) for corp in session.game.state.corporations.values()
-            if corp.ipoed and not corp.closed and current.upper() in corp.id.upper()][:25]
+    return option_described(f"auto {word}", option)
 
 
 class AutoCog(commands.GroupCog, group_name="auto", group_description="Standing orders: moves made for you"):
@@ -46,9 +32,8 @@ class AutoCog(commands.GroupCog, group_name="auto", group_description="Standing 
         super().__init__()
 
     async def _order(self, interaction: discord.Interaction, word: str, **options: Any) -> None:
-        game_id = await self.bot.game_here(interaction)
+        game_id = await game_in_thread(self.bot, interaction)
         if game_id is None:
-            await refuse(interaction, "Use this in a game's thread (create one with /game new).")
             return
         given = {key: value for key, value in options.items() if value is not None}
         moderator = self.bot.moderator
@@ -57,9 +42,8 @@ class AutoCog(commands.GroupCog, group_name="auto", group_description="Standing 
 
     @app_commands.command(name="show", description=_d("show"))
     async def show(self, interaction: discord.Interaction) -> None:
-        game_id = await self.bot.game_here(interaction)
+        game_id = await game_in_thread(self.bot, interaction)
         if game_id is None:
-            await refuse(interaction, "Use this in a game's thread (create one with /game new).")
             return
         await answer(interaction, self.bot.moderator.standing_order(game_id, actor_of(interaction)), private=True)
 
@@ -103,8 +87,7 @@ class AutoCog(commands.GroupCog, group_name="auto", group_description="Standing 
 
     @app_commands.command(name="back", description=_d("back"))
     async def back(self, interaction: discord.Interaction) -> None:
-        game_id = await self.bot.game_here(interaction)
+        game_id = await game_in_thread(self.bot, interaction)
         if game_id is None:
-            await refuse(interaction, "Use this in a game's thread (create one with /game new).")
             return
         await answer(interaction, self.bot.moderator.come_back(game_id, actor_of(interaction)))

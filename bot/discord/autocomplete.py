@@ -68,3 +68,8 @@ async def private_companies(interaction: discord.Interaction,
 async def map_places(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """A close-up's centre: companies with stations and hexes, by what was typed."""
     return await _suggested(interaction, current, Moderator.close_up_choices)
+
+
+async def started_companies(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The companies a standing order may buy: those started."""
+    return await _suggested(interaction, current, Moderator.order_companies)

@@ -11,9 +11,17 @@ from discord.ext import commands
 
 from bot.discord.attachments import read_attachment
 from bot.discord.autocomplete import map_places, private_companies, seats, titles
-from bot.discord.respond import actor_of, answer, answer_move, clip, message_kwargs, refuse
+from bot.discord.respond import (
+    actor_of,
+    answer,
+    answer_move,
+    clip,
+    game_in_thread,
+    message_kwargs,
+    refuse,
+)
 from bot.route_search import DEFAULT_SECONDS
-from bot.vocabulary import GAME
+from bot.vocabulary import described, option_described
 from render.closeup import DEFAULT_RADIUS, RADII
 from storage.limits import MAX_IMPORT_BYTES
 from untrusted.files import FileRefused
@@ -23,13 +31,11 @@ if TYPE_CHECKING:
 
 
 def _d(word: str) -> str:
-    return GAME[f"game {word}"].description
+    return described(f"game {word}")
 
 
 def _o(word: str, option: str) -> str:
-    spec = GAME[f"game {word}"].option(option)
-    assert spec is not None
-    return spec.description
+    return option_described(f"game {word}", option)
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Create, join, watch and manage 18xx games"):
@@ -38,10 +44,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         super().__init__()
 
     async def _game(self, interaction: discord.Interaction) -> int | None:
-        game_id = await self.bot.game_here(interaction)
-        if game_id is None:
-            await refuse(interaction, "Use this in a game's thread (create one with /game new).")
-        return game_id
+        return await game_in_thread(self.bot, interaction)
 
     @app_commands.command(name="new", description=_d("new"))
     @app_commands.describe(title=_o("new", "title"), name=_o("new", "name"), seed=_o("new", "seed"),

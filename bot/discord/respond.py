@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 __all__ = ["FAILED", "LIMIT", "NO_PINGS", "clip", "refuse", "report_failure", "actor_of", "answer", "answer_move",
-           "message_kwargs"]
+           "game_in_thread", "message_kwargs", "tell_privately"]
 
 FAST = 1.5  # seconds: work done by then is answered at once; slower work is deferred first
 
@@ -30,6 +30,14 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     """The caller; server managers (Manage Server) have admin rights over every game."""
     manager = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
     return Actor(interaction.user.id, interaction.user.display_name, manager)
+
+
+async def game_in_thread(bot: Any, interaction: discord.Interaction) -> int | None:
+    """The game played in this thread, or None after telling the caller to use a game's thread."""
+    game_id: int | None = await bot.game_here(interaction)
+    if game_id is None:
+        await refuse(interaction, "Use this in a game's thread (create one with /game new).")
+    return game_id
 
 
 def message_kwargs(reply: Reply, *, with_view: bool = True) -> dict[str, Any]:

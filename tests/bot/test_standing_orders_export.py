@@ -34,6 +34,19 @@ async def _export(moderator: Any, game_id: int, tmp_path: Path) -> dict[str, Any
     return document
 
 
+async def _pass_by_hand_while(moderator: Any, game_id: int, round_title: str) -> None:
+    """Whoever is to act passes by hand while the round's title starts so (at most 12 times)."""
+    for _ in range(12):
+        session = await moderator.sessions.get(game_id)
+        assert session.game is not None
+        state = session.game.state
+        if not state.round_title().startswith(round_title):
+            return
+        (player,) = state.acting_players()
+        assert (await handle(moderator, game_id, _seat(player.name), Command("pass"))).ok
+    raise AssertionError(f"still in {round_title} after 12 passes")
+
+
 def _made_here(document: dict[str, Any], logged: int) -> list[dict[str, Any]]:
     return document["actions"][logged:]
 
@@ -65,14 +78,7 @@ async def test_an_18texas_stock_round_with_orders_exports_and_replays_with_its_m
         for word, options in (("auto buy", {"corporation": "MP", "until": "2", "then_pass": True}),
                               ("auto off", {})):
             assert (await handle(moderator, game_id, _seat("Player 4"), Command(word, options))).ok
-        for _ in range(12):  # the players to act pass by hand until the stock round is over
-            session = await moderator.sessions.get(game_id)
-            assert session.game is not None
-            state = session.game.state
-            if not state.round_title().startswith("Stock Round 1"):
-                break
-            (player,) = state.acting_players()
-            assert (await handle(moderator, game_id, _seat(player.name), Command("pass"))).ok
+        await _pass_by_hand_while(moderator, game_id, "Stock Round 1")
         # /game log names the orders' moves as the replies did.
         log = (await handle(moderator, game_id, _seat("Player 2"), Command("game log", {"lines": 40}))).text
         assert "Player 3 passes (standing order)" in log and "Player 1 buys 10% of SAA for $70 (standing order)" in log
@@ -101,14 +107,7 @@ async def test_18usa_merger_passes_export_and_replay_with_their_moves_worked_out
             "auto mergers", {"companies": "B&O,MILW,MKT", "unless_others_act": False}))
         assert asked.ok and "MKT passes (standing order)" in asked.text, asked.text
         assert (await handle(moderator, game_id, _seat("Player 4"), Command("auto mergers", {}))).ok
-        for _ in range(10):  # each company's president passes by hand until the round is over
-            session = await moderator.sessions.get(game_id)
-            assert session.game is not None
-            state = session.game.state
-            if not state.round_title().startswith("Merger"):
-                break
-            (player,) = state.acting_players()
-            assert (await handle(moderator, game_id, _seat(player.name), Command("pass"))).ok
+        await _pass_by_hand_while(moderator, game_id, "Merger")
         document = await _export(moderator, game_id, tmp_path)
     finally:
         await repo.close()
