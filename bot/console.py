@@ -207,6 +207,7 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
     where = parse_database_url(args.db).describe()  # no password in what is printed
     moderator = Moderator(repo, images=args.images == "each", mention=plain_mention,
                           router_budget=args.router_budget, follow_up_seconds=args.router_follow_up)
+    moderator.coming_back.one_line = True  # the table saw every move: one line says what it did to you
     try:
         out = Path(args.out) if args.images != "none" else None
         if args.game is not None:

@@ -33,6 +33,14 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return await moderator.come_back(game_id, actor)
     if name.startswith("auto "):
         return await moderator.finish(await moderator.set_standing_order(game_id, actor, command))
+    if name in PICTURES and command.get("at") is not None:
+        return await moderator.coming_back.pictures_at(game_id, PICTURES[name], str(command.get("at")), actor)
+    if name == "game since":
+        return await moderator.coming_back.since(game_id, actor)
+    if name == "game mine":  # the terminal plays every seat: every unfinished game of its database
+        return await moderator.coming_back.mine(actor, None, everyone=actor.user_id is None)
+    if name == "game chart":
+        return await moderator.coming_back.chart(game_id, str(command.get("kind", "")).strip().lower())
     if name == "game map" and command.get("around") is not None:
         return await moderator.pictures(game_id, ("map",), str(command.get("around")),
                                         int(command.get("radius", DEFAULT_RADIUS)))

@@ -108,22 +108,26 @@ async def _draw_one(name: str, view: Any) -> Picture:
     return await asyncio.to_thread(pics.draw_one, name, view)
 
 
-async def draw(views: pics.Views, which: tuple[str, ...]) -> list[Picture]:
-    """The named pictures (pics.PICTURES) of `views`, in that order."""
-    names = [name for name in pics.PICTURES if name in which]
+async def draw_named(items: list[tuple[str, Any]]) -> list[Picture]:
+    """The pictures of (name, view) pairs (pics.draw_one's names), in that order."""
     found: dict[str, Picture] = {}
     wanted = []
-    for name in names:
-        picture = _kept(name, getattr(views, name))
+    for name, view in items:
+        picture = _kept(name, view)
         if picture is not None:
             found[name] = picture
         else:
-            wanted.append(name)
-    drawn = await asyncio.gather(*(_draw_one(name, getattr(views, name)) for name in wanted))
-    for name, picture in zip(wanted, drawn, strict=True):
-        _keep(name, getattr(views, name), picture)
+            wanted.append((name, view))
+    drawn = await asyncio.gather(*(_draw_one(name, view) for name, view in wanted))
+    for (name, view), picture in zip(wanted, drawn, strict=True):
+        _keep(name, view, picture)
         found[name] = picture
-    return [found[name] for name in names]
+    return [found[name] for name, _ in items]
+
+
+async def draw(views: pics.Views, which: tuple[str, ...]) -> list[Picture]:
+    """The named pictures (pics.PICTURES) of `views`, in that order."""
+    return await draw_named([(name, getattr(views, name)) for name in pics.PICTURES if name in which])
 
 
 async def changed_pictures(session: Session, state: BaseGame, proposal: pics.Proposal | None) -> list[Picture]:

@@ -26,6 +26,7 @@ from typing import Any
 
 from bot import pictures as pics
 from bot.away import Absences
+from bot.coming_back import LIMIT, REPLY_WAIT, ComingBack
 from bot.commands import build_action, candidate_moves, controls, engine_reason, wants_proposal
 from bot.config import ReminderDefaults
 from bot.consent import Consent
@@ -81,6 +82,8 @@ class Moderator:
         # Longer searches after unproven proposals, posted through `announce` (set by the front door).
         self.route_search = RouteSearch(self.games, self.proposals, follow_up_seconds, self.images)
         self.info = Info(self.games, self.route_search)
+        # While you were away, the board at an earlier moment, charts, your games.
+        self.coming_back = ComingBack(self.games.sessions, repo)
 
     # --- what the parts share ------------------------------------------------------------------
     @property
@@ -555,10 +558,14 @@ class Moderator:
             parts.append(proposal_text(state, proposal))
         if running is not None and (proposal is None or not proposal.proven_optimal):
             self.follow_ups.begin(session.game_id, seq, state, str(running["entity"]))
+        parts += await self.coming_back.digests(session, acting, LIMIT - len("\n".join(parts)) - 1,
+                                                after_move=True, wait=REPLY_WAIT)
         pictures = []
         if self.images:
             try:
                 pictures = await changed_pictures(session, state, proposal)
+                if state.finished:  # the story of the game beside its final map
+                    pictures += await self.coming_back.charts(session)
             except Exception:  # the move is committed: answer it even if a picture fails
                 log.exception("drawing game %s at seq %s failed", session.game_id, seq)
         return replace(reply, text="\n".join(p for p in parts if p),

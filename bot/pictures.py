@@ -244,12 +244,17 @@ def close_up_choices(state: BaseGame, typed: str, most: int = 25) -> list[tuple[
     return (companies + named + others)[:most]
 
 
+CHART = "chart-"  # the name of a chart's picture begins so: "chart-values" (bot.coming_back)
 PICTURES = ("map", "close_up", "market", "table")  # the views a reply may show, in their order
 FILES = {"map": "map.png", "close_up": "map-close-up.png", "market": "market.png", "table": "table.png"}
 
 
 def draw_one(name: str, view: Any) -> Picture:
-    """One picture (one of PICTURES) of its view, as a PNG."""
+    """One picture (one of PICTURES, or a chart) of its view, as a PNG."""
+    if name.startswith(CHART):  # a chart of the game's story, its view an engine.story.Chart
+        from render.charts import chart_png  # matplotlib: loaded with the first chart
+
+        return Picture(f"{name}.png", chart_png(view))
     from render import png as _png  # CairoSVG: loaded with the first picture, not at start-up
 
     renderers: dict[str, tuple[Callable[[Any], str], Callable[[str], bytes]]] = {

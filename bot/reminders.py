@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+from bot.coming_back import LIMIT
 from bot.config import REMINDER_HOURS, hours_problem, zone_problem
 from bot.offers import answering_seat
 from bot.replies import acting_seats
@@ -240,6 +241,8 @@ class ReminderService:
                     turn, _ = self.moderator.turn_text(session, session.game.state)
                     runs = await self.moderator.proposal_words(session)
                     text = f"Reminder: game #{game_id} is waiting.\n{turn}" + (f"\n{runs}" if runs else "")
+                    away = await self.moderator.coming_back.digests(session, seats, LIMIT - len(text) - 1)
+                    text = "\n".join([text, *away])
             users = tuple(s.discord_user_id for s in seats if s.discord_user_id is not None)
             if text:
                 # Sent before anything is settled; a second attempt (this claim taken over

@@ -67,6 +67,12 @@ MOVES: dict[str, Spec] = {word: move_spec(command) for word, command in COMMANDS
 MOVES["action"] = Spec("action", "Apply one raw 18xx.games action (power users and tools)", (
     _o("json", str, "One action as JSON", True),))
 
+# The `at:` of the pictures: a moment of the game's past (engine.moments reads it).
+AT = "An earlier moment: an action number (57), a round (SR 4, OR 3.2 as it begins, end of OR 3.2) or my last move"
+# The kinds of /game chart (engine.story.KINDS), in the words the option offers.
+CHART_KINDS = {"values": "players' value after each round", "prices": "share prices through the game",
+               "revenue": "each company's revenue per operating round"}
+
 # Game lifecycle, information and administration: `/game <word>`.
 GAME: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("game new", "Create a game here", (
@@ -78,11 +84,18 @@ GAME: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("game join", "Take a seat in this game"),
     Spec("game start", "Start the game (random seat order)"),
     Spec("game status", "Whose turn it is and what they are to do"),
-    Spec("game map", "Show the map, or a close-up of part of it", (
+    Spec("game map", "Show the map, or a close-up of part of it, now or at an earlier moment", (
         _o("around", str, "A close-up around this hex (e.g. D14) or company's stations", False, True),
-        _o("radius", int, "How many hexes around it the close-up shows (1-8, default 2)"))),
-    Spec("game market", "Show the stock market"),
-    Spec("game table", "Show players, companies, bank and trains"),
+        _o("radius", int, "How many hexes around it the close-up shows (1-8, default 2)"),
+        _o("at", str, AT, False, True))),
+    Spec("game market", "Show the stock market, now or at an earlier moment", (_o("at", str, AT, False, True),)),
+    Spec("game table", "Show players, companies, bank and trains, now or at an earlier moment", (
+        _o("at", str, AT, False, True),)),
+    Spec("game since", "What happened since your last move, and what it did to your cash and shares (for you alone)"),
+    Spec("game mine", "Your games here: where it is your turn and what to do there, the longest waiting first"),
+    Spec("game chart", "A chart of the game so far", (
+        _o("kind", str, "values (players' value after each round), prices (share prices) or revenue "
+                        "(each company's revenue per operating round)", True, True),)),
     Spec("game privates", "The private companies in play, or what one of them does", (
         _o("company", str, "A private company (e.g. P17): what it does and who holds it", False, True),)),
     Spec("game log", "The latest lines of the game log", (

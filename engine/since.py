@@ -53,6 +53,13 @@ class Digest:
     def cash_change(self) -> int:
         return self.after.cash[self.player] - self.before.cash[self.player]
 
+    @property
+    def changed_for_the_player(self) -> bool:
+        """Whether the player's cash, shares or privates changed while they were away."""
+        me = self.player
+        return bool(self.cash_change) or self.before.holdings.get(me) != self.after.holdings.get(me) \
+            or self.before.privates.get(me) != self.after.privates.get(me)
+
     def summary(self) -> str:
         """"your cash $450 → $520 (+$70); PRR 20% → 40%; P5 sold"."""
         cash_before, cash_after = self.before.cash[self.player], self.after.cash[self.player]
@@ -77,20 +84,27 @@ class Digest:
             runs[-1][1].append(happening)
         return grouped
 
-    def text(self, limit: int = 1900) -> str:
-        """The digest as one message of at most `limit` characters: a first line with what
-        changed for the player, then the others' actions by round, a line per actor's run;
-        what does not fit is counted at the end ("… and 12 more, `/game log`")."""
+    def headline(self, heading: str = "While you were away") -> str:
+        """The first line alone: how many actions since the player's last move, and what they
+        did to the player's cash and holdings."""
         since = f"since your last move (action {self.last_move})" if self.last_move else "since the game began"
         if not self.happenings:
             return f"Nothing happened {since}."
+        return f"{heading} ({len(self.happenings)} action(s) {since}): {self.summary()}."
+
+    def text(self, limit: int = 1900, heading: str = "While you were away") -> str:
+        """The digest as one message of at most `limit` characters: a first line with what
+        changed for the player, then the others' actions by round, a line per actor's run;
+        what does not fit is counted at the end ("… and 12 more, `/game log`")."""
+        if not self.happenings:
+            return self.headline(heading)
         total = len(self.happenings)
-        out = [f"While you were away ({total} action(s) {since}): {self.summary()}."[:limit]]
+        out = [self.headline(heading)[:limit]]
         used, shown = len(out[0]), 0
         reserve = len(MORE.format(count=total)) + 1
-        for heading, runs in self.runs():
+        for round_name, runs in self.runs():
             for number, (actor, happenings) in enumerate(runs):
-                head = [f"— {heading} —"] if number == 0 else []
+                head = [f"— {round_name} —"] if number == 0 else []
                 for count in range(len(happenings), 0, -1):  # the whole run, else its first actions
                     lines = [*head, f"• {actor}: {run_words(happenings[:count])}"]
                     size = sum(len(line) + 1 for line in lines)

@@ -1,11 +1,15 @@
 """Charts of a game's story (`engine.story`) as PNGs, drawn with matplotlib.
 
-Chosen over pygal through CairoSVG after measuring both on fixture 109372 (`bench/since.py`
-has the figures): matplotlib draws the three charts in about 0.2-0.4 s each once imported and
-gives control over line widths, outlines of light colours, tick thinning and the legend's
-place, where pygal's thin lines and pale legend swatches were hard to read at Discord's preview
-width. Sized for Discord's preview and a phone: 1,400 x 860 px, text at least 13 pt (about
-14 px when Discord shows the picture 550 px wide, as large as the maps' smallest text there).
+Chosen over pygal through CairoSVG after drawing the same three charts of fixture 109372 with
+both (`bench/chart_libraries.py`, at load 11, CPU medians per chart once loaded): matplotlib
+0.41 / 0.39 / 0.33 s (values, prices, revenue), pygal 0.43 / 0.77 / 0.42 s; pygal loads faster
+(1.1 s against several seconds for matplotlib's first chart, paid once per worker process) but
+its lines stay thin, its legend swatches pale, and it joins a company's line across the rounds
+it was off the market, where matplotlib gives control over line widths, outlines of light
+colours, tick thinning and the legend's place.
+
+Sized for Discord's preview and a phone: 1,400 x 861 px, text at least 14 pt (27 px at full
+size, 11 px where Discord's preview shows the picture 550 px wide; a tap opens it full size).
 
 The object API (a `Figure` with an Agg canvas) keeps no state between charts, so charts can
 be drawn from several threads or in the bot's worker process.
@@ -31,8 +35,8 @@ from render import fonts
 logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
 WIDTH_IN, HEIGHT_IN, DPI = 10.0, 6.15, 140  # 1,400 x 861 px
-FONT_PT = 13.0
-TITLE_PT = 17.0
+FONT_PT = 15.0
+TITLE_PT = 19.0
 # Players have no colour of their own: a palette readable on white, in seat order.
 PLAYER_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 # The most x labels shown; with more, only every n-th round is labelled (ticks stay on all).

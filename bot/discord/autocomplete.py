@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.discord.respond import actor_of
 from bot.moderator import Moderator
+from bot.vocabulary import CHART_KINDS
 from engine.catalog import title_infos
 
 Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[Any]]]]
@@ -73,3 +74,18 @@ async def map_places(interaction: discord.Interaction, current: str) -> list[app
 async def started_companies(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The companies a standing order may buy: those started."""
     return await _suggested(interaction, current, Moderator.order_companies)
+
+
+async def moments(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """An earlier moment of this thread's game: "my last move" and its rounds, the latest first."""
+    client: Any = interaction.client
+    game_id = await client.game_here(interaction)
+    if game_id is None:
+        return []
+    return [app_commands.Choice(name=word, value=word)
+            for word in await client.moderator.coming_back.moment_choices(game_id, current)]
+
+
+async def chart_kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=f"{kind}: {words}", value=kind) for kind, words in CHART_KINDS.items()
+            if current.lower() in kind]

@@ -10,7 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.attachments import read_attachment
-from bot.discord.autocomplete import map_places, private_companies, seats, titles
+from bot.discord.autocomplete import (
+    chart_kinds,
+    map_places,
+    moments,
+    private_companies,
+    seats,
+    titles,
+)
 from bot.discord.respond import (
     actor_of,
     answer,
@@ -91,22 +98,60 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             await answer(interaction, self.bot.moderator.status(game_id))
 
     @app_commands.command(name="map", description=_d("map"))
-    @app_commands.describe(around=_o("map", "around"), radius=_o("map", "radius"))
-    @app_commands.autocomplete(around=map_places)
+    @app_commands.describe(around=_o("map", "around"), radius=_o("map", "radius"), at=_o("map", "at"))
+    @app_commands.autocomplete(around=map_places, at=moments)
     async def map(self, interaction: discord.Interaction, around: str | None = None,
-                  radius: app_commands.Range[int, RADII.start, RADII.stop - 1] = DEFAULT_RADIUS) -> None:
+                  radius: app_commands.Range[int, RADII.start, RADII.stop - 1] = DEFAULT_RADIUS,
+                  at: str | None = None) -> None:
         if (game_id := await self._game(interaction)) is not None:
+            if at is not None:
+                await self._at(interaction, game_id, ("map",), at)
+                return
             await answer(interaction, self.bot.moderator.pictures(game_id, ("map",), around, radius))
 
     @app_commands.command(name="market", description=_d("market"))
-    async def market(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(at=_o("market", "at"))
+    @app_commands.autocomplete(at=moments)
+    async def market(self, interaction: discord.Interaction, at: str | None = None) -> None:
         if (game_id := await self._game(interaction)) is not None:
-            await answer(interaction, self.bot.moderator.pictures(game_id, ("market",)))
+            await self._at(interaction, game_id, ("market",), at)
 
     @app_commands.command(name="table", description=_d("table"))
-    async def table(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(at=_o("table", "at"))
+    @app_commands.autocomplete(at=moments)
+    async def table(self, interaction: discord.Interaction, at: str | None = None) -> None:
         if (game_id := await self._game(interaction)) is not None:
-            await answer(interaction, self.bot.moderator.pictures(game_id, ("table",)))
+            await self._at(interaction, game_id, ("table",), at)
+
+    async def _at(self, interaction: discord.Interaction, game_id: int, which: tuple[str, ...],
+                  at: str | None) -> None:
+        """Pictures now, or at the earlier moment `at` names."""
+        moderator = self.bot.moderator
+        if at is None:
+            await answer(interaction, moderator.pictures(game_id, which))
+        else:
+            await answer(interaction, moderator.coming_back.pictures_at(game_id, which, at, actor_of(interaction)))
+
+    @app_commands.command(name="since", description=_d("since"))
+    async def since(self, interaction: discord.Interaction) -> None:
+        if (game_id := await self._game(interaction)) is not None:
+            await answer(interaction, self.bot.moderator.coming_back.since(game_id, actor_of(interaction)),
+                         private=True)
+
+    @app_commands.command(name="mine", description=_d("mine"))
+    async def mine(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            await refuse(interaction, "Use /game mine in a server: it lists your games there.")
+            return
+        await answer(interaction, self.bot.moderator.coming_back.mine(actor_of(interaction), interaction.guild_id),
+                     private=True)
+
+    @app_commands.command(name="chart", description=_d("chart"))
+    @app_commands.describe(kind=_o("chart", "kind"))
+    @app_commands.autocomplete(kind=chart_kinds)
+    async def chart(self, interaction: discord.Interaction, kind: str) -> None:
+        if (game_id := await self._game(interaction)) is not None:
+            await answer(interaction, self.bot.moderator.coming_back.chart(game_id, kind.strip().lower()))
 
     @app_commands.command(name="privates", description=_d("privates"))
     @app_commands.describe(company=_o("privates", "company"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
@@ -20,11 +21,20 @@ NEUTRAL_TOKEN = "(neutral)"
 # was worked out; counting every change of every board is cruder than one board's but needs no
 # link from a slot list or a hex to its board, so copies and pickles of a board need no care.
 _map_edits = 0
+# The same changes counted by the thread that made them: a kept answer's check that working it
+# out changed nothing must not see another thread's game move (the bot replays games in
+# threads while its event loop plays others).
+_edits_here = threading.local()
 
 
 def _map_edited() -> None:
     global _map_edits
     _map_edits += 1
+    _edits_here.count = getattr(_edits_here, "count", 0) + 1
+
+
+def _edits_in_this_thread() -> int:
+    return int(getattr(_edits_here, "count", 0))
 
 
 class Slots(list[str | None]):
@@ -326,9 +336,9 @@ class Board:
         if key in memo[1]:
             found: T = memo[1][key]
             return found
-        edits = _map_edits
+        edits = _edits_in_this_thread()
         value = memo[1][key] = compute()
-        assert edits == _map_edits, "a kept answer may not change the map"
+        assert edits == _edits_in_this_thread(), "a kept answer may not change the map"
         return value
 
     def stations(self) -> dict[str, tuple[tuple[str, int, int], ...]]:

@@ -104,3 +104,40 @@ def test_kept_answers_last_until_a_tile_a_rotation_or_a_slot_changes() -> None:
     clone = copy.deepcopy(b)
     assert clone.kept("question", answer) == 5  # a copy keeps its own answers
     assert b.kept("question", answer) == 4
+
+
+def test_a_kept_answer_worked_out_while_another_thread_moves_its_own_board() -> None:
+    """The bot replays games in threads while its event loop plays others: another thread's
+    changes to its own board are not this answer changing the map (they only make it be worked
+    out again next time); a change made by the answer itself still is."""
+    import threading
+
+    mine, theirs = board(), board()
+    started, moved = threading.Event(), threading.Event()
+
+    def other_game() -> None:
+        started.wait(10)
+        for slot in range(200):
+            theirs.hexes["E23"].tokens[0][0] = f"C{slot}"
+        moved.set()
+
+    def slow_answer() -> int:
+        started.set()
+        assert moved.wait(10)
+        return 7
+
+    thread = threading.Thread(target=other_game)
+    thread.start()
+    assert mine.kept("slow", slow_answer) == 7
+    thread.join()
+
+    def changing() -> int:
+        mine.hexes["E23"].tokens[0][0] = "PRR"
+        return 1
+
+    try:
+        mine.kept("changing", changing)
+    except AssertionError as error:
+        assert "may not change the map" in str(error)
+    else:
+        raise AssertionError("an answer that changed the map was kept")
