@@ -26,6 +26,7 @@ from bot.console_parse import ParseError, help_text, parse_line
 from bot.dispatch import handle
 from bot.model import Actor, Command, Reply
 from bot.moderator import Moderator, plain_mention
+from bot.store_trouble import STORE_TROUBLE, log_failure, trouble_text
 from bot.vocabulary import MOVES
 from engine.catalog import default_title, title_infos
 from storage import GameNotFound, StorageError, open_repository, parse_database_url
@@ -48,6 +49,9 @@ class Console:
         self.hints = False  # list the choices after each move (an interactive terminal)
         self.interrupted = False  # the session ended with Ctrl-C
         self.lines_read = 0
+        # The game's seq as the last reply showed it: a move typed now is made at that position
+        # and refused if the game has moved on since (another process, another terminal).
+        self.seen: int | None = None
 
     def show(self, reply: Reply) -> None:
         prefix = "" if reply.ok else "error: "
@@ -78,11 +82,27 @@ class Console:
         self.errors += 1
         return not self.strict
 
+    def note_position(self) -> None:
+        """Remember the position the game is at in this process, as the last reply showed it."""
+        seq = self.moderator.sessions.held_seq(self.game_id)
+        if seq is not None:
+            self.seen = seq
+
     async def line(self, text: str) -> bool:
         """Handle one input line; False when the caller should stop (strict mode error)."""
+        try:
+            return await self._line(text)
+        except STORE_TROUBLE as error:  # the database restarting or a stuck game ends no session
+            return self.refuse(trouble_text(error, detail=True) or str(error))
+        finally:
+            self.note_position()
+
+    async def _line(self, text: str) -> bool:
         if text.strip().split("/", 1)[-1].strip() == "moves":  # "/moves" or "@Alice /moves"
             try:
                 listed = await choices_text(self.moderator, self.game_id, limit=25) or "Nobody can move now."
+            except STORE_TROUBLE:
+                raise
             except Exception as error:  # a listing's bug must not end the session
                 log.exception("listing the moves failed")
                 return self.refuse(f"Listing the moves failed inside Stationmaster ({type(error).__name__}); "
@@ -105,7 +125,8 @@ class Console:
         if parsed is None:
             return True
         name, command = parsed
-        command = replace(command, sent_at=time.time())  # typed after the previous reply was shown
+        # Typed after the previous reply was shown, at the position it showed.
+        command = replace(command, sent_at=time.time(), at_seq=self.seen if command.name in MOVES else None)
         if command.name == "help":
             title = (await self.moderator.sessions.get(self.game_id)).loaded.game.title
             print(help_text(title), file=self.output)
@@ -123,6 +144,8 @@ class Console:
                 return self.refuse(f"No player of this game is called {name[:32]}: the players are {names}.")
         try:
             reply = await handle(self.moderator, self.game_id, actor, command, shuffle=False)
+        except STORE_TROUBLE:
+            raise
         except Exception as error:  # a bug must not end the session: the log is safe on disk
             log.exception("command %r failed", text)
             reply = Reply.error(f"That command failed inside Stationmaster ({type(error).__name__}); the game "
@@ -135,8 +158,8 @@ class Console:
         if self.hints and command.name in MOVES:
             try:
                 hints = await choices_text(self.moderator, self.game_id)
-            except Exception:  # the move is made; a listing's bug must not end the session
-                log.exception("listing the choices after a move failed")
+            except Exception as error:  # the move is made; a listing's bug must not end the session
+                log_failure(log, "listing the choices after a move failed", error)
                 hints = ""
             if hints:
                 print("Choices (/moves lists them all):\n" + hints, file=self.output)
@@ -173,6 +196,7 @@ class Console:
         command is made and answered."""
         interactive = source.isatty()
         self.hints = self.hints or interactive
+        self.note_position()
         reader, interrupts = LineReader(source), Interrupts()
         with interrupts.watching():
             while True:

@@ -14,6 +14,7 @@ import contextlib
 import logging
 
 from bot.sessions import Sessions
+from bot.store_trouble import log_failure
 from storage import GameRepository
 
 log = logging.getLogger(__name__)
@@ -62,8 +63,8 @@ class ChangeFollower:
                         self._refresh_soon(game_id)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the change feed failed; following it again in %s s", RETRY_SECONDS)
+            except Exception as error:
+                log_failure(log, f"the change feed failed; following it again in {RETRY_SECONDS:g} s", error)
                 await asyncio.sleep(RETRY_SECONDS)
             finally:
                 with contextlib.suppress(Exception):
@@ -79,7 +80,7 @@ class ChangeFollower:
         try:
             if await self.sessions.refresh(game_id):
                 self.refreshed += 1
-        except Exception:  # the next command checks the game again anyway
-            log.exception("bringing game %s up to date failed", game_id)
+        except Exception as error:  # the next command checks the game again anyway
+            log_failure(log, f"bringing game {game_id} up to date failed", error)
         finally:
             self._pending.pop(game_id, None)

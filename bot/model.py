@@ -34,6 +34,10 @@ class Command:
     # time): a command sent before the same player's identical move was committed is that
     # move sent twice, not a second one.
     sent_at: float | None = field(default=None, compare=False)
+    # The game's seq where the player typed it (the terminal: as its last reply showed the
+    # game): the move is refused if the game has moved on since, in whichever process it
+    # lands, so a copy of a move made at the same position is never made twice.
+    at_seq: int | None = field(default=None, compare=False)
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self.options.get(key, default)

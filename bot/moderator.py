@@ -45,6 +45,7 @@ from bot.replies import acting_seats, describe_action, new_log_lines
 from bot.route_search import DEFAULT_SECONDS, Announce, FollowUps, RouteSearch, proposal_text
 from bot.sessions import Session, Sessions, replay_with, undoable
 from bot.standing_orders import StandingOrders, order_whispers
+from bot.store_trouble import STORE_TROUBLE, log_failure
 from bot.suggest import Choice, suggest
 from engine import GameError, RunsBelowTheMost, given_most
 from engine.attachments import attachment_actions
@@ -230,7 +231,8 @@ class Moderator:
 
         ``expected_seq`` (from a button) refuses the move if the game has moved on since."""
         if command.name == "action":
-            return await self.raw_action(game_id, actor, str(command.get("json", "")), command.sent_at)
+            return await self.raw_action(game_id, actor, str(command.get("json", "")), command.sent_at,
+                                         command.at_seq)
         async with self.sessions.lock(game_id):
             session, seat, refusal = await self._seated(game_id, actor)
             if refusal is not None:
@@ -243,6 +245,8 @@ class Moderator:
                 turn, _ = self.turn_text(session, state, ping=False)
                 return Outcome(Reply.error(f"That button is from an earlier position (move {expected_seq}); "
                                            f"the game has moved on to move {session.seq}.\nNow: {turn}", game_id))
+            if (moved := self._moved_on(session, command.at_seq)) is not None:
+                return moved
             proposal = None
             if command.name == "run" and wants_proposal(command):
                 proposal = await self._proposal(session, state, session.seq)
@@ -336,14 +340,27 @@ class Moderator:
             f"(sent twice?), so it was not made again. To make it again, send it once more.\nNow: {turn}",
             session.game_id))
 
+    def _moved_on(self, session: Session, at_seq: int | None) -> Outcome | None:
+        """The refusal of a move typed at a position the game has left (``Command.at_seq``):
+        another process made a move meanwhile, perhaps this very one."""
+        if at_seq is None or at_seq == session.seq:
+            return None
+        assert session.game is not None
+        turn, _ = self.turn_text(session, session.game.state, ping=False)
+        return Outcome(Reply.error(
+            f"Not made: the game has moved on since this was typed (it was at move {at_seq}, it is at move "
+            f"{session.seq} now: a move was made elsewhere meanwhile). If it is still what you want, send it "
+            f"again.\nNow: {turn}", session.game_id))
+
     def _remember(self, session: Session, actor: Actor, command: Command, outcome: Outcome) -> Outcome:
         if outcome.committed:
             self.repeats.remember(session.game_id, actor, command, session.seq)
         return outcome
 
-    async def raw_action(self, game_id: int, actor: Actor, text: str, sent_at: float | None = None) -> Outcome:
+    async def raw_action(self, game_id: int, actor: Actor, text: str, sent_at: float | None = None,
+                         at_seq: int | None = None) -> Outcome:
         """`/action json:...`: one 18xx.games action for the actor's own seat or company."""
-        command = Command("action", {"json": text}, sent_at)
+        command = Command("action", {"json": text}, sent_at, at_seq)
         try:
             action = parse_raw(text)
         except CommandError as error:
@@ -364,6 +381,8 @@ class Moderator:
                 return Outcome(Reply.error("You act only for your own seat and the companies you preside.", game_id))
             if (repeat := self._repeat(session, actor, command)) is not None:
                 return repeat
+            if (moved := self._moved_on(session, at_seq)) is not None:
+                return moved
             return self._remember(session, actor, command, await self._commit(session, actor, {**action, **probe},
                                                                                raw=True))
 
@@ -425,6 +444,9 @@ class Moderator:
         seq = session.seq + 1
         try:
             stored = await self.repo.append_action(game_id, seq, action, actor.user_id)
+        except STORE_TROUBLE:
+            self.sessions.forget(game_id)
+            raise
         except (SeqConflict, StorageError) as error:
             self.sessions.forget(game_id)
             return Outcome(Reply.error(f"That undo could not be stored, so it was not made: {error}.", game_id))
@@ -491,6 +513,9 @@ class Moderator:
         _complete_runs(game.state, action)
         try:
             stored = await self.repo.append_action(game_id, seq, action, actor.user_id)
+        except STORE_TROUBLE:  # not stored (or, in doubt, perhaps stored): the front door says which
+            self.sessions.forget(game_id)
+            raise
         except SeqConflict:
             session = await self.sessions.reload(game_id)
             assert session.game is not None
@@ -506,10 +531,14 @@ class Moderator:
         session.game = game
         session.actions.append(stored)
         session.max_action_id = action["id"]
-        if game.finished:
-            await self.games.set_status(session, "finished")
-        for seat in acting_before:
-            await self.repo.reset_reminder(game_id, seat.player_id)
+        try:
+            if game.finished:
+                await self.games.set_status(session, "finished")
+            for seat in acting_before:
+                await self.repo.reset_reminder(game_id, seat.player_id)
+        except STORE_TROUBLE as error:  # the move is in: it is answered as made
+            log_failure(log, f"bookkeeping after move {seq} of game {game_id}", error)
+            self.sessions.forget(game_id)
         await self.changed(game_id)
         made = action.get("auto_actions", [])
         lines = new_log_lines(before_log, main_log if made else game.state.log)

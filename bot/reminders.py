@@ -36,6 +36,7 @@ from bot.coming_back import LIMIT
 from bot.config import REMINDER_HOURS, hours_problem, zone_problem
 from bot.offers import answering_seat
 from bot.replies import acting_seats
+from bot.store_trouble import log_failure
 from storage import GameSettings, ReminderDue, ReminderState, SeatRecord, ShardSet
 
 if TYPE_CHECKING:
@@ -143,8 +144,8 @@ class ReminderService:
             try:
                 settings = await self.repo.get_settings(record.id)
                 await self._store(record.id, next_due(settings, record.updated_at, None))
-            except Exception:
-                log.exception("cannot plan reminders for game %s; it gets none until it changes", record.id)
+            except Exception as error:
+                log_failure(log, f"cannot plan reminders for game {record.id}; it gets none until it changes", error)
         self._task = asyncio.create_task(self._run(), name="stationmaster-reminders")
 
     async def stop(self, timeout: float = 10.0) -> None:
@@ -168,8 +169,8 @@ class ReminderService:
         while not self._stopping:
             try:
                 await self.tick()
-            except Exception:  # the store is unreachable for a moment: try again later
-                log.exception("looking for due reminders failed")
+            except Exception as error:  # the store is unreachable for a moment: try again later
+                log_failure(log, "looking for due reminders failed", error)
             if self._stopping:
                 return
             timeout = self.poll_seconds
@@ -213,8 +214,8 @@ class ReminderService:
         try:
             due = await self.due(game_id)
             await self._store(game_id, min((t for t, _ in due), default=None))
-        except Exception:
-            log.exception("cannot plan reminders for game %s; it gets none until it changes", game_id)
+        except Exception as error:
+            log_failure(log, f"cannot plan reminders for game {game_id}; it gets none until it changes", error)
 
     async def _store(self, game_id: int, when: int | None) -> None:
         if self.stored.get(game_id, -1) != when:
@@ -255,5 +256,5 @@ class ReminderService:
             if await self.repo.complete_reminder(game_id, self.owner, next_due_at=when):
                 self.stored[game_id] = when
                 self._note(when)
-        except Exception:  # the claim runs out and the reminder is tried again then
-            log.exception("reminder for game %s failed", game_id)
+        except Exception as error:  # the claim runs out and the reminder is tried again then
+            log_failure(log, f"reminder for game {game_id} failed", error)

@@ -167,6 +167,12 @@ class Sessions:
     def cached(self) -> list[int]:
         return list(self._cache)
 
+    def held_seq(self, game_id: int) -> int | None:
+        """The seq of the game as this process last read it (None if not in memory); the store
+        is not asked."""
+        session = self._cache.get(game_id)
+        return None if session is None else session.seq
+
     async def get(self, game_id: int) -> Session:
         """The cached session brought up to date, or a fresh one from the database (raises
         GameNotFound)."""

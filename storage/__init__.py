@@ -5,11 +5,14 @@ and program against ``GameRepository``.
 """
 
 from storage.errors import (
+    GameBusy,
     GameNotFound,
     ImportRefused,
     MigrationError,
     SeqConflict,
     StorageError,
+    StoreUnavailable,
+    StoreUnusable,
 )
 from storage.models import (
     Away,
@@ -40,6 +43,7 @@ __all__ = [
     "EndVote",
     "ChangeFeed",
     "GameChange",
+    "GameBusy",
     "GameDump",
     "GameNotFound",
     "GameRecord",
@@ -59,6 +63,8 @@ __all__ = [
     "ShardSet",
     "SqliteGameRepository",
     "StorageError",
+    "StoreUnavailable",
+    "StoreUnusable",
     "StoredAction",
     "TrainOffer",
     "export_document",

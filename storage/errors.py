@@ -11,6 +11,33 @@ class MigrationError(StorageError):
     """The schema could not be brought up to date (the database is left as it was)."""
 
 
+class StoreUnavailable(StorageError):
+    """The database cannot be reached now (its server stopped or is restarting, the network
+    is cut). Nothing was written, unless ``in_doubt``: the connection was lost while a commit
+    was under way, so the write may or may not have landed (reading the game again tells)."""
+
+    def __init__(self, detail: str, *, in_doubt: bool = False) -> None:
+        super().__init__(f"the game store is unavailable ({detail})")
+        self.detail = detail
+        self.in_doubt = in_doubt
+
+
+class GameBusy(StorageError):
+    """Another process held the game (or the row being written) for longer than the store
+    waits (a process frozen while holding it, say); nothing was written."""
+
+    def __init__(self, game_id: int | None, seconds: float) -> None:
+        what = f"game {game_id}" if game_id is not None else "a game"
+        super().__init__(f"{what} is busy: another process has held it for more than {seconds:g} s")
+        self.game_id = game_id
+        self.seconds = seconds
+
+
+class StoreUnusable(StorageError):
+    """The store cannot do this as it is: a table or column is missing (dropped by hand), a
+    stored row cannot be read, or the database user may only read. The message names what."""
+
+
 class GameNotFound(StorageError):
     def __init__(self, game_id: int) -> None:
         super().__init__(f"no game with id {game_id}")

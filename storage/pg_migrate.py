@@ -43,17 +43,35 @@ async def migrate(
     if migrations is None:
         migrations = load_migrations(package=PACKAGE)
     check_target(migrations, target)
+    current = await schema_version(conn)
+    if not pending(migrations, current, target):
+        return current  # nothing to change: nothing is created or locked
+    # A migration waits as long as it must (DDL may queue behind other sessions' locks),
+    # whatever lock_timeout the connection has for commands.
+    await conn.execute("SET lock_timeout = 0")
     await conn.execute("SELECT pg_advisory_lock($1, $2)", LOCK_NAMESPACE, MIGRATION_LOCK)
     try:
-        await conn.execute(_CREATE_TABLE)
+        try:
+            await conn.execute(_CREATE_TABLE)
+        except asyncpg.InsufficientPrivilegeError as exc:
+            raise _cannot_change(current, len(migrations), exc) from exc
         for migration in pending(migrations, await schema_version(conn), target):
-            await _apply(conn, migration)
+            await _apply(conn, migration, len(migrations))
         return await schema_version(conn)
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1, $2)", LOCK_NAMESPACE, MIGRATION_LOCK)
+        await conn.execute("RESET lock_timeout")
 
 
-async def _apply(conn: asyncpg.Connection, migration: Migration) -> None:
+def _cannot_change(current: int, latest: int, exc: Exception) -> MigrationError:
+    return MigrationError(
+        f"the database's schema is at version {current} and this Stationmaster needs "
+        f"version {latest}, but its user may not change the schema ({exc}); run "
+        "Stationmaster once as a user who may (the database's owner)"
+    )
+
+
+async def _apply(conn: asyncpg.Connection, migration: Migration, latest: int) -> None:
     try:
         async with conn.transaction():
             # Without arguments asyncpg sends the script as one simple query: every
@@ -64,5 +82,7 @@ async def _apply(conn: asyncpg.Connection, migration: Migration) -> None:
                 migration.version,
                 migration.name,
             )
+    except asyncpg.InsufficientPrivilegeError as exc:
+        raise _cannot_change(migration.version - 1, latest, exc) from exc
     except asyncpg.PostgresError as exc:
         raise MigrationError(f"migration {migration.name} failed: {exc}") from exc

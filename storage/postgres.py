@@ -9,6 +9,10 @@ Several bot processes may share one database:
   held lock never waits for a second connection from the pool;
 - a trigger announces each committed change of a game with NOTIFY; ``change_feed`` LISTENs;
 - ``claim_due_reminders`` takes due rows with ``FOR UPDATE SKIP LOCKED``.
+The server may go away (stopped, restarted, the network cut): every call then raises
+``StoreUnavailable`` and the pool makes new connections once the server is back. No wait for
+a lock lasts longer than ``lock_wait`` seconds (a process frozen while holding a game):
+``GameBusy`` then.
 Player ids are JSON scalars (jsonb) so that 8923 and "8923" stay different, as in SQLite.
 """
 
@@ -20,7 +24,7 @@ import functools
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -28,7 +32,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from storage.errors import GameNotFound, StorageError
+from storage.errors import GameBusy, GameNotFound, StorageError, StoreUnavailable
 from storage.models import GameChange
 from storage.pg_migrate import GAME_LOCK_NAMESPACE, migrate
 from storage.repository import ChangeFeed
@@ -40,6 +44,31 @@ log = logging.getLogger(__name__)
 
 CHANGE_CHANNEL = "stationmaster_games"
 _INT4_MAX = 2**31 - 1
+LOCK_WAIT = 5.0  # seconds a command waits for a game (or a row) another process holds
+CONNECT_TIMEOUT = 10.0  # seconds to make a connection to a server that does not answer
+
+# The server is gone or going: stopped, restarting, crashed, or out of connections.
+_GONE = (
+    OSError,  # refused, reset, timed out (TimeoutError is an OSError)
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.TooManyConnectionsError,
+)
+
+
+def _lost(exc: BaseException, conn: asyncpg.Connection | None) -> bool:
+    """Whether an error means the server cannot be reached (rather than a refused statement)."""
+    if isinstance(exc, _GONE):
+        return True
+    # asyncpg says "connection is closed" as an InterfaceError, which also reports misuse.
+    return isinstance(exc, asyncpg.InterfaceError) and (conn is None or conn.is_closed())
+
+
+def _unavailable(exc: BaseException, *, in_doubt: bool = False) -> StoreUnavailable:
+    detail = str(exc).strip() or type(exc).__name__
+    return StoreUnavailable(f"PostgreSQL: {detail}", in_doubt=in_doubt)
 
 
 @functools.lru_cache(maxsize=256)
@@ -99,11 +128,14 @@ class PostgresGameRepository(SqlGameRepository):
     CLAIM_LOCK = " FOR UPDATE SKIP LOCKED"
     INTEGRITY_ERRORS = (asyncpg.IntegrityConstraintViolationError,)
 
-    def __init__(self, pool: asyncpg.Pool, dsn: str, *, clock: Clock = _now) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, dsn: str, *, clock: Clock = _now, lock_wait: float = LOCK_WAIT
+    ) -> None:
         super().__init__(clock)
         self._pool = pool
         self._dsn = dsn
         self._local_locks: dict[int, asyncio.Lock] = {}
+        self.lock_wait = lock_wait
 
     @classmethod
     async def open(
@@ -111,14 +143,23 @@ class PostgresGameRepository(SqlGameRepository):
         dsn: str,
         *,
         clock: Clock = _now,
-        min_size: int = 1,
+        min_size: int = 0,
         max_size: int = 10,
         run_migrations: bool = True,
+        lock_wait: float = LOCK_WAIT,
     ) -> PostgresGameRepository:
-        """Connect a pool to ``postgresql://...`` and bring the schema up to date."""
+        """Connect a pool to ``postgresql://...`` and bring the schema up to date.
+
+        ``min_size`` 0: no floor of connections is kept, because asyncpg restores a floor in
+        the background and logs each failed attempt with a traceback while the server is
+        down; a connection is made when a command needs one."""
         try:
             pool = await asyncpg.create_pool(
-                dsn, min_size=min_size, max_size=max_size, init=_setup_connection
+                dsn, min_size=min_size, max_size=max_size, init=_setup_connection,
+                timeout=CONNECT_TIMEOUT,
+                # Every lock wait of ours (a game's advisory lock, a row another transaction
+                # writes) ends after lock_wait with LockNotAvailableError.
+                server_settings={"lock_timeout": str(int(lock_wait * 1000))},
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
@@ -129,7 +170,7 @@ class PostgresGameRepository(SqlGameRepository):
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, dsn, clock=clock)
+        return cls(pool, dsn, clock=clock, lock_wait=lock_wait)
 
     async def close(self) -> None:
         await self._pool.close()
@@ -137,20 +178,47 @@ class PostgresGameRepository(SqlGameRepository):
     # -- connections and transactions ---------------------------------------------------
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """The connection for a repository call: the one holding the game lock if the call is
+        made inside it, else one from the pool. Errors of a lost server or a lock waited out
+        come out as the store's errors."""
         pinned = _PINNED.get()
         if pinned is not None and pinned.repo is self:
             async with pinned.guard:
-                yield pinned.conn
+                with self._translated(lambda: pinned.conn):
+                    yield pinned.conn
             return
-        async with self._pool.acquire() as conn:
-            yield conn
+        used: list[asyncpg.Connection] = []
+        with self._translated(lambda: used[0] if used else None):
+            async with self._pool.acquire() as conn:
+                used.append(conn)
+                yield conn
+
+    @contextlib.contextmanager
+    def _translated(self, conn: Callable[[], asyncpg.Connection | None]) -> Iterator[None]:
+        try:
+            yield
+        except Exception as exc:
+            if _lost(exc, conn()):
+                raise _unavailable(exc) from exc
+            if isinstance(exc, asyncpg.exceptions.LockNotAvailableError):
+                raise GameBusy(None, self.lock_wait) from exc
+            raise
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Tx]:
         # READ COMMITTED: after waiting for a game's row lock, each later statement sees the
         # commit that released it.
-        async with self._connection() as conn, conn.transaction():
-            yield _PgTx(conn)
+        async with self._connection() as conn:
+            committing = False
+            try:
+                async with conn.transaction():
+                    yield _PgTx(conn)
+                    committing = True
+            except Exception as exc:
+                if committing and _lost(exc, conn):
+                    # The COMMIT was sent, or was about to be: it may have landed.
+                    raise _unavailable(exc, in_doubt=True) from exc
+                raise
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Tx]:
@@ -171,18 +239,38 @@ class PostgresGameRepository(SqlGameRepository):
             raise GameNotFound(game_id)
         # Tasks of this process queue in memory, so waiting never ties up a pooled connection.
         local = self._local_locks.setdefault(game_id, asyncio.Lock())
-        async with local, self._pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1, $2)", GAME_LOCK_NAMESPACE, game_id)
+        async with local:
+            held: list[asyncpg.Connection] = []
+            with self._translated(lambda: held[0] if held else None):
+                conn = await self._pool.acquire()
+                held.append(conn)
+                try:
+                    # Waits at most lock_wait (the connection's lock_timeout).
+                    await conn.execute(
+                        "SELECT pg_advisory_lock($1, $2)", GAME_LOCK_NAMESPACE, game_id
+                    )
+                except asyncpg.exceptions.LockNotAvailableError as exc:
+                    await self._pool.release(conn)
+                    raise GameBusy(game_id, self.lock_wait) from exc
+                except BaseException:
+                    await self._pool.release(conn)
+                    raise
             token = _PINNED.set(_Pinned(self, conn, asyncio.Lock()))
             try:
-                yield
+                yield  # the command's own errors pass as they are
             finally:
                 _PINNED.reset(token)
-                # If this is cancelled, the pool's reset of the connection on release
-                # (pg_advisory_unlock_all) still frees the lock.
-                await conn.execute(
-                    "SELECT pg_advisory_unlock($1, $2)", GAME_LOCK_NAMESPACE, game_id
-                )
+                try:
+                    # If this is cancelled, the pool's reset of the connection on release
+                    # (pg_advisory_unlock_all) still frees the lock; a server that went
+                    # away took the lock with it.
+                    if not conn.is_closed():
+                        with self._translated(lambda: conn):
+                            await conn.execute(
+                                "SELECT pg_advisory_unlock($1, $2)", GAME_LOCK_NAMESPACE, game_id
+                            )
+                finally:
+                    await self._pool.release(conn)
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """A session advisory lock on the game, held on one pooled connection; a process that
@@ -204,10 +292,15 @@ class _ListenFeed(ChangeFeed):
         self._closed = False
 
     async def start(self) -> None:
-        await self._connect()
+        try:
+            await self._connect()
+        except Exception as exc:
+            if _lost(exc, None):
+                raise _unavailable(exc) from exc
+            raise
 
     async def _connect(self) -> None:
-        conn = await asyncpg.connect(self._dsn)
+        conn = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT)
         await conn.add_listener(CHANGE_CHANNEL, self._notified)
         conn.add_termination_listener(self._lost)
         self._conn = conn
@@ -223,13 +316,17 @@ class _ListenFeed(ChangeFeed):
             self._reconnect = asyncio.get_running_loop().create_task(self._reconnect_loop())
 
     async def _reconnect_loop(self) -> None:
+        log.warning("change feed: the connection to PostgreSQL was lost; reconnecting")
+        delay = self._retry
         while not self._closed:
-            await asyncio.sleep(self._retry)
+            await asyncio.sleep(delay)
             try:
                 await self._connect()
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                log.warning("change feed: reconnecting to PostgreSQL failed: %s", exc)
+                log.debug("change feed: reconnecting to PostgreSQL failed: %s", exc)
+                delay = min(delay * 2, 5.0)  # a server down for long is not hammered
                 continue
+            log.warning("change feed: reconnected to PostgreSQL")
             self._reconnect = None
             # Changes made while we were away were not heard: say so.
             self._put(GameChange(None))

@@ -80,6 +80,8 @@ class PostgresServer:
     user: str = SUPERUSER
     external_url: str | None = None
     _log: Path | None = field(default=None, repr=False)
+    _args: list[str] = field(default_factory=list, repr=False)
+    _run_as: dict[str, int] = field(default_factory=dict, repr=False)
 
     @classmethod
     def start(cls, *, durable: bool = False, timeout: float = 60.0) -> PostgresServer:
@@ -116,17 +118,36 @@ class PostgresServer:
         args = [str(binaries / "postgres"), "-D", str(data)]
         for name, value in settings.items():
             args += ["-c", f"{name}={value}"]
-        handle = open(log, "wb")  # noqa: SIM115 (the server writes to it until stop)
-        if account is not None:
-            os.chown(log, account.pw_uid, account.pw_gid)
-        process = subprocess.Popen(
-            args, stdout=handle, stderr=subprocess.STDOUT, cwd=directory, start_new_session=True,
-            **run_as,  # type: ignore[arg-type]
+        server = cls(port=port, directory=directory, _log=log, _args=args, _run_as=run_as)
+        server._launch(timeout)
+        return server
+
+    def _launch(self, timeout: float) -> None:
+        """Start the postmaster on the data directory (again, after ``halt``)."""
+        assert self.directory is not None and self._log is not None
+        handle = open(self._log, "wb")  # noqa: SIM115 (the server writes to it until stop)
+        if self._run_as:
+            os.chown(self._log, self._run_as["user"], self._run_as["group"])
+        self.process = subprocess.Popen(
+            self._args, stdout=handle, stderr=subprocess.STDOUT, cwd=self.directory,
+            start_new_session=True, **self._run_as,  # type: ignore[arg-type]
         )
         handle.close()
-        server = cls(port=port, directory=directory, process=process, _log=log)
-        server._wait_ready(timeout)
-        return server
+        self._wait_ready(timeout)
+
+    def halt(self) -> None:
+        """Shut the server down as an operator does (fast shutdown: every session is ended,
+        clients see their connections closed), keeping its data for ``resume``."""
+        if self.external_url is not None:
+            raise ServerUnavailable(f"a server given by {EXTERNAL_URL_ENV} cannot be stopped by the tests")
+        assert self.process is not None
+        self.process.send_signal(2)  # SIGINT: PostgreSQL's fast shutdown
+        self.process.wait(timeout=30)
+        self.process = None
+
+    def resume(self, timeout: float = 60.0) -> None:
+        """Start a halted server again on the same port and data."""
+        self._launch(timeout)
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.discord.refusals import report_failure
+from bot.store_trouble import log_failure
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,6 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         client = interaction.client
         try:
             await client.click(interaction, self.game_id, self.seq, self.verb)  # type: ignore[attr-defined]
-        except Exception:
-            log.exception("button %s failed", self.custom_id)
-            await report_failure(interaction)
+        except Exception as error:
+            log_failure(log, f"button {self.custom_id} failed", error)
+            await report_failure(interaction, error)

@@ -34,6 +34,7 @@ from bot.follower import ChangeFollower
 from bot.model import Command, Reply
 from bot.moderator import Moderator
 from bot.reminders import ReminderService
+from bot.store_trouble import log_failure
 from storage import open_repository
 
 log = logging.getLogger(__name__)
@@ -80,9 +81,10 @@ class StationmasterBot(commands.AutoShardedBot):
     async def on_command_failure(self, interaction: discord.Interaction,
                                  error: discord.app_commands.AppCommandError) -> None:
         """A command raised: log it and answer the user, who would otherwise wait forever."""
-        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        cause = getattr(error, "original", error)  # CommandInvokeError wraps what the command raised
+        log_failure(log, f"command {getattr(interaction.command, 'qualified_name', '?')} failed", cause)
         if interaction.type is discord.InteractionType.application_command:
-            await report_failure(interaction)
+            await report_failure(interaction, cause)
 
     async def setup_hook(self) -> None:
         await self.add_cog(GameCog(self))

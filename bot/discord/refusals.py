@@ -8,6 +8,8 @@ import logging
 
 import discord
 
+from bot.store_trouble import trouble_text
+
 log = logging.getLogger(__name__)
 
 LIMIT = 2000  # characters in a Discord message
@@ -33,9 +35,11 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-async def report_failure(interaction: discord.Interaction) -> None:
-    """Answer an interaction whose command raised, so nobody is left on "thinking" forever."""
+async def report_failure(interaction: discord.Interaction, error: BaseException | None = None) -> None:
+    """Answer an interaction whose command raised, so nobody is left on "thinking" forever: the
+    store's trouble (the database restarting, a stuck game) in its own words."""
+    text = (trouble_text(error) if error is not None else None) or FAILED
     try:
-        await refuse(interaction, FAILED)
+        await refuse(interaction, text)
     except discord.HTTPException:
         log.exception("could not tell the user that their command failed")

@@ -10,6 +10,8 @@ Requests (one JSON object a line), each answered by one line:
 - ``{"play": ["@Player 1 /pass", ...]}``: make the moves one after the other (each expecting
   the seq the last one left), answering each as it is acknowledged, until one is refused.
 - ``{"seq": null}``: the seq this process sees (after its check of the store).
+- ``{"hold": true}``: take the game's lock, as a move does, answer ``{"held": true}`` and keep
+  it until the next request (a test may freeze the process meanwhile).
 First it prints ``{"ready": true}``.
 """
 
@@ -71,6 +73,11 @@ async def main(url: str, game_id: int) -> None:
                         break
                     seq = answer["seq"]
                 say({"done": True})
+            elif "hold" in request:
+                async with moderator.sessions.lock(game_id):
+                    say({"held": True})
+                    await loop.run_in_executor(None, sys.stdin.readline)
+                say({"released": True})
             else:
                 async with moderator.sessions.lock(game_id):
                     say({"seq": (await moderator.sessions.get(game_id)).seq})

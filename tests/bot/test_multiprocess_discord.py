@@ -12,23 +12,24 @@ from __future__ import annotations
 
 import asyncio
 import random
-import signal
-import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fakediscord import FakeChannel, FakeDiscord, FakeGuild
-from multiproc_helpers import ROOT, create_database, drop_database, environment
+from fakediscord import FakeDiscord
+from multiproc_helpers import (
+    LEASE,
+    WAIT,
+    BotProcesses,
+    create_database,
+    drop_database,
+    reminders_in,
+    waiting_games,
+)
 
-from storage import GameSettings, NewGame, NewSeat, open_repository
-
-BOT_PROCESS = Path(__file__).with_name("bot_process.py")
-LEASE = 2  # seconds a claimed reminder stays with its process
-WAIT = 30.0
-FIRST_AFTER = 0.25  # hours: the shortest first reminder a game may have
+from storage import open_repository
 
 
 @pytest.fixture
@@ -36,83 +37,6 @@ async def pg_url(postgres_server: Any) -> AsyncIterator[str]:
     name, url = await create_database(postgres_server)
     yield url
     await drop_database(postgres_server, name)
-
-
-class BotProcesses:
-    """`stationmaster bot --config CONFIG` processes pointed at the fake."""
-
-    def __init__(self, fake: FakeDiscord, tmp_path: Path, url: str, guilds: list[FakeGuild]) -> None:
-        self.fake, self.tmp_path, self.url, self.guilds = fake, tmp_path, url, guilds
-        self.running: list[asyncio.subprocess.Process] = []
-
-    def config(self, shard_count: int | None, shard_ids: list[int] | None) -> Path:
-        lines = ["[bot]", f'database_url = "{self.url}"', "images = false",
-                 f"guild_ids = [{', '.join(str(g.id) for g in self.guilds)}]"]
-        if shard_count is not None:
-            lines.append(f"shard_count = {shard_count}")
-        if shard_ids is not None:
-            lines.append(f"shard_ids = {shard_ids}")
-        path = self.tmp_path / f"config-{len(list(self.tmp_path.glob('config-*')))}.toml"
-        path.write_text("\n".join(lines) + "\n")
-        return path
-
-    async def start(self, shard_count: int | None = None, shard_ids: list[int] | None = None
-                    ) -> asyncio.subprocess.Process:
-        before = len([s for s in self.fake.gateway.sessions if s.identified.is_set()])
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, str(BOT_PROCESS), self.fake.api_url, self.fake.ws_url,
-            str(self.config(shard_count, shard_ids)), "0.2", str(LEASE),
-            cwd=ROOT, env={**environment(), "DISCORD_TOKEN": self.fake.token})
-        self.running.append(process)
-        await self.fake.wait_for(
-            lambda: len([s for s in self.fake.gateway.sessions if s.identified.is_set()]) > before
-            or process.returncode is not None, timeout=WAIT, what="the bot process on the gateway")
-        assert process.returncode is None, f"the bot process exited with {process.returncode}"
-        return process
-
-    async def kill(self, process: asyncio.subprocess.Process) -> None:
-        process.send_signal(signal.SIGKILL)
-        await process.wait()
-        self.running.remove(process)
-
-    async def stop_all(self) -> None:
-        for process in list(self.running):
-            process.send_signal(signal.SIGTERM)
-        for process in list(self.running):
-            try:
-                await asyncio.wait_for(process.wait(), 10)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
-        self.running.clear()
-
-
-async def waiting_games(url: str, fake: FakeDiscord, guild: FakeGuild, count: int, first_due_in: float,
-                        spacing: float) -> list[FakeChannel]:
-    """``count`` new 18Texas games in ``guild``, each in a channel of its own, whose first
-    reminders fall due ``first_due_in`` seconds from now and every ``spacing`` seconds after."""
-    players = [fake.add_user(name, guild=guild) for name in ("alice", "bob", "carol")]
-    stamp = [0]
-    repo = await open_repository(url, clock=lambda: stamp[0])
-    channels = []
-    try:
-        for number in range(count):
-            channel = fake.add_text_channel(f"game-{number}", guild=guild)
-            # Its position last changed a quarter hour (less the delay) before now.
-            stamp[0] = int(time.time() + first_due_in + number * spacing - FIRST_AFTER * 3600)
-            await repo.create_game(
-                NewGame("18Texas", 100 + number, status="active", guild_id=guild.id, thread_id=channel.id),
-                [NewSeat(n, user.username, user.id) for n, user in enumerate(players, 1)],
-                GameSettings(reminder_first_after_hours=FIRST_AFTER, reminder_repeat_hours=24.0))
-            channels.append(channel)
-    finally:
-        await repo.close()
-    return channels
-
-
-def reminders_in(fake: FakeDiscord, channel: FakeChannel) -> list[Any]:
-    return [m for m in fake.messages_in(channel) if m.author.id == fake.bot_user.id
-            and m.content.startswith("Reminder: ")]
 
 
 async def test_reminders_fire_exactly_once_over_three_processes_with_sigkills(
