@@ -164,9 +164,16 @@ class PostgresGameRepository(SqlGameRepository):
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
         try:
-            if run_migrations:
-                async with pool.acquire() as conn:
+            connected = False
+            async with pool.acquire() as conn:  # the first connection: is the server there?
+                connected = True
+                if run_migrations:
                     await migrate(conn)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            await pool.close()
+            if not connected or _lost(exc, None):
+                raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
+            raise StorageError(f"cannot use the PostgreSQL database: {exc}") from exc
         except BaseException:
             await pool.close()
             raise

@@ -1,0 +1,91 @@
+"""A move that stays legal twice, typed at the same position in two processes at once (issue
+31, item 13): two `stationmaster play --game 1` processes on one PostgreSQL database, both
+showing the 18Texas fixture before its action 48, where Player 3 passes twice in a row. Each
+is sent "@Player 3 /pass" while the game is held elsewhere, so both wait for it together.
+Exactly one pass is made: the other terminal's line was typed at a position the game has
+left, and is refused saying so, whichever process it reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fixture_script import script
+from live_processes import Terminal, hold_game_lock, lock_waiters, no_traceback
+from multiproc_helpers import create_database, drop_database
+
+from bot.console_parse import parse_line
+from bot.model import Actor
+from bot.moderator import Moderator, plain_mention
+from storage import open_repository
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
+TABLE = Actor(user_id=None, name="", manager=True)
+BEFORE = 47  # the fixture's moves before Player 3's two passes in a row
+MOVED_ON = "error: Not made: the game has moved on since this was typed (it was at move 47, it is at move 48 now"
+
+
+@pytest.fixture
+async def pg_url(postgres_server: Any) -> AsyncIterator[str]:
+    name, url = await create_database(postgres_server)
+    yield url
+    await drop_database(postgres_server, name)
+
+
+async def fixture_game_before(url: str, lines: list[str]) -> int:
+    """The fixture's game started as `stationmaster play` starts it, with ``lines`` made."""
+    repo = await open_repository(url)
+    try:
+        moderator = Moderator(repo, images=False, mention=plain_mention)
+        created = await moderator.create_game(TABLE, "18Texas", seed=65394, site_rules=True,
+                                              players=[f"Player {n}" for n in range(1, 5)])
+        assert created.game_id is not None, created.text
+        assert (await moderator.start(created.game_id, TABLE, shuffle=False)).reply.ok
+        for line in lines:
+            parsed = parse_line(line)
+            assert parsed is not None and parsed[0] is not None
+            outcome = await moderator.act(created.game_id, Actor(None, parsed[0], True), parsed[1])
+            assert outcome.committed, (line, outcome.reply.text)
+        return created.game_id
+    finally:
+        await repo.close()
+
+
+async def stored_count(url: str, game_id: int) -> int:
+    repo = await open_repository(url)
+    try:
+        return len((await repo.load_game(game_id)).actions)
+    finally:
+        await repo.close()
+
+
+async def test_a_pass_typed_at_one_position_in_two_terminals_is_made_once(pg_url: str) -> None:
+    lines = script(FIXTURE)[0]
+    assert lines[BEFORE] == lines[BEFORE + 1] == "@Player 3 /pass"
+    game_id = await fixture_game_before(pg_url, lines[:BEFORE])
+    terminals = [await Terminal.start("--game", str(game_id), "--db", pg_url) for _ in range(2)]
+    try:
+        for terminal in terminals:
+            await terminal.expect(f"18Texas game #{game_id} (active)")
+        holder = await hold_game_lock(pg_url, game_id)
+        marks = [await terminal.send("@Player 3 /pass") for terminal in terminals]
+        await lock_waiters(pg_url, game_id, count=2)  # both typed at move 47, both waiting
+        await holder.close()
+        answers = []
+        for terminal, mark in zip(terminals, marks, strict=True):
+            await terminal.send("/game status")  # answered after the pass, so the pass's answer is whole
+            output = await terminal.expect(f"18Texas game #{game_id} (active)", mark)
+            answers.append(output.split(f"18Texas game #{game_id} (active)")[0])
+        refused = [a for a in answers if a.startswith(MOVED_ON)]
+        made = [a for a in answers if not a.startswith("error:")]
+        assert len(refused) == 1 and len(made) == 1, answers
+        assert "Player 3" in made[0] and "Now: " in refused[0], answers
+        assert await stored_count(pg_url, game_id) == BEFORE + 1
+        assert [await terminal.finish() for terminal in terminals] == [0, 0]
+    finally:
+        for terminal in terminals:
+            await terminal.kill()
+    no_traceback(*(t.text + t.errors for t in terminals))
