@@ -136,6 +136,13 @@ class ReminderService:
         """Plan the active games of this process's shards that have no due time stored
         (imported from the command line...), without loading any game, then look for due
         reminders every ``poll_seconds`` (sooner when a game planned here falls due)."""
+        try:
+            await self._plan_unplanned()
+        except Exception as error:  # the store's trouble must not keep the bot from starting
+            log_failure(log, "planning the reminders of unplanned games failed", error)
+        self._task = asyncio.create_task(self._run(), name="stationmaster-reminders")
+
+    async def _plan_unplanned(self) -> None:
         dues = await self.repo.list_reminder_dues()
         self.stored.update(dues)
         for record in await self.repo.list_games(statuses=["active"]):
@@ -146,7 +153,6 @@ class ReminderService:
                 await self._store(record.id, next_due(settings, record.updated_at, None))
             except Exception as error:
                 log_failure(log, f"cannot plan reminders for game {record.id}; it gets none until it changes", error)
-        self._task = asyncio.create_task(self._run(), name="stationmaster-reminders")
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Stop looking for reminders; one being sent is finished first (up to ``timeout``),

@@ -1,7 +1,9 @@
 """Conversions between database rows and the storage dataclasses, for every backend.
 
 A row is anything indexed by column name (``sqlite3.Row``, ``asyncpg.Record``); both
-backends store the same Python values: JSON columns as text, player ids as int or str.
+backends store the same Python values: JSON columns as text, player ids as int or str. A row
+that is not what Stationmaster writes (added or edited by hand: SQLite keeps any value in any
+column) raises ``StoreUnusable`` naming it, instead of failing somewhere later.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Protocol, cast
 
-from storage.errors import StorageError
+from storage.errors import StorageError, StoreUnusable
 from storage.models import (
     GAME_STATUSES,
     Away,
@@ -54,30 +56,65 @@ def check_status(status: str) -> GameStatus:
     return cast(GameStatus, status)
 
 
+def _whole(row: Row, column: str, where: str, *, optional: bool = False) -> Any:
+    value = row[column]
+    if optional and value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StoreUnusable.damaged(f"{where} has {column} {str(value)[:40]!r}, not a whole number")
+    return value
+
+
+def _text(row: Row, column: str, where: str) -> str:
+    value = row[column]
+    if not isinstance(value, str):
+        raise StoreUnusable.damaged(f"{where} has {column} {str(value)[:40]!r}, not text")
+    return value
+
+
+def _json(row: Row, column: str, where: str) -> Any:
+    try:
+        return json.loads(row[column])
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise StoreUnusable.damaged(f"{where}: its {column} is not JSON that can be read "
+                                    f"({type(exc).__name__})") from None
+
+
 def game(row: Row) -> GameRecord:
+    where = f"the row of game {str(row['id'])[:20]}"
+    options = _json(row, "options", where)
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise StoreUnusable.damaged(f"{where} has options that are not a list of names")
+    status = _text(row, "status", where)
+    if status not in GAME_STATUSES:
+        raise StoreUnusable.damaged(f"{where} has the unknown status {status[:40]!r}")
     return GameRecord(
-        id=row["id"],
-        title=row["title"],
-        seed=row["seed"],
-        options=tuple(json.loads(row["options"])),
-        status=check_status(row["status"]),
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        creator_user_id=row["creator_user_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        change_no=row["change_no"],
+        id=_whole(row, "id", where),
+        title=_text(row, "title", where),
+        seed=_whole(row, "seed", where),
+        options=tuple(options),
+        status=cast(GameStatus, status),
+        guild_id=_whole(row, "guild_id", where, optional=True),
+        channel_id=_whole(row, "channel_id", where, optional=True),
+        thread_id=_whole(row, "thread_id", where, optional=True),
+        creator_user_id=_whole(row, "creator_user_id", where, optional=True),
+        created_at=_whole(row, "created_at", where),
+        updated_at=_whole(row, "updated_at", where),
+        change_no=_whole(row, "change_no", where),
     )
 
 
 def seat(row: Row) -> SeatRecord:
+    where = f"seat {str(row['seat'])[:20]} of game {row['game_id']}"
+    player_id = row["player_id"]
+    if isinstance(player_id, bool) or not isinstance(player_id, int | str):
+        raise StoreUnusable.damaged(f"{where} has the player id {str(player_id)[:40]!r}")
     return SeatRecord(
         game_id=row["game_id"],
-        seat=row["seat"],
-        player_id=row["player_id"],
-        discord_user_id=row["discord_user_id"],
-        display_name=row["display_name"],
+        seat=_whole(row, "seat", where),
+        player_id=player_id,
+        discord_user_id=_whole(row, "discord_user_id", where, optional=True),
+        display_name=_text(row, "display_name", where),
         replaced=bool(row["replaced"]),
         left=bool(row["left_game"]),
     )
@@ -100,7 +137,7 @@ def action(row: Row) -> StoredAction:
     return StoredAction(
         game_id=row["game_id"],
         seq=row["seq"],
-        action=json.loads(row["action"]),
+        action=_json(row, "action", f"move {row['seq']} of game {row['game_id']}"),
         actor_user_id=row["actor_user_id"],
         created_at=row["created_at"],
     )
@@ -128,7 +165,7 @@ def train_offer(row: Row) -> TrainOffer:
     return TrainOffer(
         game_id=row["game_id"],
         seq=row["seq"],
-        action=json.loads(row["action"]),
+        action=_json(row, "action", f"the train offer of game {row['game_id']}"),
         buyer_user_id=row["buyer_user_id"],
         seller_player_id=row["seller_player_id"],
         created_at=row["created_at"],

@@ -37,6 +37,17 @@ class StoreUnusable(StorageError):
     """The store cannot do this as it is: a table or column is missing (dropped by hand), a
     stored row cannot be read, or the database user may only read. The message names what."""
 
+    @classmethod
+    def damaged(cls, what: str) -> StoreUnusable:
+        """A table, column or row that is not what Stationmaster wrote (edited by hand?)."""
+        return cls(f"the store is damaged: {what} (changed by hand?); restore the database from a "
+                   "backup, or export the games that still read and import them into a new one")
+
+    @classmethod
+    def read_only(cls, detail: str) -> StoreUnusable:
+        return cls(f"the database may only be read here ({detail}): games can be looked at and "
+                   "exported, not changed")
+
 
 class GameNotFound(StorageError):
     def __init__(self, game_id: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncpg  # type: ignore[import-untyped]
 
-from storage.errors import MigrationError
+from storage.errors import MigrationError, StoreUnusable
 from storage.migrate import Migration, check_target, load_migrations, pending
 
 PACKAGE = "storage.migrations_pg"
@@ -28,6 +28,9 @@ _CREATE_TABLE = (
 
 async def schema_version(conn: asyncpg.Connection) -> int:
     if not await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+        if await conn.fetchval("SELECT to_regclass('games') IS NOT NULL"):
+            raise StoreUnusable.damaged(
+                "it has Stationmaster's tables but no schema_migrations table, which says their version")
         return 0
     return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
 

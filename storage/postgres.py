@@ -32,7 +32,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from storage.errors import GameBusy, GameNotFound, StorageError, StoreUnavailable
+from storage.errors import GameBusy, GameNotFound, StorageError, StoreUnavailable, StoreUnusable
 from storage.models import GameChange
 from storage.pg_migrate import GAME_LOCK_NAMESPACE, migrate
 from storage.repository import ChangeFeed
@@ -209,6 +209,10 @@ class PostgresGameRepository(SqlGameRepository):
                 raise _unavailable(exc) from exc
             if isinstance(exc, asyncpg.exceptions.LockNotAvailableError):
                 raise GameBusy(None, self.lock_wait) from exc
+            if isinstance(exc, asyncpg.UndefinedTableError | asyncpg.UndefinedColumnError):
+                raise StoreUnusable.damaged(str(exc)) from exc
+            if isinstance(exc, asyncpg.InsufficientPrivilegeError | asyncpg.ReadOnlySQLTransactionError):
+                raise StoreUnusable.read_only(str(exc)) from exc
             raise
 
     @asynccontextmanager

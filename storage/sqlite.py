@@ -19,14 +19,14 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from os import PathLike
 from typing import Any
 
 import aiosqlite
 
-from storage.errors import StorageError
+from storage.errors import GameBusy, StorageError, StoreUnusable
 from storage.migrate import migrate
 from storage.models import GameChange
 from storage.repository import ChangeFeed
@@ -82,14 +82,33 @@ class _SqliteTx(Tx):
             return list(await cursor.fetchall())
 
 
+@contextlib.contextmanager
+def _translated(busy_timeout: float) -> Iterator[None]:
+    """SQLite's words for a damaged, read-only or locked file, as the store's errors."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        text = str(exc)
+        if text.startswith(("no such table", "no such column", "table ")):
+            raise StoreUnusable.damaged(text) from exc
+        if "readonly database" in text:
+            raise StoreUnusable.read_only(text) from exc
+        if "database is locked" in text:
+            raise GameBusy(None, busy_timeout) from exc
+        raise
+
+
 class SqliteGameRepository(SqlGameRepository):
     # Computed inside the write lock (BEGIN IMMEDIATE), so numbers follow commit order.
     NEXT_CHANGE_NO = "(SELECT COALESCE(MAX(change_no), 0) + 1 FROM games)"
     INTEGRITY_ERRORS = (sqlite3.IntegrityError,)
 
-    def __init__(self, conn: aiosqlite.Connection, *, clock: Clock = _now) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, *, clock: Clock = _now, busy_timeout: float = 30.0
+    ) -> None:
         super().__init__(clock)
         self._conn = conn
+        self._busy_timeout = busy_timeout
         self._path: str | None = None
         self._game_locks: dict[int, asyncio.Lock] = {}
         # aiosqlite runs one connection's statements in order, but two tasks sharing the
@@ -134,7 +153,7 @@ class SqliteGameRepository(SqlGameRepository):
         except BaseException:
             await conn.close()
             raise
-        repo = cls(conn, clock=clock)
+        repo = cls(conn, clock=clock, busy_timeout=busy_timeout)
         repo._path = str(path)
         return repo
 
@@ -144,6 +163,12 @@ class SqliteGameRepository(SqlGameRepository):
     # -- transactions -----------------------------------------------------------------
     @asynccontextmanager
     async def _transaction(self, begin: str) -> AsyncIterator[Tx]:
+        with _translated(self._busy_timeout):
+            async with self._locked(begin) as tx:
+                yield tx
+
+    @asynccontextmanager
+    async def _locked(self, begin: str) -> AsyncIterator[Tx]:
         async with self._lock:
             await self._conn.execute(begin)
             try:

@@ -28,15 +28,23 @@ def export_document(loaded: LoadedGame, engine: Engine | None = None) -> dict[st
 
     ``settings.optional_rules`` holds only the site's own variants; the engine's exact
     rule options ride along in a key of its own, so a re-import plays by the same rules.
+    A game the engine no longer replays (a rules change, a log edited by hand) is written
+    as it is stored, with no ``result``: export is how its log is saved.
     """
     engine = engine or default_engine()
     document = engine_document(loaded)
-    variants, extra_fields = engine.export_settings(loaded.game.title, list(loaded.game.options))
+    try:
+        variants, extra_fields = engine.export_settings(loaded.game.title, list(loaded.game.options))
+    except engine.GameError:  # a title this engine does not know: the options as stored
+        variants, extra_fields = list(loaded.game.options), {}
     document["settings"]["optional_rules"] = variants
     document.update(extra_fields)
     document["status"] = loaded.game.status
     if loaded.game.status == "finished":
-        game = engine.load_game(engine_document(loaded), options=list(loaded.game.options))
+        try:
+            game = engine.load_game(engine_document(loaded), options=list(loaded.game.options))
+        except engine.GameError:
+            return document
         document["result"] = game.result()
     return document
 
