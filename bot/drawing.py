@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import pickle
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import pictures as pics
 from bot.model import Picture
+from bot.parent_watch import start_worker
 
 if TYPE_CHECKING:
     from bot.sessions import Session
@@ -63,7 +65,8 @@ def _pool() -> ProcessPoolExecutor:
     global _POOL
     if _POOL is None:
         _POOL = ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_load_renderer)
+                                    # The worker ends with this process (bot.parent_watch).
+                                    initializer=start_worker, initargs=(os.getpid(), f"{__name__}:_load_renderer"))
     return _POOL
 
 

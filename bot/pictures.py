@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.model import Picture
+from bot.parent_watch import start_worker
 from engine.core.game import BaseGame
 
 log = logging.getLogger(__name__)
@@ -115,7 +116,9 @@ class OptimizerWorker:
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_load_optimizer, initargs=(self.niceness,))
+                                             # The worker ends with this process (bot.parent_watch).
+                                             initializer=start_worker,
+                                             initargs=(os.getpid(), f"{__name__}:_load_optimizer", self.niceness))
             self._started = self._pool.submit(_started)
         return self._pool
 

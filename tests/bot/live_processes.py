@@ -6,19 +6,24 @@ connection that holds a game's lock as another process would."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import asyncpg
 from multiproc_helpers import ROOT, environment
 
+from bot.console_parse import parse_line
+from bot.model import Actor
+from bot.moderator import Moderator, plain_mention
+from storage import open_repository
 from storage.pg_migrate import GAME_LOCK_NAMESPACE
 
 WAIT = 30.0  # seconds a process may take to answer on a busy machine
+TABLE = Actor(user_id=None, name="", manager=True)
 STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
 
 
@@ -33,9 +38,9 @@ class Terminal:
     _readers: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
-    async def start(cls, *args: str) -> Terminal:
+    async def start(cls, *args: str, images: str = "none") -> Terminal:
         process = await asyncio.create_subprocess_exec(
-            *STATIONMASTER, "play", "--images", "none", *args, cwd=ROOT, env=environment(),
+            *STATIONMASTER, "play", "--images", images, *args, cwd=ROOT, env=environment(),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         terminal = cls(process)
         assert process.stdout is not None and process.stderr is not None
@@ -126,12 +131,53 @@ def no_traceback(*outputs: str) -> None:
         assert "Traceback" not in output, output[-3000:]
 
 
-def pids_alive(*pids: int) -> list[int]:
-    alive = []
-    for pid in pids:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            continue
-        alive.append(pid)
-    return alive
+def _stat(pid: int) -> tuple[int, str] | None:
+    """(parent pid, state) of a process, from /proc (Linux); None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), fields[0]
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """The processes below ``pid`` (children, theirs...), with their command lines."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
+            children.setdefault(stat[0], []).append(int(entry.name))
+    found: dict[int, str] = {}
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            try:
+                found[child] = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            todo.append(child)
+    return found
+
+
+def running(pids: list[int]) -> list[int]:
+    """Those of ``pids`` still running (a zombie has ended: only its exit status is left)."""
+    return [pid for pid in pids if (stat := _stat(pid)) is not None and stat[1] != "Z"]
+
+
+async def fixture_game_before(url: str, lines: list[str]) -> int:
+    """The 18Texas fixture 65394's game started as `stationmaster play` starts it, with its
+    first moves (``lines``, as fixture_script types them) made."""
+    repo = await open_repository(url)
+    try:
+        moderator = Moderator(repo, images=False, mention=plain_mention)
+        created = await moderator.create_game(TABLE, "18Texas", seed=65394, site_rules=True,
+                                              players=[f"Player {n}" for n in range(1, 5)])
+        assert created.game_id is not None, created.text
+        assert (await moderator.start(created.game_id, TABLE, shuffle=False)).reply.ok
+        for line in lines:
+            parsed = parse_line(line)
+            assert parsed is not None and parsed[0] is not None
+            outcome = await moderator.act(created.game_id, Actor(None, parsed[0], True), parsed[1])
+            assert outcome.committed, (line, outcome.reply.text)
+        return created.game_id
+    finally:
+        await repo.close()

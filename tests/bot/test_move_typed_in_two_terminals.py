@@ -14,16 +14,12 @@ from typing import Any
 
 import pytest
 from fixture_script import script
-from live_processes import Terminal, hold_game_lock, lock_waiters, no_traceback
+from live_processes import Terminal, fixture_game_before, hold_game_lock, lock_waiters, no_traceback
 from multiproc_helpers import create_database, drop_database
 
-from bot.console_parse import parse_line
-from bot.model import Actor
-from bot.moderator import Moderator, plain_mention
 from storage import open_repository
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
-TABLE = Actor(user_id=None, name="", manager=True)
 BEFORE = 47  # the fixture's moves before Player 3's two passes in a row
 MOVED_ON = "error: Not made: the game has moved on since this was typed (it was at move 47, it is at move 48 now"
 
@@ -33,25 +29,6 @@ async def pg_url(postgres_server: Any) -> AsyncIterator[str]:
     name, url = await create_database(postgres_server)
     yield url
     await drop_database(postgres_server, name)
-
-
-async def fixture_game_before(url: str, lines: list[str]) -> int:
-    """The fixture's game started as `stationmaster play` starts it, with ``lines`` made."""
-    repo = await open_repository(url)
-    try:
-        moderator = Moderator(repo, images=False, mention=plain_mention)
-        created = await moderator.create_game(TABLE, "18Texas", seed=65394, site_rules=True,
-                                              players=[f"Player {n}" for n in range(1, 5)])
-        assert created.game_id is not None, created.text
-        assert (await moderator.start(created.game_id, TABLE, shuffle=False)).reply.ok
-        for line in lines:
-            parsed = parse_line(line)
-            assert parsed is not None and parsed[0] is not None
-            outcome = await moderator.act(created.game_id, Actor(None, parsed[0], True), parsed[1])
-            assert outcome.committed, (line, outcome.reply.text)
-        return created.game_id
-    finally:
-        await repo.close()
 
 
 async def stored_count(url: str, game_id: int) -> int:
