@@ -126,7 +126,8 @@ class Console:
             return True
         name, command = parsed
         # Typed after the previous reply was shown, at the position it showed.
-        command = replace(command, sent_at=time.time(), at_seq=self.seen if command.name in MOVES else None)
+        at_seq = self.seen if command.name in MOVES or command.name == "game undo" else None
+        command = replace(command, sent_at=time.time(), at_seq=at_seq)
         if command.name == "help":
             title = (await self.moderator.sessions.get(self.game_id)).loaded.game.title
             print(help_text(title), file=self.output)

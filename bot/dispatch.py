@@ -59,7 +59,8 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
     if name == "game routes":
         return await moderator.search_routes(game_id, actor, float(command.get("seconds", DEFAULT_SECONDS)))
     if name == "game undo":
-        return await moderator.finish(await moderator.undo(game_id, actor, int(command.get("steps", 1))))
+        return await moderator.finish(await moderator.undo(game_id, actor, int(command.get("steps", 1)),
+                                                           command.at_seq))
     if name == "game end":
         return await moderator.finish(await moderator.end_game(game_id, actor))
     if name == "game accept":

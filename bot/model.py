@@ -35,8 +35,8 @@ class Command:
     # move sent twice, not a second one.
     sent_at: float | None = field(default=None, compare=False)
     # The game's seq where the player typed it (the terminal: as its last reply showed the
-    # game): the move is refused if the game has moved on since, in whichever process it
-    # lands, so a copy of a move made at the same position is never made twice.
+    # game): a move (or an undo) is refused if the game has moved on since, in whichever
+    # process it lands, so a copy made at the same position is never made twice.
     at_seq: int | None = field(default=None, compare=False)
 
     def get(self, key: str, default: Any = None) -> Any:

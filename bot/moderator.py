@@ -386,8 +386,9 @@ class Moderator:
             return self._remember(session, actor, command, await self._commit(session, actor, {**action, **probe},
                                                                                raw=True))
 
-    async def undo(self, game_id: int, actor: Actor, steps: int = 1) -> Outcome:
-        """Take back moves: your own last move until the next player moves; more needs an admin."""
+    async def undo(self, game_id: int, actor: Actor, steps: int = 1, at_seq: int | None = None) -> Outcome:
+        """Take back moves: your own last move until the next player moves; more needs an admin.
+        ``at_seq``: the position it was typed at (the terminal), as for a move."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
             status = session.loaded.game.status
@@ -395,6 +396,8 @@ class Moderator:
                 return await self._undo_unreplayable(session, actor, steps)
             if session.game is None or status in ("setup", "abandoned"):
                 return Outcome(Reply.error("There is nothing to undo in this game.", game_id))
+            if (moved := self._moved_on(session, at_seq)) is not None:
+                return moved
             admin = session.is_admin(actor)
             if status == "finished" and not admin:
                 return Outcome(Reply.error("The game is over; only its creator can take moves back.", game_id))

@@ -22,7 +22,7 @@ from bot.moderator import Moderator, plain_mention
 from storage import open_repository
 from storage.pg_migrate import GAME_LOCK_NAMESPACE
 
-WAIT = 30.0  # seconds a process may take to answer on a busy machine
+WAIT = 60.0  # seconds a process may take to answer on a busy machine
 TABLE = Actor(user_id=None, name="", manager=True)
 STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
 
