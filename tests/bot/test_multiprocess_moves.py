@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from fixture_script import script
+from live_processes import fixture_game_before
 from multiproc_helpers import Worker, create_database, drop_database
 
 from bot.model import Actor, Command
@@ -28,7 +29,6 @@ from storage import open_repository
 from storage.replay import engine_document
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
-TABLE = Actor(user_id=None, name="", manager=True)
 
 
 @pytest.fixture
@@ -41,22 +41,6 @@ async def pg_url(postgres_server: Any) -> AsyncIterator[str]:
 @pytest.fixture(scope="module")
 def fixture_lines() -> list[str]:
     return script(FIXTURE)[0]
-
-
-async def fixture_game(url: str) -> int:
-    """The fixture's game, started with its players in its seat order (as `stationmaster play`
-    starts it), no move made yet."""
-    repo = await open_repository(url)
-    try:
-        moderator = Moderator(repo, images=False, mention=plain_mention)
-        created = await moderator.create_game(TABLE, "18Texas", seed=65394, site_rules=True,
-                                              players=[f"Player {n}" for n in range(1, 5)])
-        assert created.game_id is not None, created.text
-        started = await moderator.start(created.game_id, TABLE, shuffle=False)
-        assert started.reply.ok, started.reply.text
-        return created.game_id
-    finally:
-        await repo.close()
 
 
 async def stored_log(url: str, game_id: int) -> list[dict[str, Any]]:
@@ -73,7 +57,7 @@ async def stored_log(url: str, game_id: int) -> list[dict[str, Any]]:
 
 async def test_racing_processes_land_each_move_once_and_each_sees_the_others_moves(
         pg_url: str, fixture_lines: list[str]) -> None:
-    game_id = await fixture_game(pg_url)
+    game_id = await fixture_game_before(pg_url, [])
     workers = list(await asyncio.gather(*(Worker.start(pg_url, game_id) for _ in range(3))))
     try:
         winners: list[int] = []
@@ -111,7 +95,7 @@ async def test_racing_processes_land_each_move_once_and_each_sees_the_others_mov
 
 async def test_a_process_killed_mid_move_loses_no_acknowledged_move(
         pg_url: str, fixture_lines: list[str]) -> None:
-    game_id = await fixture_game(pg_url)
+    game_id = await fixture_game_before(pg_url, [])
     rng = random.Random(1414)
     acknowledged: list[int] = []
     for _ in range(4):
@@ -145,7 +129,7 @@ async def test_a_process_killed_mid_move_loses_no_acknowledged_move(
 async def test_the_next_command_sees_a_move_another_process_made(pg_url: str, fixture_lines: list[str]) -> None:
     """Without a change feed to wait for: the move is committed when the first process
     answers, and the second process's very next command checks the store first."""
-    game_id = await fixture_game(pg_url)
+    game_id = await fixture_game_before(pg_url, [])
     first, second = await Worker.start(pg_url, game_id), await Worker.start(pg_url, game_id)
     try:
         assert await second.ask({"seq": None}) == {"seq": 0}  # holds the game at move 0
@@ -160,7 +144,7 @@ async def test_the_next_command_sees_a_move_another_process_made(pg_url: str, fi
 
 
 async def test_an_end_agreement_given_through_one_process_counts_in_another(pg_url: str) -> None:
-    game_id = await fixture_game(pg_url)
+    game_id = await fixture_game_before(pg_url, [])
     repos = [await open_repository(pg_url) for _ in range(2)]
     try:
         moderators = [Moderator(repo, images=False, mention=plain_mention) for repo in repos]
