@@ -58,12 +58,26 @@ _GONE = (
 )
 
 
+def _closed(conn: asyncpg.Connection) -> bool:
+    """Whether a pooled connection's session has ended. asyncpg hands a connection that closed
+    under it back to the pool by itself, after which every call on it, ``is_closed`` too,
+    raises InterfaceError: that also means it is gone."""
+    try:
+        return bool(conn.is_closed())
+    except asyncpg.InterfaceError:
+        return True
+
+
 def _lost(exc: BaseException, conn: asyncpg.Connection | None) -> bool:
     """Whether an error means the server cannot be reached (rather than a refused statement)."""
     if isinstance(exc, _GONE):
         return True
+    if isinstance(exc, asyncpg.exceptions.InternalClientError):
+        # A statement sent while asyncpg is still taking in the server's goodbye (a session
+        # ended while idle): "cannot switch to state ...". The connection is closing.
+        return True
     # asyncpg says "connection is closed" as an InterfaceError, which also reports misuse.
-    return isinstance(exc, asyncpg.InterfaceError) and (conn is None or conn.is_closed())
+    return isinstance(exc, asyncpg.InterfaceError) and (conn is None or _closed(conn))
 
 
 def _unavailable(exc: BaseException, *, in_doubt: bool = False) -> StoreUnavailable:
@@ -194,11 +208,31 @@ class PostgresGameRepository(SqlGameRepository):
                 with self._translated(lambda: pinned.conn):
                     yield pinned.conn
             return
-        used: list[asyncpg.Connection] = []
-        with self._translated(lambda: used[0] if used else None):
-            async with self._pool.acquire() as conn:
-                used.append(conn)
+        with self._translated(lambda: None):
+            conn = await self._pool.acquire()
+        try:
+            with self._translated(lambda: conn):
                 yield conn
+        finally:
+            await self._give_back(conn)
+
+    async def _give_back(self, conn: asyncpg.Connection, unlock: int | None = None) -> None:
+        """Return a connection to the pool (unlocking game ``unlock`` first). A server gone
+        meanwhile is not the caller's concern here: what it did stands or failed already (a
+        commit in doubt said so), its locks went with its session, and the pool drops the
+        connection."""
+        try:
+            try:
+                # If this is cancelled, the pool's reset of the connection on release
+                # (pg_advisory_unlock_all) still frees the lock.
+                if unlock is not None and not _closed(conn):
+                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", GAME_LOCK_NAMESPACE, unlock)
+            finally:
+                await self._pool.release(conn)
+        except Exception as exc:
+            if not _lost(exc, conn):
+                raise
+            log.debug("a connection to PostgreSQL was lost as it was given back: %s", exc)
 
     @contextlib.contextmanager
     def _translated(self, conn: Callable[[], asyncpg.Connection | None]) -> Iterator[None]:
@@ -251,37 +285,26 @@ class PostgresGameRepository(SqlGameRepository):
         # Tasks of this process queue in memory, so waiting never ties up a pooled connection.
         local = self._local_locks.setdefault(game_id, asyncio.Lock())
         async with local:
-            held: list[asyncpg.Connection] = []
-            with self._translated(lambda: held[0] if held else None):
+            with self._translated(lambda: None):
                 conn = await self._pool.acquire()
-                held.append(conn)
-                try:
+            try:
+                with self._translated(lambda: conn):
                     # Waits at most lock_wait (the connection's lock_timeout).
                     await conn.execute(
                         "SELECT pg_advisory_lock($1, $2)", GAME_LOCK_NAMESPACE, game_id
                     )
-                except asyncpg.exceptions.LockNotAvailableError as exc:
-                    await self._pool.release(conn)
-                    raise GameBusy(game_id, self.lock_wait) from exc
-                except BaseException:
-                    await self._pool.release(conn)
-                    raise
+            except GameBusy as busy:
+                await self._give_back(conn)
+                raise GameBusy(game_id, self.lock_wait) from busy
+            except BaseException:
+                await self._give_back(conn)
+                raise
             token = _PINNED.set(_Pinned(self, conn, asyncio.Lock()))
             try:
                 yield  # the command's own errors pass as they are
             finally:
                 _PINNED.reset(token)
-                try:
-                    # If this is cancelled, the pool's reset of the connection on release
-                    # (pg_advisory_unlock_all) still frees the lock; a server that went
-                    # away took the lock with it.
-                    if not conn.is_closed():
-                        with self._translated(lambda: conn):
-                            await conn.execute(
-                                "SELECT pg_advisory_unlock($1, $2)", GAME_LOCK_NAMESPACE, game_id
-                            )
-                finally:
-                    await self._pool.release(conn)
+                await self._give_back(conn, unlock=game_id)
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """A session advisory lock on the game, held on one pooled connection; a process that

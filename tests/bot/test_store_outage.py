@@ -77,7 +77,8 @@ async def test_a_database_restart_under_a_terminal_and_a_bot(fake_discord: FakeD
         own_server.halt()
         holder.terminate()
         await terminal.expect(f"error: {UNAVAILABLE}", typed)
-        assert UNAVAILABLE in (await clicked.wait_message(timeout=WAIT)).content
+        answer = (await clicked.wait_message(timeout=WAIT)).content
+        assert UNAVAILABLE in answer, (answer, bot_log.read_text()[-4000:])
 
         # While it is down: every command is answered, nothing ends.
         await terminal.expect(f"error: {UNAVAILABLE}", await terminal.send("@bob /bid company:GRRRC price:80"))
