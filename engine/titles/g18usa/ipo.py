@@ -12,6 +12,7 @@ from engine.core.entities import Company, Corporation, Player
 from engine.core.family1817.market import liquidate
 from engine.core.services.market import Cell
 from engine.errors import GameError
+from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.setup import MAX_START_300
 from engine.titles.g18usa.stations import claim_subsidy
 
@@ -45,6 +46,8 @@ class Ipo:
     size: int | None = None
     owed: int = 0  # what the winner still pays (privates contributed lower it)
     contributed: list[str] = field(default_factory=list)
+    contributions_done: bool = False  # the winner passed, or has no private left to give
+    funded: bool = False  # `finish` has run
     subsidy_cash: int = 0
 
 
@@ -211,8 +214,28 @@ def contribute(game: G18USA, ipo: Ipo, company: Company) -> None:
         company.closed = True
         if laid:
             game.log.append(f"{ipo.home} becomes a metropolis")
+    if company.id == BANKRUPT_RAILROAD and _home_had_no_subsidy(game, corporation):
+        _free_train(game, corporation)
     if company.id in (BANKRUPT_RAILROAD, PYRAMID_SCHEME):
         company.closed = True
+
+
+def _home_had_no_subsidy(game: G18USA, corporation: Corporation) -> bool:
+    """Whether the company's home city held a "No Subsidy" tile (kept by the company until it is
+    funded, `finish`)."""
+    return any(company.ability.get("kind") == "none" for company in game.companies_of(corporation))
+
+
+def _free_train(game: G18USA, corporation: Corporation) -> None:
+    """P29's card: the company gets the bank's next train for nothing (a 2-train early on)."""
+    train = game.depot.next_train()
+    if train is None:
+        return
+    game.depot.take(train)
+    corporation.trains.append(train)
+    train.owner = corporation
+    game.log.append(f"{corporation.id} receives a {train.name}-train from the bank for nothing (P29)")
+    usa_phases.first_train(game, train)
 
 
 def finish(game: G18USA, ipo: Ipo) -> None:

@@ -26,6 +26,7 @@ from engine.titles.g18usa.resources import token_effect
 from engine.titles.g18usa.stations import check_station, city_of, legal_stations, place_station
 from engine.titles.g18usa.track import (
     CITY_YELLOW,
+    DENVER_UNSET,
     LayRecord,
     TrackTurn,
     UsaLay,
@@ -44,7 +45,6 @@ BOOMTOWN = "S8"
 GREAT_NORTHERN = "P17"
 RESOURCE_SUBSIDY = "S16"
 FREE_STATION = "S9"
-DENVER_UNSET = "X04s"  # Denver before its orientation is chosen
 IMPORT_EXPORT_HUB = "P6"
 BOOMTOWN_PRIVATE = "P9"
 LAW_FIRM = "P20"

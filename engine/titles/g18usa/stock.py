@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.core.actions import Action, Bid, Pass, PlaceToken
+from engine.core.actions import Action, Bid, LayTile, Pass, PlaceToken
 from engine.core.entities import Corporation, Holder, Player
 from engine.core.family1817.stock import FamilyStockRound
 from engine.core.round import Round, RoundSpec
@@ -21,6 +21,7 @@ from engine.errors import GameError
 from engine.titles.g18usa import ipo as ipos
 from engine.titles.g18usa.actions import Assign, Choose
 from engine.titles.g18usa.stations import check_station, city_of, place_station
+from engine.titles.g18usa.track import DENVER_UNSET, TrackTurn, apply_lay, check_lay, legal_lays
 from engine.titles.g18usa.usa_game import usa_game as _usa
 
 if TYPE_CHECKING:
@@ -61,7 +62,6 @@ def end_ipo(game: G18USA, rnd: UsaStockRound) -> None:
     """The company is started: funded, and the turn goes on to the left of the player who
     started the auction (11.6)."""
     ipo = _ipo(rnd)
-    ipos.finish(game, ipo)
     rnd.started.add(ipo.corporation.id)
     rnd.ipo = None
     rnd.last_to_act = ipo.starter
@@ -259,9 +259,19 @@ class IpoSizeStep(Step):
 
 
 def progress(game: G18USA, rnd: UsaStockRound) -> None:
-    """A started company with its size and nothing left to contribute is funded at once."""
+    """A started company with its size, nothing left to contribute (or the winner done with it)
+    and Denver's orientation chosen where it starts there is funded at once."""
     ipo = rnd.ipo
-    if ipo is not None and ipo.won and ipo.size is not None and not ipos.contributable(game, ipo):
+    if ipo is None or not ipo.won or ipo.size is None:
+        return
+    if not ipo.contributions_done and not ipos.contributable(game, ipo):
+        ipo.contributions_done = True
+    if ipo.contributions_done and not ipo.funded:
+        # Funded (its stations bought) once the privates are in, before Denver's tile if that is
+        # still to lay.
+        ipos.finish(game, ipo)
+        ipo.funded = True
+    if ipo.contributions_done and not denver_home_open(game, ipo):
         end_ipo(game, rnd)
 
 
@@ -272,17 +282,23 @@ class ContributeStep(Step):
     label = "contribute private companies"
 
     def handlers(self) -> Mapping[str, Handler]:
-        return {"assign": self.process_assign, "pass": self.process_pass}
+        return {"assign": self.process_assign, "pass": self.process_pass, "lay_tile": self.process_lay}
 
     def active(self, game: BaseGame, rnd: Round) -> bool:
         ipo = _stock(rnd).ipo
         return ipo is not None and ipo.won and ipo.size is not None
 
     def acting_entity(self, game: BaseGame, rnd: Round) -> Holder | None:
-        return _ipo(rnd).leader
+        ipo = _ipo(rnd)
+        return ipo.corporation if ipo.contributions_done else ipo.leader
 
     def actions(self, game: BaseGame, rnd: Round, entity: Holder) -> list[str]:
-        return ["assign", "pass"] if entity is self.acting_entity(game, rnd) else []
+        ipo = _ipo(rnd)
+        if entity is ipo.corporation:
+            return ["lay_tile"] if denver_home_open(_usa(game), ipo) else []
+        if entity is not ipo.leader or ipo.contributions_done:
+            return []
+        return ["assign", "pass"]
 
     def process_assign(self, game: BaseGame, rnd: Round, entity: Holder, action: Assign) -> None:
         usa = _usa(game)
@@ -298,15 +314,57 @@ class ContributeStep(Step):
         if ipo.leader.cash < 0:
             raise GameError(f"{ipo.leader.name} still owes ${-ipo.leader.cash} more than their cash for "
                             f"{ipo.corporation.id}: contribute private companies first (11.6)")
-        end_ipo(_usa(game), _stock(rnd))
+        ipo.contributions_done = True
+        progress(_usa(game), _stock(rnd))
+
+    def process_lay(self, game: BaseGame, rnd: Round, entity: Holder, action: LayTile) -> None:
+        """12.2.3: a company starting in Denver chooses the orientation of its metropolis tile, at
+        its start (the site asks for it before or after the privates are contributed)."""
+        usa = _usa(game)
+        ipo = _ipo(rnd)
+        lay = check_lay(usa.umap, _start_turn(usa, ipo), ipo.corporation.id, action.hex, action.tile,
+                        action.rotation)
+        if lay.nature != "denver":
+            raise GameError(f"{ipo.corporation.id} lays no track while it starts; only Denver's "
+                            f"orientation is chosen now, in {ipo.home}")
+        apply_lay(usa.umap, lay)
+        usa.last_tile_hexes = [action.hex]
+        game.log.append(f"{ipo.corporation.id} lays Denver's metropolis tile in {action.hex} "
+                        f"(rotation {action.rotation})")
+        progress(usa, _stock(rnd))
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
+        usa = _usa(game)
         ipo = _ipo(rnd)
-        choices = [{"target": company.id, "target_type": "company"}
-                   for company in ipos.contributable(_usa(game), ipo)]
-        # The winner's bid counted their privates: while it is more than their cash, they give them.
-        passing = [{"type": "pass", "entity": ipo.leader.id}] if ipo.leader.cash >= 0 else []
-        return [{"type": "assign", "entity": ipo.leader.id, "choices": choices}, *passing]
+        moves: list[Move] = []
+        if not ipo.contributions_done:
+            choices = [{"target": company.id, "target_type": "company"}
+                       for company in ipos.contributable(usa, ipo)]
+            moves.append({"type": "assign", "entity": ipo.leader.id, "choices": choices})
+            # The winner's bid counted their privates: while it is more than their cash, they give them.
+            if ipo.leader.cash >= 0:
+                moves.append({"type": "pass", "entity": ipo.leader.id})
+        if denver_home_open(usa, ipo):
+            lays = [choice for choice in legal_lays(usa.umap, _start_turn(usa, ipo)) if choice["hex"] == ipo.home]
+            moves.append({"type": "lay_tile", "entity": ipo.corporation.id, "entity_type": "corporation",
+                          "choices": lays})
+        return moves
+
+    def matches(self, game: BaseGame, choice: Mapping[str, Any], action: Action) -> bool:
+        if isinstance(action, LayTile):
+            return choice["hex"] == action.hex and any(
+                tile["tile"].rsplit("-", 1)[0] == action.tile.rsplit("-", 1)[0] and action.rotation in tile["rotations"]
+                for tile in choice["tiles"])
+        return super().matches(game, choice, action)
+
+
+def denver_home_open(game: G18USA, ipo: ipos.Ipo) -> bool:
+    """The company starts in Denver while its metropolis tile's orientation is still open."""
+    return ipo.home is not None and game.board.hexes[ipo.home].tile.name == DENVER_UNSET
+
+
+def _start_turn(game: G18USA, ipo: ipos.Ipo) -> TrackTurn:
+    return TrackTurn(ipo.corporation.id, game.phase.name, home=ipo.home, first_turn=True)
 
 
 def stock_round_spec() -> RoundSpec:

@@ -40,6 +40,7 @@ CITY_GREEN = ("14", "15", "619")
 CITY_BROWN = ("63", "448", "611")
 CITY_YELLOW = ("5", "6", "57")
 CLEVELAND = ("D24", "X13")
+DENVER_UNSET = "X04s"  # Denver before its orientation is chosen (12.2.3)
 GREAT_NORTHERN = "P17"
 TRACK_ENGINEERS = "P7"
 PETTIBONE = "P11"
@@ -187,7 +188,7 @@ def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, til
         return entity, _company_candidates(umap, turn, entity, state, tile, phase), 0
     if tile.name in PRIVATE_TILES:
         raise GameError(f"tile {tile.name} is laid only through {PRIVATE_TILES[tile.name]}")
-    if state.tile.name == "X04s":
+    if state.tile.name == DENVER_UNSET:
         return "denver", ["X04"], 0
     if umap.tile_resources(tile) and not state.tile_laid:
         names = _resource_candidates(umap, state, phase, p11=turn.owns(PETTIBONE))
