@@ -40,6 +40,15 @@ def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> 
     return {resource: lay.nature for resource in resources} if lay.nature == "S16" else {}
 
 
+def token_order(owners: tuple[str, ...]) -> list[str]:
+    """Which private gives up a token first when the company holds several of one resource: as on
+    the site, the resource privates in the order of their ids read as text (P12 before P3, P24
+    before P4, P1 before P18 before P28), then P21, whose token is coal or ore, then the resource
+    subsidy."""
+    plain = sorted(owner for owner in owners if owner not in ("P21", "S16"))
+    return plain + [owner for owner in ("P21", "S16") if owner in owners]
+
+
 def use_resource(game: G18USA, corporation: Corporation, resources: tuple[str, ...]) -> dict[str, str]:
     """The company's resource privates give up a token each: P21's serves as coal or ore.
     Returns which private gave each resource's token."""
@@ -47,7 +56,7 @@ def use_resource(game: G18USA, corporation: Corporation, resources: tuple[str, .
 
     used = {}
     for resource in resources:
-        for owner in RESOURCE_PRIVATES[resource]:
+        for owner in token_order(RESOURCE_PRIVATES[resource]):
             company = game.companies.get(owner)
             if company is None or company.owner is not corporation or company.closed:
                 continue
