@@ -22,11 +22,11 @@ from typing import Any, ClassVar
 
 from engine.core.actions import Action, BuyShares, Pass, SellShares
 from engine.core.entities import Corporation, Holder, Player
-from engine.core.family1817.actions import Convert, Merge, TakeLoan
+from engine.core.family1817.actions import Convert, Merge, ScrapTrain, TakeLoan
 from engine.core.family1817.game import SITE_POST_CONVERSION
 from engine.core.family1817.loans import loan_refusal, take_loan
 from engine.core.family1817.market import in_normal_area, liquidate
-from engine.core.family1817.operating import family
+from engine.core.family1817.operating import family, scrap_moves, scrap_train
 from engine.core.family1817.shorts import close_short
 from engine.core.family1817.sizes import convert, merge, merger_refusal
 from engine.core.round import Round
@@ -139,7 +139,8 @@ class ConversionStep(Step):
     label = "convert or merge"
 
     def handlers(self) -> Mapping[str, Handler]:
-        return {"convert": self.process_convert, "merge": self.process_merge, "pass": self.process_pass}
+        return {"convert": self.process_convert, "merge": self.process_merge, "pass": self.process_pass,
+                "scrap_train": self.process_scrap}
 
     def active(self, game: Any, rnd: Round) -> bool:
         return _merger(rnd).pending is None and rnd.current_entity(game) is not None
@@ -169,7 +170,14 @@ class ConversionStep(Step):
         kinds = ["convert"]
         if next(self.partner_offers(game, merger, entity), None) is not None:
             kinds.append("merge")
+        # A title's scrappable trains (18USA's Pullman) go at any time the company may act.
+        if family(game).scrappable_trains(entity):
+            kinds.append("scrap_train")
         return kinds + ["pass"]
+
+    def process_scrap(self, game: Any, rnd: Round, entity: Holder, action: ScrapTrain) -> None:
+        assert isinstance(entity, Corporation)
+        scrap_train(family(game), entity, action)
 
     def skip(self, game: Any, rnd: Round) -> None:
         _merger(rnd).next_company()
@@ -229,6 +237,8 @@ class ConversionStep(Step):
         if "merge" in kinds:
             moves.append({"type": "merge", **base, "choices": [
                 {"corporation": other.id} for other in self.partners(game, _merger(rnd), corporation)]})
+        if "scrap_train" in kinds:
+            moves += scrap_moves(family(game), corporation)
         if "pass" in kinds:
             moves.append({"type": "pass", **base})
         return moves
@@ -236,6 +246,8 @@ class ConversionStep(Step):
     def matches(self, game: Any, choice: Mapping[str, Any], action: Action) -> bool:
         if isinstance(action, Merge):
             return bool(choice["corporation"] == action.corporation)
+        if isinstance(action, ScrapTrain):
+            return bool(choice["train"] == action.train)
         return super().matches(game, choice, action)
 
 
