@@ -118,7 +118,8 @@ def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
     """Whether something outside the company's tile actions is still open in its track step: the
     Boomtown subsidy (S8) on its yellow home city, the resource subsidy's lay (S16), P17's extra
     yellow tile not yet laid this round (even with every Great Northern hex laid: s8504 at 673), P9 while held (even with no yellow city
-    in reach: s8602 at 316), P20 while the company has a station to place (s8401 at 561), P6's
+    in reach: s8602 at 316), P20 while the company has a station to place and a full city it
+    could go in (s8401 at 561; not without such a city), P6's
     red area. As on the site, the track step waits."""
     corporation = rnd.corporation
     if game.owns(corporation, RESOURCE_SUBSIDY):
@@ -131,7 +132,8 @@ def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
         return True
     if game.owns(corporation, BOOMTOWN_PRIVATE):
         return True
-    if game.owns(corporation, LAW_FIRM) and game.tokens_left(corporation) > 0:
+    if game.owns(corporation, LAW_FIRM) and game.tokens_left(corporation) > 0 \
+            and legal_stations(game.umap, corporation.id, LAW_FIRM):
         return True
     return red_area_power_open(game, corporation)
 
