@@ -103,6 +103,9 @@ class Corporation(Holder):
     has_paid: bool = False  # reached the dividend step at least once
     route_seen: bool = False  # had a runnable route at some check (see route_available)
     closed: bool = False
+    # A president whose certificate went to the open market and who stays president (the site's
+    # reading of a 2-share company's certificate sold in 1817's share dealings).
+    president_without_certificate: Player | None = None
 
     @property
     def key(self) -> str:
@@ -129,7 +132,7 @@ class Corporation(Holder):
 
     def president(self) -> Player | None:
         owner = self.president_share().owner
-        return owner if isinstance(owner, Player) else None
+        return owner if isinstance(owner, Player) else self.president_without_certificate
 
     def treasury_percent(self) -> int:
         return self.percent_owned_by(self)

@@ -315,7 +315,10 @@ class BaseGame(TitleRules, RouteHooksMixin):
         president = corporation.president()
         if president is None or president is buyer:
             return
-        if corporation.percent_owned_by(buyer) > corporation.percent_owned_by(president):
+        held = corporation.percent_owned_by(buyer)
+        # The new president gives shares worth the president's certificate for it: only a player
+        # holding that much may take over (it matters where the president holds no certificate).
+        if held > corporation.percent_owned_by(president) and held >= corporation.president_share().percent:
             self.swap_presidency(corporation, president, buyer)
 
     # --- starting and floating companies ---------------------------------------------------

@@ -32,6 +32,7 @@ SITE_SALE_STATIONS = "site_sale_stations"
 SITE_CLOSE_SHORT_AT_LIMIT = "site_close_short_at_limit"
 SITE_SALE_LOANS_OVER_LIMIT = "site_sale_loans_over_limit"
 SITE_LIQUIDATION_PRESIDENT_ASKED = "site_liquidation_president_asked"
+SITE_DEALING_DUMPS = "site_dealing_dumps"
 FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
@@ -54,6 +55,12 @@ FAMILY_OPTIONS: dict[str, str] = {
     SITE_LIQUIDATION_PRESIDENT_ASKED: "In a stock round the president of a company in liquidation is asked to "
                                       "act even with nothing to do but pass, as on the site (a player who "
                                       "can do nothing is passed over).",
+    SITE_DEALING_DUMPS: "In the share dealings after a conversion or merger a player may sell the president's "
+                        "certificate of a 2-share company they preside, in liquidation too, as the site "
+                        "allows: they are paid the share price for each share the sale names, the whole "
+                        "certificate goes to the open market and they stay president (rule 11.1: shares "
+                        "of a 2-share company are never sold and a president's certificate is never in "
+                        "the open market).",
     SITE_BANKRUPT_PRIVATES: "A bankrupt player keeps their private companies, as on the site (rule 15: they go "
                             "to the open market).",
 }

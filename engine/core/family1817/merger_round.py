@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from engine.core.actions import Action, BuyShares, Pass, SellShares
 from engine.core.entities import Corporation, Holder, Player
 from engine.core.family1817.actions import Convert, Merge, ScrapTrain, TakeLoan
-from engine.core.family1817.game import SITE_POST_CONVERSION
+from engine.core.family1817.game import SITE_DEALING_DUMPS, SITE_POST_CONVERSION
 from engine.core.family1817.loans import loan_refusal, take_loan
 from engine.core.family1817.market import in_normal_area, liquidate
 from engine.core.family1817.operating import family, scrap_moves, scrap_train
@@ -299,7 +299,9 @@ class PostConversionStep(Step):
         company, under the usual rules (11.1), as on the site (s8400 at 644: MKT after PRR's
         merger). A player is asked only when they could buy or sell the new company's shares
         (as on the site: 109372 at 717, s8400 at 467)."""
-        return sale_choices(game, player) if self.offers_sales(game, rnd, player) else []
+        if not self.offers_sales(game, rnd, player):
+            return []
+        return sale_choices(game, player) + president_dumps(game, player)
 
     def offers_sales(self, game: Any, rnd: Round, player: Player, buys: bool | None = None) -> bool:
         """Whether `sells` offers any sale, from the first sale found (`buys`: whether the player
@@ -308,7 +310,7 @@ class PostConversionStep(Step):
         if _merger(rnd).president_dealing or not in_normal_area(game, corporation):
             return False
         if buys if buys is not None else self.buys(game, rnd, player):
-            return any(sale_offers(game, player))
+            return any(sale_offers(game, player)) or bool(president_dumps(game, player))
         return any(choice["corporation"] == corporation.id for choice in sale_offers(game, player))
 
     def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
@@ -372,8 +374,13 @@ class PostConversionStep(Step):
         if not self.sells(game, rnd, entity):
             raise GameError(f"{entity.name} may not sell now: the president of {_merger(rnd).pending} "
                             "buys from its treasury first (14.1.3)")
-        plan = plan_sale(game, entity, corporation, action.shares, action.percent)
-        execute_sale(game, entity, plan, action.shares)
+        dump = next((choice for choice in president_dumps(game, entity)
+                     if share_choice_matches(game, choice, action.shares, action.percent)), None)
+        if dump is not None:
+            dump_president_certificate(game, entity, corporation, dump["percent"])
+        else:
+            plan = plan_sale(game, entity, corporation, action.shares, action.percent)
+            execute_sale(game, entity, plan, action.shares)
         self.next_dealer(game, rnd)
 
     def legal_moves(self, game: Any, rnd: Round) -> list[Move]:
@@ -397,6 +404,36 @@ class PostConversionStep(Step):
         if isinstance(action, BuyShares):
             return len(action.shares) == 1 and action.shares[0].rsplit("_", 1)[0] == choice["corporation"]
         return super().matches(game, choice, action)
+
+
+def president_dumps(game: Any, player: Player) -> list[Move]:
+    """The site's sales of a 2-share company's president's certificate in the share dealings
+    (`SITE_DEALING_DUMPS`): for each such company the player presides, one sale per share count."""
+    if not game.option(SITE_DEALING_DUMPS):
+        return []
+    offers: list[Move] = []
+    for corporation in game.corporations.values():
+        share = next((s for s in corporation.shares if s.president), None)
+        if share is None or share.owner is not player or family(game).company_size(corporation) != 2:
+            continue
+        price = game.share_price(corporation)
+        for percent in range(corporation.share_percent, share.percent + 1, corporation.share_percent):
+            offers.append({"corporation": corporation.id, "shares": [share.id], "percent": percent,
+                           "price": price * corporation.units(percent)})
+    return offers
+
+
+def dump_president_certificate(game: Any, player: Player, corporation: Corporation, percent: int) -> None:
+    """`SITE_DEALING_DUMPS`: the certificate goes to the open market, the bank pays for the shares
+    the sale named, and the player stays president."""
+    share = corporation.president_share()
+    paid = game.share_price(corporation) * corporation.units(percent)
+    game.ledger.move(share, game.pool)
+    corporation.president_without_certificate = player
+    if paid:
+        game.transfer(game.bank, player, paid)
+    game.log.append(f"{player.name} sells {corporation.id}'s president's certificate to the market "
+                    f"for ${paid} and stays its president")
 
 
 class PostConversionLoansStep(Step):
