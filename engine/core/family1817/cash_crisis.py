@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 # The site leaves a bankrupt player's private companies with them (still counted in their value);
 # rule 15 puts them in the open market.
 SITE_BANKRUPT_PRIVATES = "site_bankrupt_privates"
+# The site takes the whole interest from a president who cannot pay it and forgives what they
+# owe when they go bankrupt: the company gets nothing. Rule 15 puts the bankrupt's money (what
+# they had towards the interest) on the company's charter.
+SITE_INTEREST_BANKRUPTCY = "site_interest_bankruptcy"
 
 
 def crisis_sales(game: Any, player: Player, need: int) -> list[Move]:
@@ -97,7 +101,8 @@ def go_bankrupt(game: Family1817Game, player: Player, debt: Debt | None) -> None
     if player.cash < 0:
         game.transfer(game.bank, player, -player.cash)
     if debt is not None and debt.kind == Debt.INTEREST and company is not None:
-        game.transfer(game.bank, company, max(0, paid))
+        if not game.option(SITE_INTEREST_BANKRUPTCY):
+            game.transfer(game.bank, company, max(0, paid))
         game.transfer(player, company, player.cash)
     else:
         game.transfer(player, game.bank, player.cash)

@@ -10,6 +10,7 @@ from engine.core.entities import Corporation, Player, Share, Train
 from engine.core.family1817 import market as areas
 from engine.core.family1817.cash_crisis import (
     SITE_BANKRUPT_PRIVATES,
+    SITE_INTEREST_BANKRUPTCY,
     FamilyCashCrisisStep,
     go_bankrupt,
 )
@@ -61,6 +62,9 @@ FAMILY_OPTIONS: dict[str, str] = {
                         "certificate goes to the open market and they stay president (rule 11.1: shares "
                         "of a 2-share company are never sold and a president's certificate is never in "
                         "the open market).",
+    SITE_INTEREST_BANKRUPTCY: "A president who goes bankrupt over a company's interest has paid it in full "
+                              "to the bank and the company gets nothing, as on the site (rule 15: their "
+                              "money goes on the company's charter).",
     SITE_BANKRUPT_PRIVATES: "A bankrupt player keeps their private companies, as on the site (rule 15: they go "
                             "to the open market).",
 }
