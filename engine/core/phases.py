@@ -78,3 +78,4 @@ def rust_trains(game: BaseGame, names: tuple[str, ...], spared: frozenset[str] =
             old.owner = None
         if rusted:
             game.log.append(f"{corp.id}'s {', '.join(t.name for t in rusted)}-train(s) rust")
+    game.depot.left_play = [t for t in game.depot.left_play if t.name not in names]

@@ -34,6 +34,7 @@ SITE_CLOSE_SHORT_AT_LIMIT = "site_close_short_at_limit"
 SITE_SALE_LOANS_OVER_LIMIT = "site_sale_loans_over_limit"
 SITE_LIQUIDATION_PRESIDENT_ASKED = "site_liquidation_president_asked"
 SITE_DEALING_DUMPS = "site_dealing_dumps"
+SITE_TRAINS_LEFT_PLAY_WAIT = "site_trains_left_play_wait"
 FAMILY_OPTIONS: dict[str, str] = {
     SITE_LOANS_AFTER_INTEREST: "A company may take loans at its repay-loans step, after paying interest, as on "
                                "the site (rule 12.8: no further loans after paying interest).",
@@ -65,6 +66,10 @@ FAMILY_OPTIONS: dict[str, str] = {
     SITE_INTEREST_BANKRUPTCY: "A president who goes bankrupt over a company's interest has paid it in full "
                               "to the bank and the company gets nothing, as on the site (rule 15: their "
                               "money goes on the company's charter).",
+    SITE_TRAINS_LEFT_PLAY_WAIT: "While a train that left play with a company nobody bought has not rusted, every "
+                                "company with room for a train is asked at its buy-trains step, even with "
+                                "nothing it can buy, as on the site (a step with nothing to decide is "
+                                "passed over).",
     SITE_BANKRUPT_PRIVATES: "A bankrupt player keeps their private companies, as on the site (rule 15: they go "
                             "to the open market).",
 }
@@ -174,8 +179,10 @@ class Family1817Game(BaseGame):
             self.board.remove_token(coord, city_index, slot)
         if corporation.cash:
             self.transfer(corporation, self.bank, corporation.cash)
+        # Trains still held here leave play with the company (the bank took it in liquidation).
         for train in corporation.trains:
-            self.depot.discard(train, to_market=self.DISCARDS_TO_MARKET)
+            self.depot.discard(train, to_market=False)
+            self.depot.left_play.append(train)
         corporation.trains = []
         # Privates nobody took over (a liquidation without a buyer) leave the game with it.
         for company in self.companies.values():

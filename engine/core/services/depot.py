@@ -80,6 +80,9 @@ class Depot:
     sold_names: set[str] = field(default_factory=set)
     made: dict[str, int] = field(default_factory=dict)  # trains made so far of each kind
     retired: set[str] = field(default_factory=set)  # unlimited kinds no longer made
+    # Trains that left play with a company nobody bought (the bank took it), until they would
+    # have rusted: no one may buy them, but on the site they keep companies' buy steps open.
+    left_play: list[Train] = field(default_factory=list)
 
     @classmethod
     def from_data(cls, raw_trains: list[dict[str, Any]], players: int) -> Depot:

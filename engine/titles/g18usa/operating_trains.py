@@ -14,6 +14,7 @@ from engine.core.routes import Run, rebuild_run
 from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep
 from engine.core.steps.route import check_most
+from engine.core.family1817.game import SITE_TRAINS_LEFT_PLAY_WAIT
 from engine.errors import GameError
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.actions import Choose
@@ -407,7 +408,7 @@ class UsaBuyTrainStep(EndedByAnAttachment):
         if not room_for_train(usa, corp):
             return []
         if not any(buyable_offers(usa, corp)):
-            return []
+            return ["pass"] if usa.option(SITE_TRAINS_LEFT_PLAY_WAIT) and usa.depot.left_play else []
         return ["buy_train", "pass"]
 
     def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
