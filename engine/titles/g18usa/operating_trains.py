@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.actions import Action, BuyTrain, Pass, RunRoutes
 from engine.core.entities import Corporation, Holder, Train
+from engine.core.family1817.game import SITE_TRAINS_LEFT_PLAY_WAIT
 from engine.core.round import Round
 from engine.core.routes import Run, rebuild_run
 from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep
 from engine.core.steps.route import check_most
-from engine.core.family1817.game import SITE_TRAINS_LEFT_PLAY_WAIT
 from engine.errors import GameError
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.actions import Choose
