@@ -181,6 +181,11 @@ class TitleRules:
         """The company's trains that count toward its limit (a title may leave some out)."""
         return len(corporation.trains)
 
+    def discards_wait(self, rnd: Any) -> bool:
+        """Whether companies over the train limit wait before discarding (a title's reading of
+        when "immediately" is); by default they discard at once."""
+        return False
+
     def must_discard(self, corporation: Corporation) -> bool:
         """Whether the company holds more trains than it may and must discard one."""
         return self.counted_trains(corporation) > self.train_limit(corporation)

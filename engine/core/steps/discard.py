@@ -30,6 +30,8 @@ class DiscardTrainStep(Step):
         return {"discard_train": self.process_discard}
 
     def active(self, game: BaseGame, rnd: Round) -> bool:
+        if game.discards_wait(rnd):
+            return False
         # Asked before every move, so no list and no sort.
         if type(game).train_limit is TitleRules.train_limit and \
                 type(game).counted_trains is TitleRules.counted_trains and \

@@ -50,6 +50,9 @@ GAME_OPTIONS = {
                         "(rule 16: private companies have no value).",
     SITE_ANY_RUNS: "A company may run any legal set of runs, even for less than its trains can earn, as on "
                    "the site (rule 12.4: a company must run for the maximum possible earnings).",
+    usa_phases.SITE_DISCARD_AFTER_BUYING: "Companies pushed over the train limit by a train bought in an "
+                                          "operating turn discard when the buying company's turn is over, "
+                                          "as on the site (rule 6.3: at once).",
     SITE_UNASKED_TRAIN_SALES: "A company buys another company's train or Pullman without asking that company's "
                               "president, as on the site (rules 12.6 and 12.7: from a consenting company).",
 }
@@ -287,6 +290,9 @@ class G18USA(Family1817Game):
     # --- trains ----------------------------------------------------------------------------------
     def train_limit(self, corporation: Corporation) -> int:
         return self.phase.train_limit
+
+    def discards_wait(self, rnd: Any) -> bool:
+        return bool(getattr(rnd, "discards_held", False))
 
     def crowded_order(self, crowded: list[Corporation]) -> list[Corporation]:
         """Rule 6.3 names no order among companies over the limit at once; as on the site they

@@ -20,6 +20,7 @@ from engine.core.graph import reach_of
 from engine.core.lay_account import LayAccount
 from engine.core.round import Round, RoundSpec
 from engine.core.step import Handler, Move
+from engine.core.steps.discard import crowded
 from engine.core.steps.operating import OperatingStep, operating
 from engine.errors import GameError
 from engine.titles.g18usa.resources import token_effect
@@ -58,10 +59,21 @@ class UsaOperatingRound(FamilyOperatingRound):
 
     # The round's end (exports, 12.10) has run; the round may still wait for P13's choice.
     closing: bool = False
+    # A train bought in this turn pushed companies over the limit; with the site's reading they
+    # discard when the buying company's turn is over (`SITE_DISCARD_AFTER_BUYING`).
+    discards_held: bool = False
+
+    def turn_over(self, game: BaseGame) -> None:
+        if self.discards_held:
+            self.discards_held = False
+            if crowded(game):
+                return  # the discards first (the interrupting step); then the turn ends
+        super().turn_over(game)
 
     def _next_corporation(self, game: BaseGame) -> None:
         self.lays = []
         self.attachments = {}
+        self.discards_held = False
         super()._next_corporation(game)
         if self.finished and not self.closing:
             # An export may rust trains P13's company could save: the site holds the operating

@@ -13,12 +13,14 @@ from engine.core.family1817.game import SITE_TRAINS_LEFT_PLAY_WAIT
 from engine.core.round import Round
 from engine.core.routes import Run, rebuild_run
 from engine.core.step import Handler, Move
+from engine.core.steps.discard import crowded
 from engine.core.steps.operating import OperatingStep
 from engine.core.steps.route import check_most
 from engine.errors import GameError
 from engine.titles.g18usa import phases as usa_phases
 from engine.titles.g18usa.actions import Choose
 from engine.titles.g18usa.operating import UsaOperatingRound, _round, budget
+from engine.titles.g18usa.phases import SITE_DISCARD_AFTER_BUYING
 from engine.titles.g18usa.revenue import (
     RunTrain,
     check_run_set,
@@ -412,7 +414,10 @@ class UsaBuyTrainStep(EndedByAnAttachment):
         return ["buy_train", "pass"]
 
     def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
-        buy_train(_usa(game), self.operator(rnd, entity), action)
+        usa = _usa(game)
+        buy_train(usa, self.operator(rnd, entity), action)
+        if usa.option(SITE_DISCARD_AFTER_BUYING) and crowded(usa):
+            _round(rnd).discards_held = True
 
     def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
         self.operator(rnd, entity)

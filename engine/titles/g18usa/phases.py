@@ -9,6 +9,10 @@ from engine.core.entities import Corporation, Train
 from engine.core.phases import Phase, apply_first_train
 from engine.titles.g18usa.setup import UsaSetup
 
+# Rule 6.3 has companies over a lowered train limit discard at once; the site lets the company
+# whose purchase lowered it finish its turn before anyone discards.
+SITE_DISCARD_AFTER_BUYING = "site_discard_after_buying"
+
 if TYPE_CHECKING:
     from engine.titles.g18usa.game import G18USA
 
