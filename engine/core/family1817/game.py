@@ -57,12 +57,12 @@ FAMILY_OPTIONS: dict[str, str] = {
     SITE_LIQUIDATION_PRESIDENT_ASKED: "In a stock round the president of a company in liquidation is asked to "
                                       "act even with nothing to do but pass, as on the site (a player who "
                                       "can do nothing is passed over).",
-    SITE_DEALING_DUMPS: "In the share dealings after a conversion or merger a player may sell the president's "
-                        "certificate of a 2-share company they preside, in liquidation too, as the site "
-                        "allows: they are paid the share price for each share the sale names, the whole "
-                        "certificate goes to the open market and they stay president (rule 11.1: shares "
-                        "of a 2-share company are never sold and a president's certificate is never in "
-                        "the open market).",
+    SITE_DEALING_DUMPS: "In the share dealings after a conversion or merger a player may sell a president's "
+                        "certificate that no other player holds enough shares to take over (of a 2-share "
+                        "company or one in liquidation too), as the site allows: they are paid the share "
+                        "price for each share the sale names, the whole certificate goes to the open "
+                        "market and they stay president (rule 11.1: a president's certificate is never in "
+                        "the open market, and shares of a 2-share company are never sold).",
     SITE_INTEREST_BANKRUPTCY: "A president who goes bankrupt over a company's interest has paid it in full "
                               "to the bank and the company gets nothing, as on the site (rule 15: their "
                               "money goes on the company's charter).",

@@ -407,15 +407,18 @@ class PostConversionStep(Step):
 
 
 def president_dumps(game: Any, player: Player) -> list[Move]:
-    """The site's sales of a 2-share company's president's certificate in the share dealings
-    (`SITE_DEALING_DUMPS`): for each such company the player presides, one sale per share count."""
+    """The site's sales of a president's certificate that no other player could take over, in the
+    share dealings (`SITE_DEALING_DUMPS`): one sale per share count, the certificate alone."""
     if not game.option(SITE_DEALING_DUMPS):
         return []
     offers: list[Move] = []
     for corporation in game.corporations.values():
         share = next((s for s in corporation.shares if s.president), None)
-        if share is None or share.owner is not player or family(game).company_size(corporation) != 2:
+        if share is None or share.owner is not player:
             continue
+        if any(corporation.percent_owned_by(other) >= share.percent
+               for other in game.players if other is not player):
+            continue  # another player would take the certificate over: an ordinary sale
         price = game.share_price(corporation)
         for percent in range(corporation.share_percent, share.percent + 1, corporation.share_percent):
             offers.append({"corporation": corporation.id, "shares": [share.id], "percent": percent,
