@@ -208,8 +208,10 @@ def may_hold_loans_of(game: Any, buyer: Corporation, sale: Sale) -> bool:
 def buyers_of(game: Any, player: Player, sale: Sale, price: int, loan_room: bool = True) -> list[Corporation]:
     """The player's companies that could pay `price`; with `loan_room` only those with room for
     the target's loans (9): the site asks a president to offer a friendly sale without it."""
+    # A president whose certificate is in the market (the site's dealing dumps) may offer the
+    # company for sale but does not bid with it: the site finds bidders' companies by certificate.
     return [corp for corp in game.corporations.values()
-            if corp.id != sale.target and corp.ipoed and corp.president() is player
+            if corp.id != sale.target and corp.ipoed and corp.president_share().owner is player
             and in_normal_area(game, corp) and (not loan_room or may_hold_loans_of(game, corp, sale))
             and buying_power(game, corp, sale) >= price]
 
