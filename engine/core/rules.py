@@ -66,6 +66,10 @@ class TitleRules:
     def max_player_percent(self) -> int:
         return int(self.data["entities"]["constants"].get("max_player_percent", 60))
 
+    def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:
+        """The most of `corporation` a player may hold (a title's limit may depend on its size)."""
+        return self.max_player_percent()
+
     def sell_blocked_reason(self, player: Player, corporation: Corporation) -> str | None:
         if corporation.times_operated == 0:
             return f"{corporation.id} has not yet operated, so its shares cannot be sold"
@@ -180,6 +184,11 @@ class TitleRules:
     def counted_trains(self, corporation: Corporation) -> int:
         """The company's trains that count toward its limit (a title may leave some out)."""
         return len(corporation.trains)
+
+    def may_buy_president_certificate(self, share: Share) -> bool:
+        """Whether a president's certificate may be bought like a share (a title's reading where
+        one can lie in the market); by default it comes only by starting the company."""
+        return False
 
     def discards_wait(self, rnd: Any) -> bool:
         """Whether companies over the train limit wait before discarding (a title's reading of

@@ -220,6 +220,11 @@ class Family1817Game(BaseGame):
     def total_shares(self, corporation: Corporation) -> int:
         return self.company_size(corporation)
 
+    def may_buy_president_certificate(self, share: Share) -> bool:
+        """With the site's dealing dumps a president's certificate may lie in the open market; the
+        site sells it there like a share, and its buyer becomes president."""
+        return self.option(SITE_DEALING_DUMPS) and share.owner is self.pool
+
     def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:
         """Rule 11.4: two shares of a 2-share company, three of a 5, six of a 10 (a title's
         variant may let `player`, its president, go beyond)."""

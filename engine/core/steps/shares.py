@@ -160,14 +160,15 @@ class BuySellParShares(Step):
                 raise GameError(f"{corporation.id} has not been started{how_to_start(game, player)}")
         elif share.owner is not game.pool:
             raise GameError(f"{share.id} is neither in the company treasury nor in the bank pool")
-        if share.president:
+        if share.president and not game.may_buy_president_certificate(share):
             raise GameError(f"the president's certificate is not bought as a share"
                             f"{how_to_start(game, player, '; it comes')}")
         if not game.buy_within_certificate_limit(player, share):
             raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
         after = corporation.percent_owned_by(player) + share.percent
-        if after > game.max_player_percent():
-            raise GameError(f"a player may hold at most {game.max_player_percent()}% of a company")
+        most = game.max_player_percent_of(corporation, player)
+        if after > most:
+            raise GameError(f"a player may hold at most {most}% of {corporation.id}")
         price = game.share_price(corporation) * corporation.units(share.percent)
         if player.cash < price:
             raise GameError(f"{share.id} costs ${price}; {player.name} has ${player.cash}")
@@ -277,7 +278,8 @@ class BuySellParShares(Step):
         for corporation in game.corporations.values():
             by_id = sorted(corporation.shares, key=lambda s: s.id)
             for source in (corporation, game.pool):
-                share = next((s for s in by_id if s.owner is source and not s.president), None)
+                share = next((s for s in by_id if s.owner is source
+                              and (not s.president or game.may_buy_president_certificate(s))), None)
                 if share is None:
                     continue
                 try:

@@ -378,7 +378,7 @@ def test_11_2_no_player_may_own_more_than_sixty_percent() -> None:
         setup.give_share("SP", "B")
     state.ledger.move(corp(game, "SP").shares_of(player(game, "A"))[0], state.pool)
     setup.cash("B", 500)
-    refuse(game, "buy_shares", "B", r"a player may hold at most 60% of a company",
+    refuse(game, "buy_shares", "B", r"a player may hold at most 60% of SP",
            shares=[next_share(game, "SP", "pool")], percent=10)
     assert all(c["corporation"] != "SP" for c in choices_of(game, "buy_shares"))
 
