@@ -67,9 +67,9 @@ FAMILY_OPTIONS: dict[str, str] = {
                               "to the bank and the company gets nothing, as on the site (rule 15: their "
                               "money goes on the company's charter).",
     SITE_TRAINS_LEFT_PLAY_WAIT: "While a train that left play with a company nobody bought has not rusted, every "
-                                "company with room for a train is asked at its buy-trains step, even with "
-                                "nothing it can buy, as on the site (a step with nothing to decide is "
-                                "passed over).",
+                                "company with room for a train and at least $1 is asked at its buy-trains "
+                                "step, even with nothing it can buy, as on the site (a step with nothing to "
+                                "decide is passed over).",
     SITE_BANKRUPT_PRIVATES: "A bankrupt player keeps their private companies, as on the site (rule 15: they go "
                             "to the open market).",
 }

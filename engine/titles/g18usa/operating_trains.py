@@ -410,7 +410,9 @@ class UsaBuyTrainStep(EndedByAnAttachment):
         if not room_for_train(usa, corp):
             return []
         if not any(buyable_offers(usa, corp)):
-            return ["pass"] if usa.option(SITE_TRAINS_LEFT_PLAY_WAIT) and usa.depot.left_play else []
+            # The site counts such trains among other companies' at $1: a company with $1 waits.
+            waits = usa.option(SITE_TRAINS_LEFT_PLAY_WAIT) and usa.depot.left_play and budget(usa, corp) >= 1
+            return ["pass"] if waits else []
         return ["buy_train", "pass"]
 
     def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
