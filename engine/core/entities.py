@@ -75,6 +75,9 @@ class Company(Holder):
     owner: Holder | None = None
     closed: bool = False
     abilities_used: int = 0
+    # Uses counted by kind, for a company whose card gives several kinds (18USA's P21: a bridge
+    # token and a resource token).
+    uses: dict[str, int] = field(default_factory=dict)
     text: str = ""  # what it does, in words for players (the title's data)
 
     @property

@@ -23,7 +23,8 @@ from engine.core.step import Handler, Move
 from engine.core.steps.discard import crowded
 from engine.core.steps.operating import OperatingStep, operating
 from engine.errors import GameError
-from engine.titles.g18usa.resources import token_effect
+from engine.titles.g18usa import powers
+from engine.titles.g18usa.resources import RESOURCE_PRIVATES, token_effect
 from engine.titles.g18usa.stations import check_station, city_of, legal_stations, place_station
 from engine.titles.g18usa.track import (
     CITY_YELLOW,
@@ -111,9 +112,14 @@ def budget(game: G18USA, corporation: Corporation) -> int:
 
 def track_turn(game: G18USA, rnd: UsaOperatingRound) -> TrackTurn:
     corporation = rnd.corporation
-    owned = frozenset(company.id for company in game.companies_of(corporation))
+    companies = game.companies_of(corporation)
+    owned = frozenset(company.id for company in companies)
+    # The resource tokens its privates still have (P21's one token is coal or ore).
+    tokens = {resource: sum(powers.uses_left(company, powers.RESOURCE) for company in companies
+                            if company.id in owners and company.id != "S16")
+              for resource, owners in RESOURCE_PRIVATES.items()}
     return TrackTurn(corporation.id, game.phase.name, owned, game.home_hexes.get(corporation.id),
-                     not corporation.has_paid, tuple(rnd.lays))
+                     not corporation.has_paid, tuple(rnd.lays), tokens)
 
 
 def denver_lay_open(game: G18USA, corporation: Corporation) -> bool:

@@ -12,6 +12,7 @@ from engine.core.round import Round
 from engine.core.step import Handler, Move
 from engine.core.steps.operating import OperatingStep
 from engine.errors import GameError
+from engine.titles.g18usa import powers
 from engine.titles.g18usa.actions import Assign
 from engine.titles.g18usa.operating import _round
 from engine.titles.g18usa.stations import (
@@ -27,8 +28,6 @@ from engine.titles.g18usa.usa_game import usa_game as _usa
 if TYPE_CHECKING:
     from engine.core.game import BaseGame
     from engine.titles.g18usa.game import G18USA
-
-BRIDGE_TOKENS = {"P2": 1, "P21": 1, "P22": 2}
 
 
 class AssignStep(OperatingStep):
@@ -46,7 +45,7 @@ class AssignStep(OperatingStep):
         turn = getattr(rnd, "turn", None)
         if turn is None or not isinstance(entity, Company) or entity.owner is not turn.corporation:
             return []
-        if entity.id in BRIDGE_PRIVATES and entity.abilities_used < BRIDGE_TOKENS[entity.id]:
+        if entity.id in BRIDGE_PRIVATES and powers.uses_left(entity, powers.BRIDGE):
             return ["assign"]
         if entity.id in ("P6", "P8") and not entity.abilities_used:
             return ["assign"]
@@ -84,13 +83,15 @@ class AssignStep(OperatingStep):
             check_red_area(usa.umap, corporation.id, coord, reach)
             revalue_red_area(usa.umap, coord)
             entity.closed = True
+            entity.abilities_used += 1
         elif entity.id == "P8":
             check_red_area(usa.umap, corporation.id, coord, reach)
             place_freight_marker(usa.umap, corporation.id, coord)
+            entity.abilities_used += 1
         else:
             check_bridge(usa.umap, corporation.id, entity.id, coord, reach)
             place_bridge(usa.umap, entity.id, coord)
-        entity.abilities_used += 1
+            powers.use(entity, powers.BRIDGE)
         game.log.append(f"{corporation.id} uses {entity.id} in {coord}")
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.core.entities import Corporation
+from engine.titles.g18usa import powers
 
 if TYPE_CHECKING:
     from engine.titles.g18usa.game import G18USA
 
 MAX_TOKENS = 8
 CLOSE_AFTER_LAY = ("P9", "P16", "P27", "S8", "S16")
-RESOURCE_TOKENS = {"P1": 1, "P3": 1, "P4": 1, "P12": 2, "P18": 2, "P24": 2, "P28": 3}
 
 
 def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> dict[str, str]:
@@ -24,10 +24,7 @@ def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> 
         if company is not None and source in CLOSE_AFTER_LAY and company.owner is corporation:
             company.closed = True
     if entity == "P26":
-        company = game.companies["P26"]
-        company.abilities_used += 1
-        if company.abilities_used >= 3:
-            company.closed = True
+        powers.use(game.companies["P26"], powers.JUNCTION)
     if lay.tile.kind == "company_town" and corporation.token_count < MAX_TOKENS:
         from engine.titles.g18usa.stations import company_town_token
 
@@ -58,16 +55,9 @@ def use_resource(game: G18USA, corporation: Corporation, resources: tuple[str, .
     for resource in resources:
         for owner in token_order(RESOURCE_PRIVATES[resource]):
             company = game.companies.get(owner)
-            if company is None or company.owner is not corporation or company.closed:
+            if company is None or company.owner is not corporation or not powers.uses_left(company, powers.RESOURCE):
                 continue
-            if owner == "P21":
-                if company.abilities_used >= 10:
-                    continue
-                company.abilities_used = 10
-            else:
-                company.abilities_used += 1
-                if company.abilities_used >= RESOURCE_TOKENS.get(owner, 1):
-                    company.closed = True
+            powers.use(company, powers.RESOURCE)
             used[resource] = owner
             break
     return used

@@ -32,14 +32,12 @@ OIL_RISES = "5"
 
 def resource_sources(umap: UsaMap, turn: TrackTurn) -> set[str]:
     """The resources the company has a token of, through its privates or the resource subsidy."""
-    found = set()
-    for resource, owners in RESOURCE_PRIVATES.items():
-        if any(turn.owns(owner) for owner in owners):
-            found.add(resource)
+    found = private_resources(turn)
     if turn.resource_tokens:
-        found = {resource for resource in found if turn.resource_tokens.get(resource, 1) > 0}
+        # Privates whose tokens are all used (P21 keeps its bridge) carry none any more.
+        found = {resource for resource in found if turn.resource_tokens.get(resource, 0) > 0}
     if turn.owns("S16"):
-        found &= set(umap.setup.resource_subsidy_resources) | private_resources(turn)
+        found |= set(umap.setup.resource_subsidy_resources)
     return found
 
 
