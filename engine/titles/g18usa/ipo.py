@@ -247,9 +247,12 @@ def finish(game: G18USA, ipo: Ipo) -> None:
         # A "No Subsidy" tile matters only while the company starts (P29 looks at it).
         if company.ability.get("kind") == "none":
             company.closed = True
-    if game.owns(corporation, BAILEY_YARD):
-        corporation.token_count += 1
     extra = EXTRA_TOKENS[ipo.size or 2]
+    if game.owns(corporation, BAILEY_YARD):
+        # P23's station is free: a 2-share company gets a second one, a larger company one of
+        # those its size makes it buy (the site: 2, 2 and 4 stations for 2, 5 and 10 shares).
+        corporation.token_count += 1
+        extra = max(0, extra - 1)
     if extra:
         # Stations the company cannot pay for now it buys with its first loans; a company still
         # owing them at the end of the stock round goes into liquidation (11.6).
