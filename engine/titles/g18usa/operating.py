@@ -274,7 +274,7 @@ def lay_account(game: G18USA, corporation: Corporation, entity: str, lay: UsaLay
         # An upgrade keeps the tokens of the tile it replaces: only new ones are news.
         effect = token_effect(umap, lay.tile, resource, game.phase.name)
         source = sources.get(resource)
-        if lay.nature == "ore":
+        if lay.turns_ore and resource == "ore":
             also.append(f"turns the {resource} token over ({effect})")
         elif source is not None:
             whose = "its" if source == power else f"{source}'s"

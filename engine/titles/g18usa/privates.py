@@ -32,7 +32,7 @@ def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> 
             corporation.token_count += 1
     resources = game.umap.tile_resources(lay.tile)
     # P17's extra yellow lay may carry a resource token too (s8504: it uses DRG's P1 coal).
-    if lay.nature in ("resource", "P17") and resources:
+    if lay.nature in ("resource", "P17") and resources and not lay.turns_ore:
         return use_resource(game, corporation, resources)
     return {resource: lay.nature for resource in resources} if lay.nature == "S16" else {}
 

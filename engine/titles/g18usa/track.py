@@ -94,6 +94,7 @@ class UsaLay:
     # terrain cost, (a company id or a token, dollars): the log tells players both.
     charges: tuple[tuple[str, int], ...] = ()
     spared: tuple[tuple[str, int], ...] = ()
+    turns_ore: bool = False  # the lay turns an ore token over (its tokens are the old tile's)
 
     def record(self, umap: UsaMap, entity: str) -> LayRecord:
         return LayRecord(self.coord, self.upgrade, self.action, umap.is_city_hex(self.coord), entity)
@@ -132,7 +133,9 @@ def check_lay(umap: UsaMap, turn: TrackTurn, entity: str, coord: str, tile_id: s
     _check_turned(umap, turn, entity, state, tile, rotation, nature, reach)
     charges, spared, upgrade, action = _charges(umap, turn, state, tile, nature, skip_levels)
     cost = sum(amount for _, amount in charges)
-    return UsaLay(coord, tile, str(tile_id), rotation, cost, upgrade, action, nature, charges, spared)
+    turns_ore = state.tile_laid and bool(umap.ore_value(state.tile))
+    return UsaLay(coord, tile, str(tile_id), rotation, cost, upgrade, action, nature, charges, spared,
+                  turns_ore)
 
 
 def _check_turned(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, tile: TileDef,
@@ -140,7 +143,8 @@ def _check_turned(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, t
     """The checks that depend on the rotation: the network reaches the new track, and a
     resource tile points into a city."""
     _check_reach(umap, turn, state, tile, rotation, nature, reach)
-    if nature == "resource" or (nature in (GREAT_NORTHERN, "S16") and umap.tile_resources(tile)):
+    flip = nature == GREAT_NORTHERN and state.tile_laid  # P17 turning an ore token over
+    if nature == "resource" or (nature in (GREAT_NORTHERN, "S16") and umap.tile_resources(tile) and not flip):
         check_resource_lay(umap, turn, state, tile, rotation, entity)
 
 
@@ -305,6 +309,9 @@ def _company_candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexSt
             raise GameError(f"P17 lays only in the Great Northern hexes, not {coord}")
         if any(record.entity == GREAT_NORTHERN for record in turn.lays):
             raise GameError("P17 lays one extra tile per operating round")
+        if state.tile_laid and umap.ore_value(state.tile) and phase.at_least("3", umap.phase_order):
+            # Its extra yellow tile may be the ore token turned to $20 (13.3), as on the site.
+            return list(state.tile.upgrades_special)
         if state.tile_laid or state.hexdef.color != "white":
             raise GameError("P17 lays a yellow tile on an empty hex")
         if umap.is_city_hex(coord):
