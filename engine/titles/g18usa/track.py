@@ -209,7 +209,8 @@ def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, til
         return "ore", list(state.tile.upgrades_special), 0
     if normal is None:
         return _normal_candidates(umap, turn, state, tile, phase)
-    key = (tile.name in CITY_BROWN, tile.color)
+    # Which brown city it is matters (a home's brown city, 12.2.4); other colours read alike.
+    key = (tile.name if tile.color == "brown" else "", tile.color)
     if key not in normal:
         normal[key] = _normal_candidates(umap, turn, state, tile, phase)
     return normal[key]
@@ -230,10 +231,11 @@ def _normal_candidates(umap: UsaMap, turn: TrackTurn, state: HexState, tile: Til
     colors = _colors(umap, turn, state, phase)
     phase_5 = phase.at_least("5", umap.phase_order)
     coord = state.coord
-    home_brown = (phase_5 and turn.first_turn and coord == turn.home and tile.name in CITY_BROWN
-                  and (not state.tile_laid or not umap.option(SITE_HOME_BROWN)))
+    browns = _home_browns(umap, state)
+    home_brown = (phase_5 and turn.first_turn and coord == turn.home and tile.name in browns
+                  and (not state.tile_laid or state.tile.color == "green" or not umap.option(SITE_HOME_BROWN)))
     if home_brown and not any(record.coord == coord for record in turn.lays):
-        return "home_brown", list(CITY_BROWN), 0
+        return "home_brown", list(browns), 0
     if umap.is_city_hex(coord) and not umap.is_plain_track_hex(coord):
         if not state.tile_laid and state.hexdef.color == "white":
             # 12.2.4: from phase 5 an empty city hex takes a green city, as a yellow lay.
@@ -254,6 +256,17 @@ def _normal_candidates(umap: UsaMap, turn: TrackTurn, state: HexState, tile: Til
     if not state.tile_laid and state.hexdef.color == "white":
         targets = [n for n in targets if not umap.tile_resources(board.tiles[n])]
     return "normal", [n for n in targets if board.tiles[n].color in colors], 0
+
+
+def _home_browns(umap: UsaMap, state: HexState) -> tuple[str, ...]:
+    """The brown cities a home may take as 12.2.4's free action: Cleveland's own tile, a
+    metropolis's brown upgrade, the plain brown cities elsewhere."""
+    if state.coord == CLEVELAND[0]:
+        return (CLEVELAND[1],)
+    if state.tile_laid and umap.is_metropolis(state.coord):
+        board = umap.board
+        return tuple(n for n in board.upgrade_targets(state) if board.tiles[n].color == "brown")
+    return CITY_BROWN
 
 
 def _resource_candidates(umap: UsaMap, state: HexState, phase: PhaseInfo, p11: bool) -> list[str]:

@@ -29,9 +29,10 @@ SITE_JUNCTION_BRIDGES = "site_junction_bridges"
 MAP_OPTIONS = {
     SITE_MAX_EXITS: "Every city and plain-track upgrade must use a tile with the most exits that "
                     "fit, as the site offers them (rule 12.2.2: only normal cities going brown).",
-    SITE_HOME_BROWN: "From phase 5 a company that has not run may put a brown city only on an "
-                     "empty home hex; a yellow or green home is upgraded as usual (rule 12.2.4: "
-                     "place or upgrade the home city to brown, a free extra action).",
+    SITE_HOME_BROWN: "From phase 5 a company that has not run may put a brown city as its free extra "
+                     "action only on an empty or green home hex; a yellow home is upgraded to green "
+                     "as usual (rule 12.2.4: place or upgrade the home city to brown, a free extra "
+                     "action).",
     SITE_RURAL_JUNCTION_ENDS: "A run may not start or end at a rural junction, as P26's card and "
                               "the site say (rule 12.4: a route may end at a rural junction).",
     SITE_RESOURCE_NEIGHBOURS: "A resource tile's track may point into a town, a red area or a rural "
