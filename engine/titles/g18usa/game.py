@@ -40,6 +40,7 @@ from engine.titles.g18usa.usa_map import MAP_OPTIONS, UsaMap
 SITE_PRIVATE_VALUE = "site_private_value"
 SITE_ANY_RUNS = "site_any_runs"
 SITE_UNASKED_TRAIN_SALES = "site_unasked_train_sales"
+SITE_STICKY_ROUTES = "site_sticky_routes"
 GAME_OPTIONS = {
     SEVENTEEN_TRAINS: "Rule 17 variant: 1817's train roster and exports.",
     PRESIDENT_ABOVE_60: "Rule 17 variant: a president may hold more than 60%; when no other share is for "
@@ -53,6 +54,9 @@ GAME_OPTIONS = {
     usa_phases.SITE_DISCARD_AFTER_BUYING: "Companies pushed over the train limit by a train bought in an "
                                           "operating turn discard when the buying company's turn is over, "
                                           "as on the site (rule 6.3: at once).",
+    SITE_STICKY_ROUTES: "A company that has once had a route is asked to run its trains (and may run "
+                        "none) even when it has no route now, as on the site (a company with no route "
+                        "runs nothing and its run step is passed over).",
     SITE_UNASKED_TRAIN_SALES: "A company buys another company's train or Pullman without asking that company's "
                               "president, as on the site (rules 12.6 and 12.7: from a consenting company).",
 }
@@ -290,6 +294,9 @@ class G18USA(Family1817Game):
     # --- trains ----------------------------------------------------------------------------------
     def train_limit(self, corporation: Corporation) -> int:
         return self.phase.train_limit
+
+    def sticky_routes(self) -> bool:
+        return self.option(SITE_STICKY_ROUTES)
 
     def discards_wait(self, rnd: Any) -> bool:
         return bool(getattr(rnd, "discards_held", False))
