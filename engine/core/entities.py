@@ -109,6 +109,8 @@ class Corporation(Holder):
     # A president whose certificate went to the open market and who stays president (the site's
     # reading of a 2-share company's certificate sold in 1817's share dealings).
     president_without_certificate: Player | None = None
+    # The part of that certificate the sale named: what it counts for in the market (11.8).
+    president_certificate_sold: int = 0
 
     @property
     def key(self) -> str:

@@ -315,10 +315,9 @@ class BaseGame(TitleRules, RouteHooksMixin):
         president = corporation.president()
         if president is None or president is buyer:
             return
-        held = corporation.percent_owned_by(buyer)
-        # The new president gives shares worth the president's certificate for it: only a player
-        # holding that much may take over (it matters where the president holds no certificate).
-        if held > corporation.percent_owned_by(president) and held >= corporation.president_share().percent:
+        if corporation.president_share().owner is not president:
+            return  # a president without the certificate (18USA's site reading) has none to hand over
+        if corporation.percent_owned_by(buyer) > corporation.percent_owned_by(president):
             self.swap_presidency(corporation, president, buyer)
 
     # --- starting and floating companies ---------------------------------------------------

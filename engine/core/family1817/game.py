@@ -195,6 +195,7 @@ class Family1817Game(BaseGame):
         corporation.times_operated = 0
         corporation.has_paid = corporation.route_seen = False
         corporation.president_without_certificate = None
+        corporation.president_certificate_sold = 0
         corporation.token_count = self.starting_tokens(corporation)
         self.ledger.create(corporation, 2, 2)
         self.log.append(f"{corporation.id} leaves play and may be started again")

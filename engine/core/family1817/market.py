@@ -114,7 +114,10 @@ def end_of_stock_round_moves(game: BaseGame) -> None:
             continue
         if corporation.units(100) > 2 and players_hold_all(corporation):
             game.market.move(corporation.id, "right")
-        # By certificate, as 11.8 says: a president's certificate there counts once.
-        in_market = sum(1 for share in corporation.shares if share.owner is game.pool and share.percent > 0)
+        # A president's certificate sold there (the site's dealing dumps) counts for the shares
+        # its sale named.
+        in_market = sum(corporation.units(corporation.president_certificate_sold if share.president
+                                          else share.percent)
+                        for share in corporation.shares if share.owner is game.pool and share.percent > 0)
         if in_market:
             game.market.move(corporation.id, "left", 2 * in_market)

@@ -433,6 +433,7 @@ def dump_president_certificate(game: Any, player: Player, corporation: Corporati
     paid = game.share_price(corporation) * corporation.units(percent)
     game.ledger.move(share, game.pool)
     corporation.president_without_certificate = player
+    corporation.president_certificate_sold = percent
     if paid:
         game.transfer(game.bank, player, paid)
     game.log.append(f"{player.name} sells {corporation.id}'s president's certificate to the market "
