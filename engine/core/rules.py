@@ -190,6 +190,9 @@ class TitleRules:
         one can lie in the market); by default it comes only by starting the company."""
         return False
 
+    def president_certificate_bought(self, corporation: Corporation, player: Player, source: Any) -> None:
+        """A player bought a president's certificate like a share (`may_buy_president_certificate`)."""
+
     def discards_wait(self, rnd: Any) -> bool:
         """Whether companies over the train limit wait before discarding (a title's reading of
         when "immediately" is); by default they discard at once."""

@@ -226,6 +226,15 @@ class Family1817Game(BaseGame):
         site sells it there like a share, and its buyer becomes president."""
         return self.option(SITE_DEALING_DUMPS) and share.owner is self.pool
 
+    def president_certificate_bought(self, corporation: Corporation, player: Player, source: Any) -> None:
+        """Its buyer presides, and hands ordinary shares worth it to the market it came from, as
+        a new president does for the certificate (the site's reading)."""
+        from engine.core.family1817.sizes import hand_shares_for_certificate
+
+        hand_shares_for_certificate(self, corporation, player, source)
+        corporation.president_without_certificate = None
+        corporation.president_certificate_sold = 0
+
     def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:
         """Rule 11.4: two shares of a 2-share company, three of a 5, six of a 10 (a title's
         variant may let `player`, its president, go beyond)."""

@@ -189,6 +189,16 @@ def _give_president_certificate(game: Family1817Game, corporation: Corporation, 
     """The new president hands two ordinary shares for the certificate where it lies."""
     certificate = corporation.president_share()
     where = certificate.owner
+    assert where is not None
+    hand_shares_for_certificate(game, corporation, player, where)
+    game.ledger.move(certificate, player)
+
+
+def hand_shares_for_certificate(game: Family1817Game, corporation: Corporation, player: Player,
+                                where: Holder) -> None:
+    """`player` hands ordinary shares worth the president's certificate (as far as they hold them)
+    to `where`, the certificate's last holder."""
+    certificate = corporation.president_share()
     handed = 0
     for share in game.ledger.holding_order(corporation, player):
         if handed >= certificate.percent:
@@ -196,7 +206,6 @@ def _give_president_certificate(game: Family1817Game, corporation: Corporation, 
         if not share.president and share.percent > 0:
             game.ledger.move(share, where)
             handed += share.percent
-    game.ledger.move(certificate, player)
 
 
 def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporation, with_treasury: bool) -> None:

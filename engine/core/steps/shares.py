@@ -217,6 +217,8 @@ class BuySellParShares(Step):
         game.transfer(player, corporation if source is corporation else game.bank, price)
         game.ledger.move(share, player)
         game.log.append(f"{player.name} buys {share.percent}% of {corporation.id} for ${price}")
+        if share.president:
+            game.president_certificate_bought(corporation, player, source)
         game.check_presidency_after_buy(corporation, player)
         game.check_float(corporation)
         stock.turn_state.bought = True
