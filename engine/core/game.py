@@ -315,8 +315,6 @@ class BaseGame(TitleRules, RouteHooksMixin):
         president = corporation.president()
         if president is None or president is buyer:
             return
-        if corporation.president_share().owner is not president:
-            return  # a president without the certificate (18USA's site reading) has none to hand over
         if corporation.percent_owned_by(buyer) > corporation.percent_owned_by(president):
             self.swap_presidency(corporation, president, buyer)
 

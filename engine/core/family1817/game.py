@@ -195,6 +195,8 @@ class Family1817Game(BaseGame):
         corporation.times_operated = 0
         corporation.has_paid = corporation.route_seen = False
         corporation.president_without_certificate = None
+        corporation.president_certificate_kept_by = None
+        corporation.president_certificate_kept = 0
         corporation.president_certificate_sold = 0
         corporation.token_count = self.starting_tokens(corporation)
         self.ledger.create(corporation, 2, 2)
@@ -226,6 +228,25 @@ class Family1817Game(BaseGame):
         site sells it there like a share, and its buyer becomes president."""
         return self.option(SITE_DEALING_DUMPS) and share.owner is self.pool
 
+    def check_presidency_after_buy(self, corporation: Corporation, buyer: Player) -> None:
+        president = corporation.president()
+        if president is None or president is buyer or corporation.president_share().owner is president:
+            super().check_presidency_after_buy(corporation, buyer)
+            return
+        # A president whose certificate is in the market (site_dealing_dumps) has none to hand
+        # over: the site counts the shares of it their sale left unsold as still theirs, and a
+        # player holding more, and at least as much as the certificate, becomes president, the
+        # certificate staying in the market.
+        certificate = corporation.president_share()
+        kept = corporation.president_certificate_kept * corporation.share_percent \
+            if corporation.president_certificate_kept_by is president else 0
+        held = corporation.percent_owned_by(buyer)
+        if held >= certificate.percent and held > corporation.percent_owned_by(president) + kept:
+            corporation.president_without_certificate = buyer
+            corporation.president_certificate_kept_by = None
+            corporation.president_certificate_kept = 0
+            self.log.append(f"{buyer.name} becomes president of {corporation.id}")
+
     def president_certificate_bought(self, corporation: Corporation, player: Player, source: Any) -> None:
         """Its buyer presides, and hands ordinary shares worth it to the market it came from, as
         a new president does for the certificate (the site's reading)."""
@@ -233,6 +254,8 @@ class Family1817Game(BaseGame):
 
         hand_shares_for_certificate(self, corporation, player, source)
         corporation.president_without_certificate = None
+        corporation.president_certificate_kept_by = None
+        corporation.president_certificate_kept = 0
         corporation.president_certificate_sold = 0
 
     def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:

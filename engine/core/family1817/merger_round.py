@@ -434,6 +434,8 @@ def dump_president_certificate(game: Any, player: Player, corporation: Corporati
     game.ledger.move(share, game.pool)
     corporation.president_without_certificate = player
     corporation.president_certificate_sold = percent
+    corporation.president_certificate_kept = corporation.units(share.percent - percent)
+    corporation.president_certificate_kept_by = player
     if paid:
         game.transfer(game.bank, player, paid)
     game.log.append(f"{player.name} sells {corporation.id}'s president's certificate to the market "
