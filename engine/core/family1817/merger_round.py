@@ -54,6 +54,7 @@ class MergerRound(Round):
     phases: list[str] = field(default_factory=list)  # what is left of its settling
     dealers: list[str] = field(default_factory=list)  # players still to deal in its shares
     president_dealing: bool = False
+    president_dealt: bool = False  # the president was asked (and bought or passed), not passed over
     stations_due: int = 0
 
     def start(self, game: Any) -> None:
@@ -80,6 +81,7 @@ class MergerRound(Round):
     # --- settling a conversion or merger ------------------------------------------------------
     def begin_settling(self, game: Any, corporation: Corporation, stations: int) -> None:
         self.pending = corporation.id
+        self.president_dealt = False
         self.stations_due = stations
         site = game.option(SITE_POST_CONVERSION)
         if stations and not site:
@@ -341,6 +343,8 @@ class PostConversionStep(Step):
             merger.phase_done(game)
 
     def process_pass(self, game: Any, rnd: Round, entity: Holder, action: Pass) -> None:
+        merger = _merger(rnd)
+        merger.president_dealt |= merger.president_dealing
         self.next_dealer(game, rnd)
 
     def process_buy(self, game: Any, rnd: Round, entity: Holder, action: BuyShares) -> None:
@@ -355,15 +359,19 @@ class PostConversionStep(Step):
         game.ledger.move(share, entity)
         game.log.append(f"{entity.name} buys {share.percent}% of {corporation.id} for ${price}")
         close_short(family(game), entity, share)
-        was_president = corporation.president() is entity
+        former = corporation.president()
         game.check_presidency_after_buy(corporation, entity)
         merger = _merger(rnd)
         if merger.president_dealing:
+            merger.president_dealt = True
             return
-        if not was_president and corporation.president() is entity:
+        if former is not entity and corporation.president() is entity:
             # As on the site, a player the purchase made president now deals as the president
-            # does: any number of shares from the treasury, until they pass.
+            # does (any number of shares from the treasury, until they pass), and a former
+            # president who was passed over deals as the others do, last.
             merger.dealers.pop(0)
+            if former is not None and not former.bankrupt and not merger.president_dealt:
+                merger.dealers.append(former.key)
             merger.president_dealing = True
         else:
             self.next_dealer(game, rnd)
