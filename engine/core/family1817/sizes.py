@@ -257,7 +257,14 @@ def finish_joining(game: Family1817Game, buyer: Corporation) -> None:
     if target_id is None:
         return
     for coord, city_index, slot in placed_stations(game, game.corporations[target_id]):
-        game.board.hexes[coord].tokens[city_index][slot] = buyer.id
+        tokens = game.board.hexes[coord].tokens[city_index]
+        if game.site_sale_stations() and None in tokens[:slot]:
+            # The site places the buyer's station afresh: in the city's first open slot.
+            free = tokens.index(None)
+            game.board.remove_token(coord, city_index, slot)
+            tokens[free] = buyer.id
+        else:
+            tokens[slot] = buyer.id
 
 
 def joining_target(game: Family1817Game, corporation: Corporation) -> bool:

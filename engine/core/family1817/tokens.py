@@ -35,17 +35,18 @@ def crowded_stations(game: Any) -> list[Corporation]:
 def removable(game: Any, corporation: Corporation) -> list[tuple[str, int, int]]:
     """(hex, city, slot) of the stations the company may remove now: those in a hex where it has
     two, or any of them when it simply has too many (a company it is taking over counts with it).
-    As the site plays a company sale, any other station in a city where one of the two has one
-    may be taken off too (it goes back to its owner's charter and counts for nothing)."""
+    As the site plays a company sale or merger, any other station in a hex where one of the two
+    has one may be taken off too (it goes back to its owner's charter and counts for nothing)."""
     placed = joined_stations(game, corporation)
     coords = [coord for coord, _, _ in placed]
     doubled = {coord for coord in coords if coords.count(coord) > 1}
     own = [(coord, city_index, slot) for coord, city_index, slot in placed if not doubled or coord in doubled]
     if not (game.site_sale_stations() and corporation.id in game.joining_stations):
         return own
-    cities = sorted({(coord, city_index) for coord, city_index, _ in placed})
-    others = [(coord, city_index, slot) for coord, city_index in cities
-              for slot, token in enumerate(game.board.hexes[coord].tokens[city_index])
+    hexes = sorted({coord for coord, _, _ in placed})
+    others = [(coord, city_index, slot) for coord in hexes
+              for city_index, tokens in enumerate(game.board.hexes[coord].tokens)
+              for slot, token in enumerate(tokens)
               if token is not None and (coord, city_index, slot) not in placed]
     return own + others
 
