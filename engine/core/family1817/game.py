@@ -43,10 +43,12 @@ FAMILY_OPTIONS: dict[str, str] = {
                           "dealings); either way a company without the money goes into liquidation.",
     SITE_SELL_AFTER_SHORT: "A player may sell shares after selling short in the same turn, as on the site "
                            "(rule 11: sell, then sell short, then buy).",
-    SITE_SALE_STATIONS: "When a company is sold, the buyer's own station leaves a city it shares with the "
-                        "company it buys and the buyer is asked which station to remove in a hex where the "
-                        "two hold different cities, as on the site (rule 14.3: the bought company's station "
-                        "in a hex where the buyer has one goes back to the charter unasked).",
+    SITE_SALE_STATIONS: "When a company is sold or merged, the buyer's own station leaves a city it shares "
+                        "with the company it takes over, the other's stations become the buyer's in the first "
+                        "open slot of their city, the buyer is asked which station to remove in a hex where "
+                        "the two hold different cities and may take off any station in such a hex, as on "
+                        "the site (rule 14.3: the taken-over company's station in a hex where the buyer has "
+                        "one goes back to the charter unasked).",
     SITE_CLOSE_SHORT_AT_LIMIT: "A player at the certificate limit may buy a share that closes one of their short "
                                "shares, as on the site (rule 11.4: a player must hold fewer certificates than the "
                                "limit to buy one).",
@@ -59,10 +61,13 @@ FAMILY_OPTIONS: dict[str, str] = {
                                       "can do nothing is passed over).",
     SITE_DEALING_DUMPS: "In the share dealings after a conversion or merger a player may sell a president's "
                         "certificate that no other player holds enough shares to take over (of a 2-share "
-                        "company or one in liquidation too), as the site allows: they are paid the share "
-                        "price for each share the sale names, the whole certificate goes to the open "
-                        "market and they stay president (rule 11.1: a president's certificate is never in "
-                        "the open market, and shares of a 2-share company are never sold).",
+                        "company or one in liquidation too), alone or with ordinary shares, as the site "
+                        "allows: they are paid the share price for each share the sale names, the whole "
+                        "certificate goes to the open market and they stay president; the part of it the "
+                        "sale did not name still counts as theirs, a player with more (and at least the "
+                        "certificate's size) becomes president, and the certificate is bought there like "
+                        "a share (rule 11.1: a president's certificate is never in the open market, and "
+                        "shares of a 2-share company are never sold).",
     SITE_INTEREST_BANKRUPTCY: "A president who goes bankrupt over a company's interest has paid it in full "
                               "to the bank and the company gets nothing, as on the site (rule 15: their "
                               "money goes on the company's charter).",

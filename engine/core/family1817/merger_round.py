@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.core.actions import Action, BuyShares, Pass, SellShares
-from engine.core.entities import Corporation, Holder, Player
+from engine.core.entities import Corporation, Holder, Player, Share
 from engine.core.family1817.actions import Convert, Merge, ScrapTrain, TakeLoan
 from engine.core.family1817.game import SITE_DEALING_DUMPS, SITE_POST_CONVERSION
 from engine.core.family1817.loans import loan_refusal, take_loan
@@ -382,10 +382,9 @@ class PostConversionStep(Step):
         if not self.sells(game, rnd, entity):
             raise GameError(f"{entity.name} may not sell now: the president of {_merger(rnd).pending} "
                             "buys from its treasury first (14.1.3)")
-        dump = next((choice for choice in president_dumps(game, entity)
-                     if share_choice_matches(game, choice, action.shares, action.percent)), None)
-        if dump is not None:
-            dump_president_certificate(game, entity, corporation, dump["percent"])
+        certificate = dumpable_certificate(game, entity, corporation)
+        if certificate is not None and certificate.id in action.shares:
+            dump_president_certificate(game, entity, corporation, action.shares, action.percent)
         else:
             plan = plan_sale(game, entity, corporation, action.shares, action.percent)
             execute_sale(game, entity, plan, action.shares)
@@ -414,40 +413,66 @@ class PostConversionStep(Step):
         return super().matches(game, choice, action)
 
 
-def president_dumps(game: Any, player: Player) -> list[Move]:
-    """The site's sales of a president's certificate that no other player could take over, in the
-    share dealings (`SITE_DEALING_DUMPS`): one sale per share count, the certificate alone."""
+def dumpable_certificate(game: Any, player: Player, corporation: Corporation) -> Share | None:
+    """The president's certificate `player` holds that no other player could take over, which the
+    site lets them sell in the share dealings (`SITE_DEALING_DUMPS`); else None."""
     if not game.option(SITE_DEALING_DUMPS):
-        return []
+        return None
+    share = next((s for s in corporation.shares if s.president), None)
+    if share is None or share.owner is not player:
+        return None
+    if any(corporation.percent_owned_by(other) >= share.percent for other in game.players if other is not player):
+        return None  # another player would take the certificate over: an ordinary sale
+    return share
+
+
+def president_dumps(game: Any, player: Player) -> list[Move]:
+    """The site's sales of a president's certificate no other player could take over: the
+    certificate with none, one or more of the player's ordinary shares, for each share count up to
+    what they make."""
     offers: list[Move] = []
     for corporation in game.corporations.values():
-        share = next((s for s in corporation.shares if s.president), None)
-        if share is None or share.owner is not player:
+        certificate = dumpable_certificate(game, player, corporation)
+        if certificate is None:
             continue
-        if any(corporation.percent_owned_by(other) >= share.percent
-               for other in game.players if other is not player):
-            continue  # another player would take the certificate over: an ordinary sale
         price = game.share_price(corporation)
-        for percent in range(corporation.share_percent, share.percent + 1, corporation.share_percent):
-            offers.append({"corporation": corporation.id, "shares": [share.id], "percent": percent,
-                           "price": price * corporation.units(percent)})
+        ordinary = [s for s in game.ledger.holding_order(corporation, player) if not s.president and s.percent > 0]
+        unit = corporation.share_percent
+        for count in range(len(ordinary) + 1):
+            listed = [s.id for s in ordinary[:count]] + [certificate.id]
+            total = certificate.percent + unit * count
+            for percent in range(unit, total + 1, unit):
+                offers.append({"corporation": corporation.id, "shares": listed, "percent": percent,
+                               "price": price * corporation.units(percent)})
     return offers
 
 
-def dump_president_certificate(game: Any, player: Player, corporation: Corporation, percent: int) -> None:
-    """`SITE_DEALING_DUMPS`: the certificate goes to the open market, the bank pays for the shares
-    the sale named, and the player stays president."""
-    share = corporation.president_share()
-    paid = game.share_price(corporation) * corporation.units(percent)
-    game.ledger.move(share, game.pool)
+def dump_president_certificate(game: Any, player: Player, corporation: Corporation,
+                               share_ids: tuple[str, ...] | list[str], percent: int | None) -> None:
+    """`SITE_DEALING_DUMPS`: the listed certificates go to the open market, the bank pays for the
+    shares the sale named (the ordinary ones first), and the player stays president."""
+    certificate = dumpable_certificate(game, player, corporation)
+    listed = [share for share_id in share_ids if (share := corporation.share_by_id(share_id)) is not None]
+    total = sum(share.percent for share in listed)
+    unit = corporation.share_percent
+    if certificate is None or certificate not in listed or len(listed) != len(set(share_ids)) \
+            or any(share.owner is not player or share.percent <= 0 for share in listed):
+        raise GameError(f"{player.name} may not sell those certificates of {corporation.id}")
+    sold = total if percent is None else percent
+    if sold <= 0 or sold % unit or sold > total:
+        raise GameError(f"the certificates listed make {total}%; sell a multiple of {unit}% up to that")
+    paid = game.share_price(corporation) * corporation.units(sold)
+    for share in listed:
+        game.ledger.move(share, game.pool)
+    on_certificate = max(0, sold - (total - certificate.percent))
     corporation.president_without_certificate = player
-    corporation.president_certificate_sold = percent
-    corporation.president_certificate_kept = corporation.units(share.percent - percent)
+    corporation.president_certificate_sold = on_certificate
+    corporation.president_certificate_kept = corporation.units(certificate.percent - on_certificate)
     corporation.president_certificate_kept_by = player
     if paid:
         game.transfer(game.bank, player, paid)
-    game.log.append(f"{player.name} sells {corporation.id}'s president's certificate to the market "
-                    f"for ${paid} and stays its president")
+    game.log.append(f"{player.name} sells {total}% of {corporation.id}, its president's certificate among "
+                    f"them, to the market for ${paid} and stays its president")
 
 
 class PostConversionLoansStep(Step):

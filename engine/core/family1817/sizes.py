@@ -231,7 +231,7 @@ def join_stations(game: Family1817Game, buyer: Corporation, target: Corporation,
     hex where they hold different cities the buyer is asked which to remove. With no station left
     to remove the target's become the buyer's at once; otherwise they stay the target's while the
     buyer removes stations from the two companies' together, and become the buyer's after that."""
-    if merger or not game.site_sale_stations():
+    if not game.site_sale_stations():
         own = {coord for coord, _, _ in placed_stations(game, buyer)}
         for coord, city_index, slot in reversed(placed_stations(game, target)):
             if coord in own:
