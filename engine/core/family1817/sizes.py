@@ -80,17 +80,43 @@ def merger_refusal(game: Family1817Game, survivor: Corporation, other: Corporati
             if first.cash < price:
                 return (f"{first.name} must buy a share of the merged company for ${price} "
                         f"and has ${first.cash} (14.1.2)")
-    else:
-        # The exchanged shorts close against the president's ordinary shares (6.2); shorts
-        # beyond them would leave the president holding shares and shorts at once.
-        president = survivor.president()
-        if president is not None:
-            shorts = sum(1 for s in other.shares_of(president) if s.percent < 0)
-            ordinary = sum(1 for s in survivor.shares_of(president) if s.percent > 0 and not s.president)
-            if shorts > ordinary:
-                return (f"{president.name} holds {shorts} short shares of {other.id} and would preside "
-                        f"{survivor.id} holding shorts of it (6.2): the merger is not allowed")
+        return None
+    president = _president_left_short(game, survivor, other)
+    if president is not None:
+        return (f"{president.name} would preside the merged {survivor.id} holding short shares of it "
+                f"(6.2): the merger is not allowed")
     return None
+
+
+def _president_left_short(game: Family1817Game, survivor: Corporation, other: Corporation) -> Player | None:
+    """Who would preside a 5+5 merger still holding short shares no ordinary share of theirs
+    closes (6.2), or None. Each player's shares of both count one each (a president's two), shorts
+    against them; the most presides (a tie: the initiating company's president), handing the
+    former president two ordinary shares for the certificate."""
+    ordinary: dict[Player, int] = {}
+    shorts: dict[Player, int] = {}
+    for corporation in (survivor, other):
+        for share in corporation.shares:
+            owner = share.owner
+            if not isinstance(owner, Player):
+                continue
+            if share.percent < 0:
+                shorts[owner] = shorts.get(owner, 0) + 1
+            elif not (share.president and corporation is survivor):
+                ordinary[owner] = ordinary.get(owner, 0) + corporation.units(share.percent)
+    if not shorts:
+        return None
+    current = survivor.president()
+    net = {player: ordinary.get(player, 0) - shorts.get(player, 0) + (2 if player is current else 0)
+           for player in set(ordinary) | set(shorts) | ({current} if current else set())}
+    best = current
+    for player, units in net.items():
+        if best is None or units > net[best]:
+            best = player
+    if best is None:
+        return None
+    kept = ordinary.get(best, 0) - (2 if best is not current else 0)
+    return best if shorts.get(best, 0) > kept else None
 
 
 def merged_price(game: Family1817Game, survivor: Corporation, other: Corporation) -> int:
@@ -167,8 +193,9 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
         next_index += 1
         survivor.shares.append(copy)
         game.ledger.move(copy, survivor if share.owner is other else share.owner)
-    close_matching_pairs(game, survivor)
-    # The player with the most shares presides; a tie goes to the initiating company's president.
+    # The player with the most shares (shorts counted against them) presides, a tie going to the
+    # initiating company's president; then shorts close against the shares of the same holder
+    # (6.2), after the president's certificate has changed hands for ordinary shares.
     president_cert = survivor.president_share()
     holders = {id(s.owner): s.owner for s in survivor.shares if isinstance(s.owner, Player)}
     best = initiator
@@ -183,6 +210,7 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
             game.swap_presidency(survivor, current, best)
         else:
             _give_president_certificate(game, survivor, best)
+    close_matching_pairs(game, survivor)
 
 
 def _give_president_certificate(game: Family1817Game, corporation: Corporation, player: Player) -> None:
