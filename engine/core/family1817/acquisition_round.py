@@ -462,6 +462,14 @@ class AcquisitionStep(Step):
         compensate(game, target, max(0, left))
         game.retire(target)
         acquisition.sale_over(game)
+        if game.cash_crisis:
+            self.run_undecided_sales(game, acquisition)
+
+    def run_undecided_sales(self, game: Any, acquisition: AcquisitionRound) -> None:
+        """While the president raises the money the last liquidation left them owing, the site
+        goes on with the sales that need nobody's decision (a liquidation no one can bid for)."""
+        while not acquisition.exhausted and acquisition.sale is not None and not self.waiting(game, acquisition):
+            self.skip(game, acquisition)
 
     def process_take_loan(self, game: Any, rnd: Round, entity: Holder, action: TakeLoan) -> None:
         assert isinstance(entity, Corporation)
