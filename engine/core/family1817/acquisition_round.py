@@ -486,6 +486,7 @@ class AcquisitionStep(Step):
         game.transfer(entity, game.bank, game.loans.value)
         game.loans.repay(entity.id)
         sale.acquired_loans -= 1
+        sale.loans_done = True  # repaying comes after the loans: the room it makes takes none
         game.log.append(f"{entity.id} repays an acquired loan")
 
     # --- legal moves -------------------------------------------------------------------------
