@@ -57,6 +57,10 @@ GAME_OPTIONS = {
     SITE_STICKY_ROUTES: "A company that has once had a route is asked to run its trains (and may run "
                         "none) even when it has no route now, as on the site (a company with no route "
                         "runs nothing and its run step is passed over).",
+    usa_phases.SITE_SECOND_PULLMAN_WAIT: "From phase 5 a company's buy-trains step waits for a pass while it "
+                                         "could pay for the bank's Pullman, even when it has one and so may "
+                                         "not buy it, as on the site (a step with nothing to buy is passed "
+                                         "over).",
     SITE_UNASKED_TRAIN_SALES: "A company buys another company's train or Pullman without asking that company's "
                               "president, as on the site (rules 12.6 and 12.7: from a consenting company).",
 }

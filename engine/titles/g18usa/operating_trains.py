@@ -410,8 +410,13 @@ class UsaBuyTrainStep(EndedByAnAttachment):
         if not room_for_train(usa, corp):
             return []
         if not any(buyable_offers(usa, corp)):
+            money = budget(usa, corp)
             # The site counts such trains among other companies' at $1: a company with $1 waits.
-            waits = usa.option(SITE_TRAINS_LEFT_PLAY_WAIT) and usa.depot.left_play and budget(usa, corp) >= 1
+            waits = usa.option(SITE_TRAINS_LEFT_PLAY_WAIT) and usa.depot.left_play and money >= 1
+            # And from phase 5 it counts the bank's Pullman as one the company could buy even when
+            # it has one already (12.7 allows one a company).
+            waits = waits or (usa.option(usa_phases.SITE_SECOND_PULLMAN_WAIT) and money >= PULLMAN_PRICE
+                              and usa.phase_at_least(PULLMAN_PHASE))
             return ["pass"] if waits else []
         return ["buy_train", "pass"]
 

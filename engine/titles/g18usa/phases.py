@@ -12,6 +12,9 @@ from engine.titles.g18usa.setup import UsaSetup
 # Rule 6.3 has companies over a lowered train limit discard at once; the site lets the company
 # whose purchase lowered it finish its turn before anyone discards.
 SITE_DISCARD_AFTER_BUYING = "site_discard_after_buying"
+# From phase 5 the site keeps a company's buy-trains step open while it could pay for the bank's
+# Pullman, even with one already (a step with nothing to buy is passed over).
+SITE_SECOND_PULLMAN_WAIT = "site_second_pullman_wait"
 
 if TYPE_CHECKING:
     from engine.titles.g18usa.game import G18USA
