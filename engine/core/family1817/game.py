@@ -369,7 +369,12 @@ class Family1817Game(BaseGame):
         return (TokenReductionStep(), DiscardTrainStep(), FamilyCashCrisisStep(), PendingTokenStep())
 
     def after_bankruptcy(self, player: Player) -> None:
-        """Title hook: what else a bankruptcy changes (the certificate limit, 15)."""
+        """Rule 15: the certificate limit rises to the table's for the players left."""
+        limits = self.data["entities"]["constants"]["certificate_limit"]
+        left = str(len(self.active_players()))
+        if left in limits:
+            self.cert_limit = int(limits[left])
+            self.log.append(f"The certificate limit is now {self.cert_limit}")
 
     def active_players(self) -> list[Player]:
         return [player for player in self.players if not player.bankrupt]
