@@ -160,6 +160,8 @@ class BuySellParShares(Step):
                 raise GameError(f"{corporation.id} has not been started{how_to_start(game, player)}")
         elif share.owner is not game.pool:
             raise GameError(f"{share.id} is neither in the company treasury nor in the bank pool")
+        if share.percent <= 0:
+            raise GameError(f"{share.id} is a short share; it is not bought")
         if share.president and not game.may_buy_president_certificate(share):
             raise GameError(f"the president's certificate is not bought as a share"
                             f"{how_to_start(game, player, '; it comes')}")
@@ -280,7 +282,7 @@ class BuySellParShares(Step):
         for corporation in game.corporations.values():
             by_id = sorted(corporation.shares, key=lambda s: s.id)
             for source in (corporation, game.pool):
-                share = next((s for s in by_id if s.owner is source
+                share = next((s for s in by_id if s.owner is source and s.percent > 0
                               and (not s.president or game.may_buy_president_certificate(s))), None)
                 if share is None:
                     continue
