@@ -113,8 +113,11 @@ class FamilyStockStep(BuySellParShares):
 
     def waiting(self, game: Any, rnd: Round) -> bool:
         stock = _stock(rnd)
-        if stock.turn_state.sold or stock.turn_state.bought or stock.shorted or stock.acting_for:
+        if stock.turn_state.bought or stock.acting_for:
             return True
+        if stock.turn_state.sold or stock.shorted:
+            # A player who sold and can do nothing more has ended the turn (as the site does).
+            return self.may_do_more_than_pass(game, stock)
         if family(game).asks_liquidation_presidents() and any(
                 area(game, corp) == LIQUIDATION for corp in self.companies_of(game, stock.current(game))):
             return True  # the site asks them, though they may only pass (s8600 at 335)
