@@ -109,8 +109,9 @@ class Corporation(Holder):
     # A president whose certificate went to the open market and who stays president (the site's
     # reading of a 2-share company's certificate sold in 1817's share dealings).
     president_without_certificate: Player | None = None
-    # The part of that certificate the sale named: what it counts for in the market (11.8); the
-    # shares of it the sale left unsold still count as the seller's while they preside.
+    # The part of that certificate the sale named (percent): what it counts for in the market
+    # (11.8, at most the certificate's shares); the shares of it the sale left unsold still count
+    # as the seller's while they preside.
     president_certificate_sold: int = 0
     president_certificate_kept: int = 0
     president_certificate_kept_by: Player | None = None

@@ -117,8 +117,8 @@ def end_of_stock_round_moves(game: BaseGame) -> None:
         # A president's certificate sold there (the site's dealing dumps) counts for the shares
         # its sale named.
         # A short share lying there (a bankrupt's) counts against them, as the site nets them.
-        in_market = sum(corporation.units(corporation.president_certificate_sold if share.president
-                                          else share.percent)
+        in_market = sum(min(corporation.units(corporation.president_certificate_sold), corporation.units(share.percent))
+                        if share.president else corporation.units(share.percent)
                         for share in corporation.shares if share.owner is game.pool)
         if in_market:
             game.market.move(corporation.id, "left", 2 * in_market)

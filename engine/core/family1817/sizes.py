@@ -208,6 +208,9 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
     if isinstance(best, Player) and best is not current:
         if isinstance(current, Player):
             game.swap_presidency(survivor, current, best)
+        elif survivor.president_without_certificate is not None:
+            # The certificate lies in the market (the site's dealing dumps): it stays there.
+            game.check_presidency_after_buy(survivor, best)
         else:
             _give_president_certificate(game, survivor, best)
     close_matching_pairs(game, survivor)
