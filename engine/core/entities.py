@@ -106,8 +106,9 @@ class Corporation(Holder):
     has_paid: bool = False  # reached the dividend step at least once
     route_seen: bool = False  # had a runnable route at some check (see route_available)
     closed: bool = False
-    # A president whose certificate went to the open market and who stays president (the site's
-    # reading of a 2-share company's certificate sold in 1817's share dealings).
+    # A president who does not hold the president's certificate (the site's reading of a
+    # certificate sold in 1817's share dealings: it lies in the market, or another player bought
+    # it there without becoming president).
     president_without_certificate: Player | None = None
     # The part of that certificate the sale named (percent): what it counts for in the market
     # (11.8, at most the certificate's shares); the shares of it the sale left unsold still count
@@ -140,8 +141,10 @@ class Corporation(Holder):
         return next(share for share in self.shares if share.president)
 
     def president(self) -> Player | None:
+        if self.president_without_certificate is not None:
+            return self.president_without_certificate
         owner = self.president_share().owner
-        return owner if isinstance(owner, Player) else self.president_without_certificate
+        return owner if isinstance(owner, Player) else None
 
     def treasury_percent(self) -> int:
         return self.percent_owned_by(self)

@@ -253,10 +253,17 @@ class Family1817Game(BaseGame):
             self.log.append(f"{buyer.name} becomes president of {corporation.id}")
 
     def president_certificate_bought(self, corporation: Corporation, player: Player, source: Any) -> None:
-        """Its buyer presides, and hands ordinary shares worth it to the market it came from, as
-        a new president does for the certificate (the site's reading)."""
+        """As the site plays it: a buyer holding more than the president (with the shares of it
+        their sale left unsold) presides and hands ordinary shares worth the certificate to the
+        market it came from, as a new president does; otherwise the president stays."""
         from engine.core.family1817.sizes import hand_shares_for_certificate
 
+        president = corporation.president_without_certificate
+        if president is not None and president is not player:
+            kept = corporation.president_certificate_kept * corporation.share_percent \
+                if corporation.president_certificate_kept_by is president else 0
+            if corporation.percent_owned_by(player) <= corporation.percent_owned_by(president) + kept:
+                return
         hand_shares_for_certificate(self, corporation, player, source)
         corporation.president_without_certificate = None
         corporation.president_certificate_kept_by = None

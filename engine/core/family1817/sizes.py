@@ -33,6 +33,8 @@ def resize(game: Family1817Game, corporation: Corporation, size: int) -> list[Sh
     treasury and returned."""
     unit = 100 // size
     corporation.share_percent = unit
+    # New certificates: nothing of a sold president's certificate counts as its seller's any more.
+    corporation.president_certificate_kept = 0
     for share in corporation.shares:
         sign = -1 if share.percent < 0 else 1
         share.percent = sign * unit * (2 if share.president else 1)
