@@ -55,7 +55,8 @@ def test_steps_that_say_what_to_type_name_the_words() -> None:
     said = refusal(1, {"type": "bid", "entity": 1463, "entity_type": "player", "company": "P1", "price": 20})
     assert said == "the auction for P18 is running; /bid on it or /pass"
     said = refusal(1351, {"type": "convert", "entity": "PRR", "entity_type": "corporation"})
-    assert said == "it is SR's turn to convert or merge (/convert or /pass)"
+    # SR holds a Pullman: it may scrap it on its turn here too (the card: whenever it may act).
+    assert said == "it is SR's turn to convert or merge (/convert, /scrap or /pass)"
 
 
 def test_a_merger_round_waiting_for_the_new_company_s_shares_says_so() -> None:

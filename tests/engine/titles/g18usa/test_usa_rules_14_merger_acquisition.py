@@ -22,8 +22,13 @@ def test_14_1_1_a_2_share_company_converts_to_5_shares_in_its_treasury() -> None
     assert game.company_size(game.corporations["N&W"]) == 5
     assert holdings(game, "N&W") == [("N&W_0", "P2", 40), ("N&W_1", "N&W", 20), ("N&W_2", "N&W", 20),
                                      ("N&W_3", "N&W", 20)]
-    # 14.1.3: share dealings follow, a purchase from the treasury (not the open market) or a pass.
-    assert {move["type"] for move in legal_moves(game)} == {"buy_shares", "pass"}
+    # 14.1.3: share dealings follow, a purchase from the treasury (not the open market) or a pass;
+    # P2, presiding, can buy nothing, so P1 deals. The site (this log's reading) also lets P1 sell
+    # the president's certificate of NP, a 2-share company nobody could take over.
+    moves = {move["type"]: move for move in legal_moves(game)}
+    assert set(moves) == {"buy_shares", "sell_shares", "pass"} and moves["pass"]["entity"] == "P1"
+    assert [c["from"] for c in moves["buy_shares"]["choices"]] == ["treasury"]
+    assert {(c["corporation"], tuple(c["shares"])) for c in moves["sell_shares"]["choices"]} == {("NP", ("NP_0",))}
 
 
 def test_14_1_2_two_2_share_companies_merge_at_the_sum_of_their_prices() -> None:
