@@ -182,7 +182,7 @@ Candidates = tuple[str, list[str], int]
 
 
 def _candidates(umap: UsaMap, turn: TrackTurn, entity: str, state: HexState, tile: TileDef,
-                phase: PhaseInfo, normal: dict[tuple[bool, str], Candidates] | None = None) -> Candidates:
+                phase: PhaseInfo, normal: dict[tuple[str, str], Candidates] | None = None) -> Candidates:
     """(nature of the lay, tile names it may use, colour levels skipped). `normal` keeps the
     answers of the normal lays on this hex, which read only the tile's colour and whether it
     is a brown city (a legal-moves query asks for many tiles on one hex)."""
@@ -482,7 +482,7 @@ def _legal_lays(umap: UsaMap, turn: TrackTurn, entity: str) -> list[dict[str, An
             continue
         colors = set(_colors(umap, turn, state, phase))
         found: dict[str, Candidates] = {}
-        normal: dict[tuple[bool, str], Candidates] = {}
+        normal: dict[tuple[str, str], Candidates] = {}
         for sample, names in classes:
             # The company's own lays use only the phase's colours (the Denver tile aside).
             if own and sample.color not in colors and "X04" not in names:

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from usa_logs import ALL_LOGS as LOGS, read_log
+from usa_logs import ALL_LOGS as LOGS
+from usa_logs import read_log
 
 from engine.core.game import BaseGame
 from engine.log import Game, document_options, load_game, new_game
