@@ -27,10 +27,10 @@ from typing import Any, ClassVar
 
 from engine.core.actions import Action, Bid, Pass
 from engine.core.entities import Corporation, Holder, Player
-from engine.core.family1817.actions import Assign, Merge, PayoffLoan, TakeLoan
+from engine.core.family1817.actions import Assign, Merge, PayoffLoan, ScrapTrain, TakeLoan
 from engine.core.family1817.loans import LOAN_PRICE_STEPS, loan_refusal, payoff_refusal, take_loan
 from engine.core.family1817.market import ACQUISITION, LIQUIDATION, area, in_normal_area
-from engine.core.family1817.operating import family
+from engine.core.family1817.operating import family, scrap_moves, scrap_train
 from engine.core.family1817.sizes import join_stations, take_over_assets
 from engine.core.round import Round
 from engine.core.step import Handler, Move, Step
@@ -223,7 +223,7 @@ class AcquisitionStep(Step):
     def handlers(self) -> Mapping[str, Handler]:
         return {"bid": self.process_bid, "pass": self.process_pass, "assign": self.process_offer,
                 "merge": self.process_choose_buyer, "take_loan": self.process_take_loan,
-                "payoff_loan": self.process_payoff}
+                "payoff_loan": self.process_payoff, "scrap_train": self.process_scrap}
 
     def active(self, game: Any, rnd: Round) -> bool:
         return not _round(rnd).exhausted
@@ -258,10 +258,12 @@ class AcquisitionStep(Step):
             return []
         if sale.settling:
             assert isinstance(entity, Corporation)
+            # A title's scrappable trains (18USA's Pullman) go whenever the company may act.
+            scrap = ["scrap_train"] if family(game).scrappable_trains(entity) else []
             if not sale.loans_done and loan_refusal(family(game), entity) is None:
-                return ["take_loan", "pass"]
+                return ["take_loan", *scrap, "pass"]
             if sale.acquired_loans and payoff_refusal(family(game), entity) is None:
-                return ["payoff_loan", "pass"]
+                return ["payoff_loan", *scrap, "pass"]
             return []
         if sale.kind == FRIENDLY and not sale.offered:
             return ["assign", "pass"]
@@ -475,6 +477,10 @@ class AcquisitionStep(Step):
         assert isinstance(entity, Corporation)
         take_loan(family(game), entity)
 
+    def process_scrap(self, game: Any, rnd: Round, entity: Holder, action: ScrapTrain) -> None:
+        assert isinstance(entity, Corporation)
+        scrap_train(family(game), entity, action)
+
     def process_payoff(self, game: Any, rnd: Round, entity: Holder, action: PayoffLoan) -> None:
         sale = _round(rnd).sale
         assert sale is not None and isinstance(entity, Corporation)
@@ -498,7 +504,11 @@ class AcquisitionStep(Step):
         kinds = self.actions(game, rnd, entity)
         moves: list[Move] = []
         if isinstance(entity, Corporation):
-            moves += [{"type": kind, "entity": entity.id, "entity_type": "corporation"} for kind in kinds]
+            for kind in kinds:
+                if kind == "scrap_train":
+                    moves += scrap_moves(family(game), entity)
+                else:
+                    moves.append({"type": kind, "entity": entity.id, "entity_type": "corporation"})
             return moves
         assert isinstance(entity, Player)
         base: dict[str, Any] = {"entity": entity.id, "entity_type": "player"}
@@ -529,6 +539,8 @@ class AcquisitionStep(Step):
             return bool(choice["corporation"] == action.corporation)
         if isinstance(action, Assign):
             return bool(choice["target"] == action.target)
+        if isinstance(action, ScrapTrain):
+            return bool(choice["train"] == action.train)
         return super().matches(game, choice, action)
 
 
