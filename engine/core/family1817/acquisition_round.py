@@ -154,6 +154,13 @@ class AcquisitionRound(Round):
         sale.turn = 0
 
 
+def _left_its_area(game: Any, sale: Sale | None) -> bool:
+    """Whether an acquisition or friendly sale not yet bid on lost its company to liquidation."""
+    if sale is None or sale.settling or sale.high_bidder is not None or sale.kind == LIQUIDATION:
+        return False
+    return bool(area(game, game.corporations[sale.target]) == LIQUIDATION)
+
+
 def set_aside_key(target_id: str) -> str:
     """Who holds a liquidated company's loans while they are set aside."""
     return f"{target_id} (set aside)"
@@ -284,6 +291,8 @@ class AcquisitionStep(Step):
         return (low, high) if high >= low else None
 
     def waiting(self, game: Any, rnd: Round) -> bool:
+        if _left_its_area(game, _round(rnd).sale):
+            return False
         entity = self.acting_entity(game, rnd)
         return entity is not None and bool(self.actions(game, rnd, entity))
 
@@ -293,6 +302,12 @@ class AcquisitionStep(Step):
         if sale is None:  # the next sale opens without a decision, or none is left
             acquisition.next_sale(game)
             acquisition.exhausted = acquisition.sale is None
+            return
+        if _left_its_area(game, sale):
+            # Its president's bankruptcy put it into liquidation: no sale now (the site sells it
+            # in a later acquisition round).
+            game.log.append(f"{sale.target} is no longer for sale this round")
+            acquisition.sale_over(game)
             return
         if sale.settling:
             self.finish_sale(game, acquisition)
