@@ -61,6 +61,9 @@ GAME_OPTIONS = {
                                          "could pay for the bank's Pullman, even when it has one and so may "
                                          "not buy it, as on the site (a step with nothing to buy is passed "
                                          "over).",
+    usa_phases.SITE_PULLMAN_STEP_WAITS: "From phase 5 a company with room for a Pullman and at least $1 is "
+                                        "asked at the Pullman step even when it cannot pay for one, as on "
+                                        "the site (rule 12.7: with nothing to decide it is not asked).",
     SITE_UNASKED_TRAIN_SALES: "A company buys another company's train or Pullman without asking that company's "
                               "president, as on the site (rules 12.6 and 12.7: from a consenting company).",
 }

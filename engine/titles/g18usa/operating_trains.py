@@ -357,12 +357,15 @@ class PullmanStep(EndedByAnAttachment):
     def step_actions(self, game: BaseGame, rnd: Round) -> list[str]:
         usa = _usa(game)
         corp = _round(rnd).corporation
-        # The site keeps the step open (a pass ends it) whatever the company's money (109372 at
-        # 750 and 787, s8401 at 517), with no train too (s8401 at 554); the Pullman itself is offered when cash and the loans the
-        # company could still take pay for it.
+        # The Pullman is offered when cash and the loans the company could still take pay for it.
+        # The site keeps the step open (a pass ends it) for a company with less, from $1 (109372
+        # at 750 and 787, s8401 at 517), with no train too (s8401 at 554).
         if pullman_allowed(usa, corp) or not room_for_train(usa, corp):
             return []
-        return ["buy_train", "pass"] if budget(usa, corp) >= PULLMAN_PRICE else ["pass"]
+        money = budget(usa, corp)
+        if money >= PULLMAN_PRICE:
+            return ["buy_train", "pass"]
+        return ["pass"] if usa.option(usa_phases.SITE_PULLMAN_STEP_WAITS) and money >= 1 else []
 
     def process_buy(self, game: BaseGame, rnd: Round, entity: Holder, action: BuyTrain) -> None:
         corp = self.operator(rnd, entity)

@@ -15,6 +15,9 @@ SITE_DISCARD_AFTER_BUYING = "site_discard_after_buying"
 # From phase 5 the site keeps a company's buy-trains step open while it could pay for the bank's
 # Pullman, even with one already (a step with nothing to buy is passed over).
 SITE_SECOND_PULLMAN_WAIT = "site_second_pullman_wait"
+# The site asks a company with room for a Pullman at the Pullman step even when it cannot pay for
+# one, from $1 (rule 12.7: nothing to decide, so nothing is asked).
+SITE_PULLMAN_STEP_WAITS = "site_pullman_step_waits"
 
 if TYPE_CHECKING:
     from engine.titles.g18usa.game import G18USA
