@@ -186,7 +186,8 @@ class UsaTrackStep(OperatingStep):
         usa = _usa(game)
         orr = _round(rnd)
         used = tile_actions_used(orr)
-        if used >= tile_action_limit(usa, orr.corporation) or used and budget(usa, orr.corporation) < 20:
+        # Only the second tile action costs $20 (P7's third is free again).
+        if used >= tile_action_limit(usa, orr.corporation) or used == 1 and budget(usa, orr.corporation) < 20:
             if denver_lay_open(usa, orr.corporation):
                 return ["lay_tile", "pass"]
             return ["pass"] if special_lay_open(usa, orr) else []
