@@ -151,8 +151,9 @@ def special_lay_open(game: G18USA, rnd: UsaOperatingRound) -> bool:
     if game.owns(corporation, BOOMTOWN_PRIVATE):
         return True
     if game.owns(corporation, LAW_FIRM) and game.tokens_left(corporation) > 0 \
-            and legal_stations(game.umap, corporation.id, LAW_FIRM):
-        return True
+            and any(None not in game.board.hexes[coord].tokens[city]
+                    for coord, city in legal_stations(game.umap, corporation.id, LAW_FIRM)):
+        return True  # a full city it could go in (the site's open ones do not hold the step)
     return red_area_power_open(game, corporation)
 
 

@@ -10,7 +10,7 @@ from engine.core.board import NEUTRAL_TOKEN, Marker
 from engine.core.graph import Reach, reach_of
 from engine.core.position_cache import cached
 from engine.errors import GameError
-from engine.titles.g18usa.usa_map import SITE_JUNCTION_BRIDGES, UsaMap
+from engine.titles.g18usa.usa_map import SITE_JUNCTION_BRIDGES, SITE_P20_OPEN_CITY, UsaMap
 
 BRIDGE = "bridge"
 CITY_BONUS = "city_bonus"
@@ -58,7 +58,7 @@ def check_station(umap: UsaMap, corporation: str, coord: str, city: int, reach: 
         raise GameError(f"{corporation} has no route to the city in {coord} (12.3)")
     slots = state.tokens[city]
     if None in slots:
-        if source in EXTRA_SLOT_SOURCES and source == "P20":
+        if source == "P20" and not umap.option(SITE_P20_OPEN_CITY):
             raise GameError(f"P20 places a station only in a city with no open slot; {coord} has one")
         return StationPlace(coord, city, slots.index(None), False)
     if source in EXTRA_SLOT_SOURCES:

@@ -26,7 +26,10 @@ SITE_HOME_BROWN = "site_home_brown"
 SITE_RURAL_JUNCTION_ENDS = "site_rural_junction_ends"
 SITE_RESOURCE_NEIGHBOURS = "site_resource_neighbours"
 SITE_JUNCTION_BRIDGES = "site_junction_bridges"
+SITE_P20_OPEN_CITY = "site_p20_open_city"
 MAP_OPTIONS = {
+    SITE_P20_OPEN_CITY: "P20 may place its station in a connected city with an open slot too, as on the "
+                        "site (its card: only in a city with no open slot).",
     SITE_MAX_EXITS: "Every city and plain-track upgrade must use a tile with the most exits that "
                     "fit, as the site offers them (rule 12.2.2: only normal cities going brown).",
     SITE_HOME_BROWN: "From phase 5 a company that has not run may put a brown city as its free extra "
