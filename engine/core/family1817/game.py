@@ -149,6 +149,14 @@ class Family1817Game(BaseGame):
         when they can only pass (the site)."""
         return self.option(SITE_LIQUIDATION_PRESIDENT_ASKED)
 
+    def off_map_token_choices(self, corporation: Corporation) -> list[str]:
+        """The `choose` words that take a token off the map instead of a station while the company
+        removes stations (14.3); none in the family."""
+        return []
+
+    def remove_off_map_token(self, corporation: Corporation, choice: str) -> None:
+        raise GameError(f"{corporation.id} has no token off the map to remove")
+
     def tokens_off_the_map(self, corporation: Corporation) -> int:
         """Tokens of the company's that are not stations but count toward the most it may hold
         in a merger or acquisition (14.3): a title's markers. None in the family."""

@@ -56,7 +56,7 @@ class TokenReductionStep(Step):
     label = "remove a station"
 
     def handlers(self) -> Mapping[str, Handler]:
-        return {"remove_token": self.process_remove}
+        return {"remove_token": self.process_remove, "choose": self.process_choose}
 
     def active(self, game: Any, rnd: Round) -> bool:
         return bool(crowded_stations(game))
@@ -66,7 +66,19 @@ class TokenReductionStep(Step):
         return waiting[0] if waiting else None
 
     def actions(self, game: Any, rnd: Round, entity: Holder) -> list[str]:
-        return ["remove_token"] if entity is self.acting_entity(game, rnd) else []
+        if entity is not self.acting_entity(game, rnd):
+            return []
+        assert isinstance(entity, Corporation)
+        # A title's token off the map (18USA's P8 marker) may go instead of a station.
+        return ["remove_token", "choose"] if game.off_map_token_choices(entity) else ["remove_token"]
+
+    def process_choose(self, game: Any, rnd: Round, entity: Holder, action: Any) -> None:
+        assert isinstance(entity, Corporation)
+        if str(action.choice) not in game.off_map_token_choices(entity):
+            raise GameError(f"{entity.id} may choose {', '.join(game.off_map_token_choices(entity)) or 'nothing'} here")
+        game.remove_off_map_token(entity, str(action.choice))
+        if not stations_to_remove(game, entity):
+            finish_joining(game, entity)
 
     def refusal(self, game: Any, rnd: Round, entity: Holder, action: Action) -> str | None:
         corp = self.acting_entity(game, rnd)
@@ -93,8 +105,18 @@ class TokenReductionStep(Step):
         if not isinstance(corp, Corporation):
             return []
         own = set(joined_stations(game, corp))
-        return [{"type": "remove_token", "entity": corp.id, "entity_type": "corporation",
-                 "choices": [_choice(game, corp, place, place in own) for place in removable(game, corp)]}]
+        moves: list[Move] = [{"type": "remove_token", "entity": corp.id, "entity_type": "corporation",
+                              "choices": [_choice(game, corp, place, place in own) for place in removable(game, corp)]}]
+        off_map = game.off_map_token_choices(corp)
+        if off_map:
+            moves.append({"type": "choose", "entity": corp.id, "entity_type": "corporation",
+                          "choices": [{"choice": choice} for choice in off_map]})
+        return moves
+
+    def matches(self, game: Any, choice: Mapping[str, Any], action: Action) -> bool:
+        if action.type == "choose":
+            return str(choice.get("choice")) == str(getattr(action, "choice", None))
+        return super().matches(game, choice, action)
 
 
 def _choice(game: Any, corporation: Corporation, place: tuple[str, int, int], counts: bool) -> dict[str, Any]:

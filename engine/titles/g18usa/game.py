@@ -72,6 +72,7 @@ BAILEY_YARD = "P23"
 SHORTS_END_PHASE = "8"
 PULLMAN_SCRAP_VALUE = 50
 EXPRESS_FREIGHT = "P8"  # its red-area marker counts as one of the owner's tokens (14.3)
+REMOVE_FREIGHT = "Remove"  # the site's word for taking P8's marker off instead of a station
 
 
 class G18USA(Family1817Game):
@@ -247,6 +248,17 @@ class G18USA(Family1817Game):
         marker, a company buying one more station must remove one (s8600 at 555)."""
         placed = any(state.markers_of(FREIGHT) for state in self.board.hexes.values())
         return 1 if placed and self.owns(corporation, EXPRESS_FREIGHT) else 0
+
+    def off_map_token_choices(self, corporation: Corporation) -> list[str]:
+        """P8's card: over the most tokens after a merger or acquisition, the company may remove
+        its red-area marker instead of a station (P8 then closes); the site asks "Remove"."""
+        return [REMOVE_FREIGHT] if self.tokens_off_the_map(corporation) else []
+
+    def remove_off_map_token(self, corporation: Corporation, choice: str) -> None:
+        for state in self.board.hexes.values():
+            state.markers[:] = [m for m in state.markers if m.kind != FREIGHT]
+        self.companies[EXPRESS_FREIGHT].closed = True
+        self.log.append(f"{corporation.id} removes P8's marker from its red area; P8 closes")
 
     def owns(self, corporation: Corporation, company_id: str) -> bool:
         company = self.companies.get(company_id)
