@@ -97,22 +97,30 @@ async def test_an_18texas_stock_round_with_orders_exports_and_replays_with_its_m
     assert summary["automatic_moves_reproduced"] == len(moves)  # the first 6 logged actions carry none
 
 
-async def test_18usa_merger_passes_export_and_replay_with_their_moves_worked_out(tmp_path: Path) -> None:
+async def test_18usa_orders_of_every_kind_export_and_replay_with_their_moves_worked_out(tmp_path: Path) -> None:
     repo, moderator = await open_moderator(tmp_path / "games.db")
     try:
-        game_id = await imported(moderator, USA, 220)  # Merger and Conversion Round 1.1: MKT to act
+        game_id = await imported(moderator, USA, 1079)  # Merger and Conversion Round 4.2: NYC to act
         refused = await handle(moderator, game_id, _seat("Player 3"), Command("auto mergers", {"companies": "UP"}))
-        assert not refused.ok and "UP: not among your companies that can take part now (" in refused.text
-        asked = await handle(moderator, game_id, _seat("Player 3"), Command(
-            "auto mergers", {"companies": "B&O,MILW,MKT", "unless_others_act": False}))
-        assert asked.ok and "MKT passes (standing order)" in asked.text, asked.text
-        assert (await handle(moderator, game_id, _seat("Player 4"), Command("auto mergers", {}))).ok
+        assert not refused.ok and "UP: not among your companies that can take part now (N&W, B&O)" in refused.text
+        refused = await handle(moderator, game_id, _seat("Player 2"), Command("auto buy", {"corporation": "SR",
+                                                                                         "until": "4"}))
+        assert not refused.ok and "SR has no share in its treasury to buy" in refused.text
+        for name, word, options in (
+                ("Player 3", "auto mergers", {"companies": "B&O,N&W", "unless_others_act": False}),
+                ("Player 4", "auto mergers", {}),  # NYC, to act, passes at once
+                ("Player 1", "auto pass", {"indefinite": True}),  # kept until the next stock round
+                ("Player 2", "auto buy", {"corporation": "TP", "until": "8"}),  # dropped when the round ends
+                ("Player 2", "auto off", {})):
+            reply = await handle(moderator, game_id, _seat(name), Command(word, options))
+            assert reply.ok, reply.text
         await _pass_by_hand_while(moderator, game_id, "Merger")
         document = await _export(moderator, game_id, tmp_path)
     finally:
         await repo.close()
-    made = _made_here(document, 220)
-    assert {action["type"] for action in made} >= {"program_merger_pass"}
+    made = _made_here(document, 1079)
+    assert {action["type"] for action in made} >= {"program_merger_pass", "program_share_pass",
+                                                   "program_buy_shares", "program_disable"}
     moves = _check_site_form(made)
-    assert [m["entity"] for m in moves if m["type"] == "pass"][:1] == ["MKT"]
+    assert {"NYC", "B&O", "N&W"} <= {m["entity"] for m in moves if m["type"] == "pass"}
     load_game(document, recompute=True)
