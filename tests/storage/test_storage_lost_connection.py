@@ -6,7 +6,9 @@ pg_terminate_backend): what the repository raises, and what it does not.
   session, and whatever the command did stands or failed already (a command that committed
   before the loss is not told it failed);
 - the next call gets a new connection, and the game's lock can be taken again; a pooled
-  connection whose session ended while it was idle is replaced before it is lent.
+  connection whose session ended while it was idle is replaced before it is lent;
+- a write whose session ends before its COMMIT could be answered is reported in doubt (it may
+  have landed), not as "nothing was changed".
 """
 
 from __future__ import annotations
@@ -71,3 +73,14 @@ async def test_a_pooled_connection_lost_while_idle_is_replaced(store: Any) -> No
     await asyncio.sleep(0.2)  # the server's goodbye reaches the client
     record, _ = await repo.game_head(game_id)
     assert record.id == game_id
+
+
+async def test_a_commit_cut_off_is_reported_in_doubt(store: Any) -> None:
+    repo, game_id, url = store
+    with pytest.raises(StoreUnavailable) as raised:
+        async with repo._write() as tx:  # the transaction every write runs in
+            await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", 7, game_id)
+            await end_the_sessions_of(url, repo)  # the COMMIT that follows meets a dead session
+    assert raised.value.in_doubt
+    record, _ = await repo.game_head(game_id)
+    assert record.updated_at != 7  # this time it had not landed (the server rolled it back)
