@@ -173,7 +173,8 @@ class PostgresGameRepository(SqlGameRepository):
                 timeout=CONNECT_TIMEOUT,
                 # Every lock wait of ours (a game's advisory lock, a row another transaction
                 # writes) ends after lock_wait with LockNotAvailableError.
-                server_settings={"lock_timeout": str(int(lock_wait * 1000))},
+                # (0 would mean no limit: at least a millisecond.)
+                server_settings={"lock_timeout": str(max(1, int(lock_wait * 1000)))},
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
@@ -236,6 +237,8 @@ class PostgresGameRepository(SqlGameRepository):
 
     @contextlib.contextmanager
     def _translated(self, conn: Callable[[], asyncpg.Connection | None]) -> Iterator[None]:
+        """The driver's errors for a lost server, a lock waited out, a missing table or a user
+        who may only read, as the store's (``conn``: the connection in use, if any yet)."""
         try:
             yield
         except Exception as exc:
