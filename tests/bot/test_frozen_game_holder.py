@@ -69,7 +69,8 @@ async def test_moves_wait_a_few_seconds_for_a_frozen_holder_then_hear_the_game_i
         answer = await terminal.expect(BUSY, typed)
         assert (await clicked.wait_message(timeout=WAIT)).content.startswith(BUSY)
         waited = time.monotonic() - began
-        assert LOCK_WAIT - 0.5 < waited < LOCK_WAIT + 15, waited  # bounded, and not refused at once
+        # Bounded (with room for a busy machine), and not refused at once.
+        assert LOCK_WAIT - 0.5 < waited < LOCK_WAIT + WAIT, waited
         assert answer.startswith("error: " + BUSY) and "alice bids" not in answer, answer
         assert await stored_moves(pg_url) == []
         assert terminal.process.returncode is None and all(p.returncode is None for p in bots.running)

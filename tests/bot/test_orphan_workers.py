@@ -23,7 +23,7 @@ from storage import open_repository
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "18Texas" / "65394.json"
 BEFORE = 44  # the fixture's moves before Player 3's lay that brings SP to its run
-ENDED = 10.0  # seconds the children have to notice their parent is gone
+ENDED = 30.0  # seconds the children have to notice their parent is gone (a busy machine)
 STARTING = 120.0  # seconds for workers to start (they import the engine, the solver, the renderer)
 
 

@@ -23,17 +23,30 @@ from backends import PostgresBackend
 from storage import NewGame, NewSeat, StoreUnavailable
 from storage.postgres import PostgresGameRepository
 
+ENDED = 60.0  # seconds a busy machine may take to end a session
+
 
 async def end_the_sessions_of(url: str, repo: PostgresGameRepository) -> int:
-    """pg_terminate_backend on every session of the repository's pool; returns how many."""
+    """pg_terminate_backend on every session of the repository's pool, returning once each
+    server process has ended (so its goodbye is on its way); returns how many."""
     admin = await asyncpg.connect(url)
     try:
         ended = await admin.fetch(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            "SELECT pg_terminate_backend(pid, $1) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()", int(ENDED * 1000))
+        assert all(row[0] for row in ended), ended
         return len(ended)
     finally:
         await admin.close()
+
+
+async def until_the_pool_sees_them_closed(repo: PostgresGameRepository) -> None:
+    """Wait until the client has taken in the ended sessions' goodbyes: every connection the
+    pool holds is closed (asyncpg has no public view of its idle connections)."""
+    deadline = asyncio.get_running_loop().time() + ENDED
+    while not all(holder._con is None or holder._con.is_closed() for holder in repo._pool._holders):
+        assert asyncio.get_running_loop().time() < deadline, "the pool never saw its sessions end"
+        await asyncio.sleep(0.01)
 
 
 @pytest.fixture
@@ -70,7 +83,7 @@ async def test_a_pooled_connection_lost_while_idle_is_replaced(store: Any) -> No
     repo, game_id, url = store
     await repo.game_head(game_id)  # a connection in the pool
     await end_the_sessions_of(url, repo)
-    await asyncio.sleep(0.2)  # the server's goodbye reaches the client
+    await until_the_pool_sees_them_closed(repo)
     record, _ = await repo.game_head(game_id)
     assert record.id == game_id
 
