@@ -113,9 +113,9 @@ class FamilyStockStep(BuySellParShares):
 
     def waiting(self, game: Any, rnd: Round) -> bool:
         stock = _stock(rnd)
-        if stock.turn_state.bought or stock.acting_for:
+        if stock.turn_state.bought or stock.acting_for or stock.shorted:
             return True
-        if stock.turn_state.sold or stock.shorted:
+        if stock.turn_state.sold:
             # A player who sold and can do nothing more has ended the turn (as the site does).
             return self.may_do_more_than_pass(game, stock)
         if family(game).asks_liquidation_presidents() and any(
