@@ -186,7 +186,7 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
             receivers += [share.owner] * other.units(share.percent)
     for share, owner in zip(added, receivers, strict=False):
         game.ledger.move(share, survivor if owner is other else owner)
-    next_index = game.ledger.pair_index(survivor)
+    next_index = game.ledger.pair_index(survivor, aligned=True)
     for share in ordered:
         if share not in shorts and share not in balancing:
             continue
