@@ -186,10 +186,10 @@ def _merge_five_share(game: Family1817Game, survivor: Corporation, other: Corpor
             receivers += [share.owner] * other.units(share.percent)
     for share, owner in zip(added, receivers, strict=False):
         game.ledger.move(share, survivor if owner is other else owner)
-    next_index = game.ledger.pair_index(survivor, aligned=True)
-    for share in ordered:
-        if share not in shorts and share not in balancing:
-            continue
+    # The survivor sells each of the other's short positions anew, the short certificate numbered
+    # before its balancing share (as on the site), after the survivor's certificates.
+    next_index = game.ledger.pair_index(survivor)
+    for share in [certificate for pair in zip(shorts, balancing, strict=True) for certificate in pair]:
         copy = Share(f"{survivor.id}_{next_index}", survivor, -unit if share.percent < 0 else unit, False,
                      survivor)
         next_index += 1

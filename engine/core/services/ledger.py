@@ -61,14 +61,11 @@ class ShareLedger:
         self.move(owed, seller)
         return sold
 
-    def pair_index(self, corporation: Corporation, aligned: bool = False) -> int:
-        """The index of a new pair's ordinary certificate (its short one takes the next): after
-        the company's certificates, from `first_short_index`, as on the site. `aligned`: pairs a
-        merger carries over start at an even distance from `first_short_index` (a merger's pairs
-        after an ordinary share numbered as a short's start one further on)."""
-        index = max(self.first_short_index,
-                    1 + max(int(share.id.rsplit("_", 1)[1]) for share in corporation.shares))
-        return index + (index - self.first_short_index) % 2 if aligned else index
+    def pair_index(self, corporation: Corporation) -> int:
+        """The first index of a new pair of certificates (the other takes the next): after the
+        company's certificates and from `first_short_index` on, as on the site."""
+        return max(self.first_short_index,
+                   1 + max(int(share.id.rsplit("_", 1)[1]) for share in corporation.shares))
 
     def close_short(self, corporation: Corporation, holder: Holder, share: Share) -> None:
         """A short seller gives back `share` (bought by them) against one negative certificate."""
