@@ -25,7 +25,9 @@ def after_lay(game: G18USA, corporation: Corporation, entity: str, lay: Any) -> 
             company.closed = True
     if entity == "P26":
         powers.use(game.companies["P26"], powers.JUNCTION)
-    if lay.tile.kind == "company_town" and corporation.token_count < MAX_TOKENS:
+    # P27's bonus station only while the company holds under 8 tokens, P8's marker among them.
+    if lay.tile.kind == "company_town" and \
+            corporation.token_count + game.tokens_off_the_map(corporation) < MAX_TOKENS:
         from engine.titles.g18usa.stations import company_town_token
 
         if company_town_token(game.umap, corporation.id, lay.coord):
