@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.games import Games
 from bot.model import Actor, Button, Reply
-from bot.offers import ANSWER, live_offer, offer_words, seat_of_player
+from bot.offers import answer_words, live_offer, offer_words, seat_of_player
 from bot.outcome import Commit, Outcome
 from bot.sessions import Session
 from engine import GameError
@@ -54,7 +54,7 @@ class Consent:
         session.offer = offer
         seat = seat_of_player(session, seller.id)
         who = self.games.mention(seat) if seat is not None else seller.name
-        text = f"{who} — {offer_words(state, action)}: accept or decline ({ANSWER})"
+        text = f"{who} — {offer_words(state, action)}: accept or decline ({answer_words(seat, self.games.front_door)})"
         mentions = (seat.discord_user_id,) if seat is not None and seat.discord_user_id is not None else ()
         reply = Reply(text, game_id=session.game_id, seq=session.seq, mentions=mentions,
                       buttons=[Button("Accept", "accept", "success"), Button("Decline", "decline", "danger")])

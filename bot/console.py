@@ -22,10 +22,11 @@ from typing import Any, TextIO
 from bot.config import MAX_FOLLOW_UP, MAX_ROUTER_BUDGET
 from bot.console_hints import choices_text, lay_text
 from bot.console_input import Interrupts, LineReader, line_or_interrupt, player_names
-from bot.console_parse import ParseError, help_text, parse_line
+from bot.console_parse import BY_A_PLAYER, ParseError, help_text, parse_line
 from bot.dispatch import handle
+from bot.front_door import TERMINAL
 from bot.model import Actor, Command, Reply
-from bot.moderator import Moderator, plain_mention
+from bot.moderator import Moderator
 from bot.store_trouble import STORE_TROUBLE, log_failure, trouble_text
 from bot.vocabulary import MOVES
 from engine.catalog import default_title, title_infos
@@ -132,10 +133,11 @@ class Console:
             title = (await self.moderator.sessions.get(self.game_id)).loaded.game.title
             print(help_text(title), file=self.output)
             return True
-        if name is None and command.name in MOVES:
+        if name is None and (command.name in MOVES or command.name in BY_A_PLAYER):
             seats = (await self.moderator.sessions.get(self.game_id)).seats
             names = ", ".join(f"@{s.display_name}" for s in seats)
-            return self.refuse(f"Start a move with the name of the player making it, e.g. @{seats[0].display_name} "
+            what = "a move" if command.name in MOVES else f"/{command.name}"
+            return self.refuse(f"Start {what} with the name of the player making it, e.g. @{seats[0].display_name} "
                                f"/{command.name} … (players: {names}).")
         actor = TABLE if name is None else Actor(user_id=None, name=name, manager=True)
         if name is not None and command.name in MOVES:
@@ -230,7 +232,7 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
             return 2
     repo = await open_repository(args.db)
     where = parse_database_url(args.db).describe()  # no password in what is printed
-    moderator = Moderator(repo, images=args.images == "each", mention=plain_mention,
+    moderator = Moderator(repo, images=args.images == "each", front_door=TERMINAL,
                           router_budget=args.router_budget, follow_up_seconds=args.router_follow_up)
     moderator.coming_back.one_line = True  # the table saw every move: one line says what it did to you
     try:

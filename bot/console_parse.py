@@ -19,24 +19,44 @@ class ParseError(ValueError):
     pass
 
 
+# /game words with no use in the terminal: it creates and starts its game from the command line,
+# every seat is at its keyboard, and reminders are sent on Discord only.
+NOT_IN_THE_TERMINAL = frozenset({"game new", "game join", "game start", "game replace", "game settings"})
+# /game words a player gives for their own seat, so typed after their name as moves are.
+BY_A_PLAYER = frozenset({"game routes", "game accept", "game decline"})
+
+
 def _help(title: str | None = None) -> str:
     """The terminal's help: every title's moves, or only those of the game's title in its own
-    words (an 18USA game is not shown /par or /issue, and /bid says what an 18USA bid is for)."""
+    words (an 18USA game is not shown /par or /issue, and /bid says what an 18USA bid is for),
+    and the /game commands that work in the terminal, as they are typed there."""
     moves = MOVES if title is None else {**{w: move_spec(c) for w, c in command_table(title).items()},
                                          "action": MOVES["action"]}
-    lines = ["Commands (write @<player> before a move):"]
-    for spec in list(moves.values()) + list(GAME.values()) + list(AUTO.values()):
-        options = " ".join(f"{o.name}:…" if o.required else f"[{o.name}:…]" for o in spec.options)
-        lines.append(f"  /{spec.name} {options}".rstrip() + f" — {spec.description}")
+    lines = ["Moves (write @<player> before each, e.g. @Alice /pass):"]
+    for spec in moves.values():
+        lines.append(_line("", spec))
+    lines.append("Game commands (@<player> before those a player gives for their own seat):")
+    for spec in GAME.values():
+        if spec.name not in NOT_IN_THE_TERMINAL:
+            lines.append(_line("@<player> " if spec.name in BY_A_PLAYER else "", spec))
+    lines.append("Standing orders (each player's own: @<player> before each):")
+    for spec in AUTO.values():
+        lines.append(_line("@<player> ", spec))
     lines += [
         "In the terminal:",
         "  /moves — the choices of every player who must act now",
         "  @<player> /lay hex:J5 — the tiles that fit on J5, each rotation and the hexes its track leads to",
         "  Rotations 0-5 turn a tile in 60° steps; the lists name the neighbouring hexes its track reaches.",
         "  Everyone shares this keyboard, so /game undo takes back the last move whoever made it",
-        "  (/game undo steps:N takes back N); on Discord players undo only their own last move.",
+        "  (/game undo steps:N takes back N).",
+        "  Ctrl-D or Ctrl-C ends the session; stationmaster play --game N goes on with it.",
     ]
     return "\n".join(lines)
+
+
+def _line(prefix: str, spec: Spec) -> str:
+    options = " ".join(f"{o.name}:…" if o.required else f"[{o.name}:…]" for o in spec.options)
+    return f"  {prefix}/{spec.name} {options}".rstrip() + f" — {spec.description}"
 
 
 HELP = _help()

@@ -143,7 +143,8 @@ async def changed_pictures(session: Session, state: BaseGame, proposal: pics.Pro
     which = ["map"] if old is None or old.map != views.map else []
     if which and views.close_up is not None and (old is None or old.close_up != views.close_up):
         which.append("close_up")
-    if old is None or old.market.cells != views.market.cells:
+    # A title names the round it shows: a new round redraws the market and the table too.
+    if old is None or (old.market.cells, old.market.title) != (views.market.cells, views.market.title):
         which.append("market")
     if old is None or _table_key(old.table) != _table_key(views.table):
         which.append("table")
@@ -152,4 +153,4 @@ async def changed_pictures(session: Session, state: BaseGame, proposal: pics.Pro
 
 
 def _table_key(table: Any) -> tuple[Any, ...]:
-    return (table.players, table.corporations, table.bank_cash, table.depot, table.phase)
+    return (table.players, table.corporations, table.bank_cash, table.depot, table.phase, table.round_name)

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from bot.front_door import DISCORD, FrontDoor, plain_mention
 from bot.model import Actor, Reply
 from bot.offers import waiting_line
 from bot.outcome import Outcome
@@ -26,21 +27,14 @@ log = logging.getLogger(__name__)
 Listener = Callable[[int], Awaitable[None]]
 
 
-def discord_mention(seat: SeatRecord) -> str:
-    return f"<@{seat.discord_user_id}>" if seat.discord_user_id is not None else f"@{seat.display_name}"
-
-
-def plain_mention(seat: SeatRecord) -> str:
-    return f"@{seat.display_name}"
-
-
 class Games:
     def __init__(self, repo: GameRepository, clock: Callable[[], float],
-                 mention: Callable[[SeatRecord], str]) -> None:
+                 mention: Callable[[SeatRecord], str], front_door: FrontDoor = DISCORD) -> None:
         self.repo = repo
         self.sessions = Sessions(repo)
         self.clock = clock
         self.mention = mention
+        self.front_door = front_door
         self.listeners: list[Listener] = []
 
     def now(self) -> int:
@@ -91,7 +85,7 @@ class Games:
         text, acting = whose_turn(state, moves, session.seats, mention)
         if notes:
             text = "\n".join([text, *notes_for(state, moves)])
-        waiting = waiting_line(session, state, mention)
+        waiting = waiting_line(session, state, mention, self.front_door)
         if waiting is not None:  # a purchase waits for the selling president's answer (12.6)
             line, seller = waiting
             text = f"{line}\n{text}"

@@ -95,6 +95,7 @@ class Info:
             except ValueError as error:
                 return Reply.error(str(error), game_id)
             names[names.index("map")] = f"map around {named}"
+            which = tuple("close_up" if name == "map" else name for name in which)  # map-close-up.png
         drawn = await drawing.draw(views, which)
         return Reply(f"Game #{game_id}: {', '.join(names)} after move {seq}.", game_id=game_id, seq=seq,
                      pictures=drawn)

@@ -33,7 +33,8 @@ from bot.consent import Consent
 from bot.drawing import changed_pictures
 from bot.ending import Ending
 from bot.errors import CommandError, NotPossibleNow, NotYourTurn
-from bot.games import Games, Listener, discord_mention, plain_mention
+from bot.front_door import DISCORD, FrontDoor, discord_mention, plain_mention
+from bot.games import Games, Listener
 from bot.info import Info
 from bot.lifecycle import Lifecycle
 from bot.model import Actor, Button, Command, Reply
@@ -68,8 +69,11 @@ class Moderator:
     def __init__(self, repo: GameRepository, *, clock: Callable[[], float] = time.time,
                  images: bool = True, router_budget: float = 2.0,
                  reminders: ReminderDefaults | None = None,
-                 mention: Callable[[SeatRecord], str] = discord_mention, follow_up_seconds: float = 0.0) -> None:
-        self.games = Games(repo, clock, mention)
+                 mention: Callable[[SeatRecord], str] | None = None, follow_up_seconds: float = 0.0,
+                 front_door: FrontDoor = DISCORD) -> None:
+        """``front_door``: the words replies use for the ways to act (buttons, typed names);
+        ``mention``: how players are named, by default the front door's way."""
+        self.games = Games(repo, clock, mention or front_door.mention, front_door)
         self.images = images and pics.RENDER
         self.proposals = Proposals(router_budget)
         self.reminder_defaults = reminders or ReminderDefaults()
@@ -259,8 +263,8 @@ class Moderator:
                              else "the proposal worked out since (/game routes searches longer) earns")
                     return Outcome(Reply.error(
                         f"Not run: that button offered the runs for ${offered}, and {since} ${proposal.total}. "
-                        f"To run those, /run with no routes (or press “Run for ${proposal.total}” if it is "
-                        f"offered).\nNow: {turn}", game_id))
+                        f"To run those, /run with no routes{self.games.front_door.press(f'Run for ${proposal.total}', ' if it is offered')}."
+                        f"\nNow: {turn}", game_id))
             try:
                 action = build_action(state, session.game.legal_moves(), seat.player_id, command,
                                       proposal.action if proposal else None)
@@ -509,8 +513,8 @@ class Moderator:
             turn, _ = self.turn_text(session, game.state, ping=False)
             hint = ""
             if isinstance(error, RunsBelowTheMost):  # rule 12.4: offer the optimizer's runs
-                hint = (f"\nTo run for ${error.best.total}: /run with no routes runs the proposed runs (or press "
-                        f"“Run for ${error.best.total}” under the last move).")
+                hint = (f"\nTo run for ${error.best.total}: /run with no routes runs the proposed runs"
+                        f"{self.games.front_door.press(f'Run for ${error.best.total}', ' under the last move')}.")
             reason = raw_refusal(game.state, action, error) if raw else str(error)
             return Outcome(Reply.error(f"That move is not allowed: {reason}.{hint}\nNow: {turn}", game_id))
         _complete_runs(game.state, action)

@@ -6,15 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.front_door import FrontDoor
 from engine.core.entities import Corporation
 from storage import SeatRecord, TrainOffer
 
 if TYPE_CHECKING:
     from bot.sessions import Session
     from engine.core.game import BaseGame
-
-ANSWER = "/game accept or /game decline"
-
 
 def live_offer(session: Session) -> TrainOffer | None:
     """The pending offer if it was made in the current position (else it has lapsed)."""
@@ -40,12 +38,18 @@ def offer_words(state: BaseGame, action: dict[str, Any]) -> str:
     return f"{action.get('entity')} asks to buy your {what}{seller} for ${action.get('price')}"
 
 
-def waiting_line(session: Session, state: BaseGame,
-                 mention: Callable[[SeatRecord], str]) -> tuple[str, SeatRecord | None] | None:
+def answer_words(seat: SeatRecord | None, door: FrontDoor) -> str:
+    """"/game accept or /game decline", as the seller types them at this front door."""
+    return f"{door.seat_command(seat, '/game accept')} or {door.seat_command(seat, '/game decline')}"
+
+
+def waiting_line(session: Session, state: BaseGame, mention: Callable[[SeatRecord], str],
+                 door: FrontDoor) -> tuple[str, SeatRecord | None] | None:
     """The whose-turn line while an offer waits for its answer, and the seller's seat."""
     offer = live_offer(session)
     if offer is None:
         return None
     seat = seat_of_player(session, offer.seller_player_id)
     who = mention(seat) if seat is not None else f"player {offer.seller_player_id}"
-    return f"Waiting for {who} — {offer_words(state, offer.action)}: accept or decline ({ANSWER})", seat
+    answer = answer_words(seat, door)
+    return f"Waiting for {who} — {offer_words(state, offer.action)}: accept or decline ({answer})", seat

@@ -202,11 +202,12 @@ def views_of(state: BaseGame, proposal: Proposal | None = None) -> Views | None:
 
 
 def close_up_views(state: BaseGame, views: Views, around: str, radius: int) -> tuple[Views, str]:
-    """`views` with the map cut down to `radius` hexes around `around`: a hex of the map, or a
-    company (around each of its stations); and that hex or company as the game writes it.
+    """`views` whose close-up is the map cut down to `radius` hexes around `around`: a hex of the
+    map, or a company (around each of its stations); and that hex or company as the game writes
+    it. The whole map stays as it is (its picture, map.png, is not replaced by a part of it).
     ValueError says what was wrong and what is allowed."""
     named, centers = close_up_centers(state, around)
-    return replace(views, map=close_up(views.map, centers, radius)), named
+    return replace(views, close_up=close_up(views.map, centers, radius)), named
 
 
 def close_up_centers(state: BaseGame, around: str) -> tuple[str, list[str]]:

@@ -28,6 +28,7 @@ from bot.drawing import changed_pictures
 from bot.games import Games
 from bot.model import Actor, Button, Reply
 from bot.proposals import Proposals
+from bot.routes_text import format_routes
 from bot.sessions import Session, Sessions
 from engine.attachments import attachment_words
 from engine.core.game import BaseGame
@@ -52,14 +53,16 @@ class KeepFound(Protocol):
 
 
 def proposal_text(state: BaseGame, proposal: pics.Proposal) -> str:
-    """The proposed runs, each with what the proposal attaches to its train (by name)."""
+    """The proposed runs in the very words ``/run routes:`` takes (every hex of each run, so a copy
+    of them is those runs), then what each earns with what the proposal attaches to its train."""
     attached = attachment_words(state, proposal.corporation, proposal.runs)
-    runs = "; ".join(f"{r['train']}{' with ' + attached[r['train']] if r['train'] in attached else ''}: "
-                     f"{'-'.join(r['hexes'])} ${r['revenue']}" for r in proposal.action["routes"])
+    routes = proposal.action["routes"]
+    earned = ", ".join(f"{r['train']} ${r['revenue']}{' with ' + attached[r['train']] if r['train'] in attached else ''}"
+                       for r in routes)
     proven = "" if proposal.proven_optimal else \
         " (best found in the time allowed; /game routes searches longer)"
-    return (f"Proposed runs for {proposal.corporation}: {runs} — total ${proposal.total}{proven}. "
-            "Confirm with /run, or give other runs with /run routes:…")
+    return (f"Proposed runs for {proposal.corporation}: {format_routes(routes)} — {earned}, "
+            f"total ${proposal.total}{proven}. Confirm with /run, or give other runs with /run routes:…")
 
 
 def better(new: pics.Proposal | None, old: pics.Proposal | None) -> pics.Proposal | None:

@@ -22,15 +22,26 @@ HEX = re.compile(r"^[A-Z]{1,2}\d{1,2}$")
 def _train_ids(corporation: Corporation, wanted: list[str]) -> list[str]:
     """Resolve `2-0` (an id) or `2` (the company's next unused train of that name)."""
     free = [t.id for t in corporation.trains]
-    chosen = []
+    chosen: list[str] = []
+    have = ", ".join(t.id for t in corporation.trains) or "none"
     for name in wanted:
         match = name if name in free else next((t for t in free if t.rsplit("-", 1)[0] == name), None)
         if match is None:
-            have = ", ".join(t.id for t in corporation.trains) or "none"
-            raise CommandError(f"{corporation.id} has no train {name!r} to run; its trains: {have}")
+            if name in chosen or any(t.rsplit("-", 1)[0] == name for t in chosen):
+                count = sum(1 for n in wanted if n == name)
+                times = "twice" if count == 2 else f"{count} times"
+                raise CommandError(f"the runs name the train {name[:20]} {times} and {corporation.id} has "
+                                   f"{_trains(corporation, name)}: each train runs once (its trains: {have})")
+            raise CommandError(f"{corporation.id} has no train {name[:20]!r} to run; its trains: {have}")
         free.remove(match)
         chosen.append(match)
     return chosen
+
+
+def _trains(corporation: Corporation, name: str) -> str:
+    """"only one" or "only 2" for a train the runs named more often than the company has it."""
+    same = [t.id for t in corporation.trains if t.id == name or t.id.rsplit("-", 1)[0] == name]
+    return "only one" if len(same) == 1 else f"only {len(same)}"
 
 
 def parse_routes(state: BaseGame, corporation: Corporation, text: str) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from render.from_engine import map_view, market_view, table_view
 from render.map_svg import map_svg
 from render.market_svg import market_svg
 from render.table_svg import table_svg
+from untrusted.files import folder_problem
 
 OUTPUTS = ("map.png", "market.png", "table.png")
 
@@ -73,6 +74,9 @@ def _written(out: Path, pictures: Iterable[tuple[str, bytes]]) -> list[Path]:
 def run_render(args: argparse.Namespace) -> int:
     from engine.cli import read_log  # the replay command's reader gives the same messages
 
+    if (problem := folder_problem(args.out)) is not None:  # before the replay, not after it
+        print(f"stationmaster render: --out: {problem}", file=sys.stderr)
+        return 2
     try:
         if args.at is not None and args.upto is not None:
             raise GameError("give --upto or --at, not both")

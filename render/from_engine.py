@@ -47,7 +47,7 @@ def map_view(state: BaseGame, *, show_last_runs: bool = True) -> MapView:
 def market_view(state: BaseGame) -> MarketView:
     """The stock market with each cell's stack, top of the stack first."""
     return market_view_of(state.market, state.data["market"], _token_views(state),
-                          f"{state.TITLE} stock market \u2014 {round_label(state)}")
+                          f"{state.TITLE} stock market \u2014 {round_title(state)}")
 
 
 def table_view(state: BaseGame) -> TableView:
@@ -60,7 +60,7 @@ def table_view(state: BaseGame) -> TableView:
         notes += (final_ranking(state),)
     else:  # the title's lines players keep in view: when the game ends, a company without a train
         notes += tuple(note for note, _ in state.status_notes())
-    return TableView(state.TITLE, round_label(state), state.phase.name, player_rows(state),
+    return TableView(state.TITLE, round_title(state), state.phase.name, player_rows(state),
                      corp_rows(state), None if state.bank.unlimited else state.bank.cash,
                      depot_rows(state), tuple(t.name for t in state.depot.discarded), notes,
                      private_rows(state), loan_bank(state))
@@ -125,3 +125,11 @@ def _run_owner(state: BaseGame) -> Callable[[Run], tuple[str, str]]:
         return name, corp.id if corp is not None else ""
 
     return owner_of
+
+
+def round_title(state: BaseGame) -> str:
+    """'Stock Round 3', 'Operating Round 3.2', 'Game over: the bank broke': the round a picture
+    shows without the company operating in it. The market and the table carry it, so they are
+    drawn again when a round begins (and their title is never an earlier round's), not each
+    time another company operates."""
+    return round_label(state) if state.finished else state.round.title(state)

@@ -42,7 +42,7 @@ async def test_the_map_around_a_hex_or_a_company_s_stations(tmp_path: Path) -> N
         near = await handle(moderator, game_id, VIEWER, typed[1])
         assert near.ok and near.text == f"Game #{game_id}: map around D20 after move {MOVES}."
         (near_png,) = near.pictures
-        assert near_png.name == "map.png"
+        assert near_png.name == "map-close-up.png"  # map.png stays the whole map
         default = await handle(moderator, game_id, VIEWER, Command("game map", {"around": "D20"}))
         widths = [png_size(p.data)[0] for p in (near_png, default.pictures[0], whole_png)]
         assert widths == sorted(widths) and widths[0] < widths[1] < widths[2] // 2
@@ -100,7 +100,7 @@ async def test_a_close_up_through_discord(fake_discord: FakeDiscord, tmp_path: P
                                                  channel=table.thread)).wait_choices(timeout=WAIT)
         assert offered == [{"name": "D20 Chicago", "value": "D20"}]
         near = await table.slash(bob, "game", "map", around="D20", radius=1)
-        assert not near.ephemeral and "map around D20" in near.content and pngs(near) == ["map.png"]
+        assert not near.ephemeral and "map around D20" in near.content and pngs(near) == ["map-close-up.png"]
         assert png_size(near.attachments[0].data)[0] * 3 < whole_width
         refused = await table.slash(bob, "game", "map", around="Z99")
         assert refused.ephemeral and "Z99 is neither a hex of this map nor a company" in refused.content

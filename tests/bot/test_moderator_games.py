@@ -100,9 +100,14 @@ async def test_the_run_step_gets_a_proposal_and_run_confirms_it(tmp_path: Path) 
         laid = await moderator.perform(game_id, president, Command("lay", {"hex": "J7", "tile": "8", "rotation": 1}))
         assert laid.ok, laid.text
         assert "SP: run trains (/run)" in laid.text
-        assert "Proposed runs for SP: 2-2: I14-J5 $60 — total $60" in laid.text
+        assert "Proposed runs for SP: 2-2: I14-I12-I10-I8-J7-J5 — 2-2 $60, total $60" in laid.text
+        # The proposal's runs are the words /run routes: takes: a copy of them runs them.
+        copied = laid.text.split("Proposed runs for SP: ", 1)[1].split(" — ", 1)[0]
+        twice = await moderator.perform(game_id, president, Command("run", {"routes": f"{copied}; {copied}"}))
+        assert not twice.ok and ("the runs name the train 2-2 twice and SP has only one: each train runs once "
+                                 "(its trains: 2-2)") in twice.text, twice.text
         assert [b.verb for b in laid.buttons] == ["run:60"]
-        ran = await moderator.perform(game_id, president, Command("run", {"offered_total": 60}))
+        ran = await moderator.perform(game_id, president, Command("run", {"routes": copied}))
         assert ran.ok and "SP runs for $60" in ran.text
         assert {b.verb for b in ran.buttons} == {"dividend:payout", "dividend:half", "dividend:withhold"}
         stored = (await repo.list_actions(game_id))[-1].action

@@ -275,8 +275,8 @@ async def test_a_reminder_to_run_trains_gives_the_proposed_runs(tmp_path: Path) 
         assert game == game_id and text.startswith(f"Reminder: game #{game_id} is waiting.\n")
         turn, runs = text.splitlines()[1:]
         assert turn.startswith("@P4 — MKT: ") and "run trains (/run)" in turn, turn
-        assert runs.startswith("Proposed runs for MKT: 6-3 with Pullman on the 6-train 6-3: ") and \
-            "total $420. Confirm with /run" in runs, runs
+        assert runs.startswith("Proposed runs for MKT: 6-3: ") and " — 6-3 $" in runs and \
+            " with Pullman on the 6-train 6-3" in runs and "total $420. Confirm with /run" in runs, runs
     finally:
         await repo.close()
 

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from engine_states import state_after
 
-from render.from_engine import market_view, round_label, table_view
+from render.from_engine import market_view, round_label, round_title, table_view
 from render.market_svg import market_svg
 from render.table_svg import table_svg
 
@@ -62,7 +62,7 @@ def test_table_matches_the_engine(upto: int | None) -> None:
 
     root = ET.fromstring(table_svg(view))
     text = " ".join(e.text or "" for e in root.iter())
-    assert round_label(state) in text
+    assert round_title(state) in text
     players = [r.get("data-player") for r in by_class(root, "row") if r.get("data-player")]
     assert players == [p.name for p in state.players]
 
@@ -78,6 +78,10 @@ def test_round_labels() -> None:
     assert round_label(state_after(40)) == "Stock Round 2"
     assert round_label(state_after(200)) == "Operating Round 4.2 \u2014 SP operating"
     assert round_label(state_after(None)) == "Game over: the bank broke"
+    # The market and the table name the round without who operates in it (drawn once a round).
+    assert round_title(state_after(200)) == "Operating Round 4.2"
+    assert round_title(state_after(40)) == "Stock Round 2"
+    assert round_title(state_after(None)) == "Game over: the bank broke"
 
 
 def test_broken_bank_shown_as_negative_and_noted() -> None:
