@@ -262,11 +262,17 @@ def _bid(state: BaseGame, mine: list[Move], command: Command) -> dict[str, Any]:
     price = command.get("price")
     choice = targets[wanted]
     if not isinstance(price, int):
-        lowest = _lowest(choice)
-        raise CommandError(f"give your bid for {wanted} as a whole number of dollars (price:)" +
-                           (f", from ${lowest}" if lowest is not None else ""))
+        raise CommandError(f"give your bid for {wanted} as a whole number of dollars (price:){_range(choice)}")
     field = _bid_field(choice)
     return {**base(move), field: choice[field], "price": price}
+
+
+def _range(choice: dict[str, Any]) -> str:
+    """", from $80 to $500 in steps of $5": what a bid may be, as far as the choice says."""
+    lowest, highest, step = _lowest(choice), choice.get("max", choice.get("max_price")), choice.get("step")
+    words = f", from ${lowest}" if lowest is not None else ""
+    words += f" to ${highest}" if highest is not None else ""
+    return words + (f" in steps of ${step}" if step and step > 1 else "")
 
 
 def _lowest(choice: dict[str, Any]) -> Any:

@@ -118,6 +118,9 @@ def parse_options(spec: Spec, text: str, require: bool = True) -> dict[str, Any]
         for name, raw in zip(pieces[1::2], pieces[2::2], strict=True):
             if name in options:
                 raise ParseError(f"{name}: is given twice")
+            option = spec.option(name)
+            if not raw.strip() and option is not None and option.kind is not str:
+                continue  # "price:" with nothing after it: not given (a text option keeps its "")
             options[name] = _convert(spec, name, raw)
     # A command without its required options is refused as one with some of them (Discord
     # asks for them before sending): never a guess at the first choice.

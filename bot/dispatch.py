@@ -14,6 +14,7 @@ from bot.vocabulary import ALL, MOVES
 from render.closeup import DEFAULT_RADIUS
 from storage.limits import MAX_IMPORT_BYTES
 from untrusted.files import FileRefused, read_limited
+from untrusted.quote import quoted
 
 PICTURES = {"game map": ("map",), "game market": ("market",), "game table": ("table",)}
 
@@ -75,10 +76,24 @@ async def handle(moderator: Moderator, game_id: int, actor: Actor, command: Comm
         return await moderator.settings(game_id, actor, dict(command.options))
     if name == "game replace":
         return await moderator.replace(game_id, actor, str(command.get("seat", "")), None, str(command.get("user", "")))
-    if name in ("game pause", "game resume", "game abandon"):
-        status = {"game pause": "paused", "game resume": "active", "game abandon": "abandoned"}[name]
-        return await moderator.set_game_status(game_id, actor, status)
+    if name == "game abandon":
+        confirmed = abandon_confirmed(command.get("confirm"))
+        if isinstance(confirmed, str):
+            return Reply.error(confirmed, game_id)
+        return await moderator.set_game_status(game_id, actor, "abandoned", confirmed=confirmed)
+    if name in ("game pause", "game resume"):
+        return await moderator.set_game_status(game_id, actor, "paused" if name == "game pause" else "active")
     return Reply.error(f"/{name} is not available here.", game_id)
+
+
+def abandon_confirmed(confirm: object) -> bool | str:
+    """``confirm:`` of /game abandon: True for yes, False when not given (the game asks first), or
+    the refusal of any other answer."""
+    if confirm is None or not str(confirm).strip():
+        return False
+    if str(confirm).strip().casefold() == "yes":
+        return True
+    return f"confirm: takes yes (to abandon the game now), not {quoted(str(confirm))}; nothing was changed."
 
 
 async def _import_file(moderator: Moderator, actor: Actor, path: str) -> Reply:

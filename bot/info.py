@@ -30,7 +30,7 @@ from bot.route_search import RouteSearch
 from bot.sessions import Session
 from engine.automatic import AutomaticMove
 from engine.describe import log_by_action
-from engine.log import Game
+from engine.log import Game, rules_words
 from engine.program_words import automatic_lines
 from render.closeup import DEFAULT_RADIUS
 from storage.transfer import export_document as stored_export
@@ -58,7 +58,8 @@ class Info:
             session = await self.games.sessions.get(game_id)
             record = session.loaded.game
             names = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats) or "nobody yet"
-            head = f"{record.title} game #{game_id} ({record.status}). Players: {names}."
+            head = (f"{record.title} game #{game_id} ({record.status}). Players: {names}.\n"
+                    f"Rules: {rules_words(record.title, record.options)}.")
             if session.broken is not None:
                 return Reply(f"{head}\n{session.broken}", game_id=game_id, seq=session.seq)
             if session.game is None:
@@ -68,6 +69,11 @@ class Info:
                              game_id=game_id, seq=0, buttons=lobby_buttons())
             state = session.game.state
             turn, _ = self.games.turn_text(session, state, ping=False, notes=False)  # the summary has them
+            if record.status == "abandoned":  # nobody is to move any more: no turn to name
+                turn = (f"The game was abandoned after move {session.seq}: nobody moves any more. /game export "
+                        "gives its log.")
+            elif record.status == "paused":
+                turn = f"Paused: no moves and no reminders until /game resume. Then: {turn}"
             runs = await self.route_search.proposal_words(session) if record.status == "active" else None
             away = away_line(session, self.games.now())
             return Reply(f"{head}\n{summary(state, session.seats)}" + (f"\n{away}" if away else "")

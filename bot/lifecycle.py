@@ -167,8 +167,9 @@ class Lifecycle:
         await self.games.changed(game_id)
         return Reply(f"Seat {seat.seat} ({seat.display_name}) is now played by {name}.", game_id=game_id)
 
-    async def set_game_status(self, game_id: int, actor: Actor, status: str) -> Reply:
-        """pause, resume (to active) or abandon."""
+    async def set_game_status(self, game_id: int, actor: Actor, status: str, *, confirmed: bool = False) -> Reply:
+        """pause, resume (to active) or abandon; abandoning, which cannot be taken back, is only
+        done ``confirmed`` (the question's button, or confirm:yes), else asked first."""
         allowed = {"paused": ("active",), "active": ("paused",), "abandoned": ("setup", "active", "paused")}
         async with self.games.sessions.lock(game_id):
             session = await self.games.sessions.get(game_id)
@@ -177,10 +178,20 @@ class Lifecycle:
             current = session.loaded.game.status
             if current not in allowed[status]:
                 return Reply.error(f"The game is {current}; that is not possible now.", game_id)
+            if status == "abandoned" and not confirmed:
+                return self._abandon_question(game_id, session.seq)
             await self.games.set_status(session, status)
         words = {"paused": "is paused: no moves and no reminders until /game resume",
                  "active": "is running again", "abandoned": "was abandoned"}
         return Reply(f"Game #{game_id} {words[status]}.", game_id=game_id)
+
+    def _abandon_question(self, game_id: int, seq: int) -> Reply:
+        door = self.games.front_door
+        label = f"Abandon game #{game_id}"
+        how = (f"press “{label}” or give /game abandon confirm:yes" if door.buttons
+               else "give /game abandon confirm:yes")
+        return Reply(f"Abandon game #{game_id}? It ends now, without a result, and cannot be resumed. To abandon "
+                     f"it, {how}.", game_id=game_id, seq=seq, buttons=[Button(label, "abandon", "danger")])
 
     async def settings(self, game_id: int, actor: Actor, changes: dict[str, Any]) -> Reply:
         changes = {k: v for k, v in changes.items() if v is not None}

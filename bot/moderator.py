@@ -40,7 +40,7 @@ from bot.lifecycle import Lifecycle
 from bot.model import Actor, Button, Command, Reply
 from bot.outcome import Outcome
 from bot.proposals import Proposals
-from bot.raw_action import acting_entity, parse_raw, raw_refusal
+from bot.raw_action import acting_entity, checked_figures, parse_raw, raw_refusal
 from bot.repeats import Repeats
 from bot.replies import acting_seats, describe_action, new_log_lines
 from bot.route_search import DEFAULT_SECONDS, Announce, FollowUps, RouteSearch, proposal_text
@@ -52,7 +52,7 @@ from engine import GameError, RunsBelowTheMost, given_most
 from engine.attachments import attachment_actions
 from engine.automatic import AutomaticMove, follow_up
 from engine.core.game import BaseGame
-from engine.describe import dividend_account
+from engine.describe import dividend_account, price_moves, share_prices
 from engine.legal import legal_moves
 from engine.program_words import automatic_lines
 from render.closeup import DEFAULT_RADIUS
@@ -163,8 +163,8 @@ class Moderator:
     async def replace(self, game_id: int, actor: Actor, seat_text: str, user_id: int | None, name: str) -> Reply:
         return await self.lifecycle.replace(game_id, actor, seat_text, user_id, name)
 
-    async def set_game_status(self, game_id: int, actor: Actor, status: str) -> Reply:
-        return await self.lifecycle.set_game_status(game_id, actor, status)
+    async def set_game_status(self, game_id: int, actor: Actor, status: str, *, confirmed: bool = False) -> Reply:
+        return await self.lifecycle.set_game_status(game_id, actor, status, confirmed=confirmed)
 
     async def settings(self, game_id: int, actor: Actor, changes: dict[str, Any]) -> Reply:
         return await self.lifecycle.settings(game_id, actor, changes)
@@ -292,16 +292,19 @@ class Moderator:
         return Reply.error(f"{text}\nNow: {turn}", session.game_id)
 
     async def unavailable(self, game_id: int, actor: Actor, command: Command) -> Reply | None:
-        """The refusal a move command gets whatever its options, if its word is not the actor's
-        to make now (another's turn, or not possible at this point); None if it could be made.
-        For callers that must ask before they ask for the command's missing options."""
+        """The refusal a move command with some options left out gets: its word is not the
+        actor's to make now (another's turn, or not possible at this point), or the words of what
+        is missing and what it may be (/bid without price: names the range); None if it could
+        be made as it is. For callers that must ask before they ask for the missing options."""
         async with self.sessions.lock(game_id):
             session, seat, refusal = await self._seated(game_id, actor)
             if refusal is not None:
                 return refusal.reply
             assert session is not None and session.game is not None and seat is not None
+            state, moves = session.game.state, session.game.legal_moves()
             try:
-                candidate_moves(session.game.state, session.game.legal_moves(), seat.player_id, command.name)
+                candidate_moves(state, moves, seat.player_id, command.name)
+                build_action(state, moves, seat.player_id, command, None)
             except CommandError as error:
                 return self._refusal(session, seat, command, error)
             return None
@@ -379,6 +382,7 @@ class Moderator:
             state = session.game.state
             try:
                 probe = acting_entity(action, seat, session.seats, state)
+                checked_figures(state, {**action, **probe})
             except CommandError as error:
                 return Outcome(Reply.error(str(error), game_id))
             if not controls(state, seat.player_id, probe):
@@ -485,6 +489,7 @@ class Moderator:
         seq = session.seq + 1
         action = {**action, "id": session.max_action_id + 1, "created_at": self.now()}
         before_log = list(game.state.log)
+        prices_before = share_prices(game.state)  # every price a move changes is told (a loan's too)
         acting_before = acting_seats(game.state, session.seats)
         # A dividend's account compares the positions around it (who received what).
         before_dividend = game.state.snapshot() if action["type"] == "dividend" else None
@@ -549,11 +554,15 @@ class Moderator:
         await self.changed(game_id)
         made = action.get("auto_actions", [])
         lines = new_log_lines(before_log, main_log if made else game.state.log)
+        told: tuple[str, ...] = ()
         if before_dividend is not None:
             account = dividend_account(before_dividend, game.state, str(action.get("entity")))
             if account is not None:
                 at = next((i + 1 for i, line in enumerate(lines) if _PAYS_LINE.match(line)), len(lines))
                 lines = lines[:at] + [account] + lines[at:]
+                told = (str(action.get("entity")),)  # the account says its price move
+        if action["type"] != "undo":
+            lines += price_moves(prices_before, game.state, skip=told)
         if note is None and (not lines or action["type"] == "pass"):  # some steps log no pass
             described = describe_action(action, {str(s.player_id): s.display_name for s in session.seats},
                                         game.state)

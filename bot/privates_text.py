@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.core.entities import Company
 from engine.core.game import BaseGame
+from untrusted.quote import quoted
 
 MOST_CHOICES = 25  # Discord's autocomplete limit
 
@@ -38,9 +39,13 @@ def find_company(state: BaseGame, typed: str) -> Company | None:
 
 
 def company_text(state: BaseGame, company: Company) -> str:
-    """One company whole: name, terms, holder and what it does."""
-    about = ", ".join(part for part in (_terms(company), _holder(state, company)) if part)
+    """One company whole: name, terms, holder and what it does; a closed one is said to be
+    closed before its rules text, which speaks of it as open."""
     does = company.text or "(its title gives no description)"
+    if company.closed:
+        terms = f" ({_terms(company)})" if _terms(company) else ""
+        return f"{company.id} {company.name}{terms}: closed, so it pays nothing and its power is gone. While open: {does}"
+    about = ", ".join(part for part in (_terms(company), _holder(state, company)) if part)
     return f"{company.id} {company.name} ({about}): {does}"
 
 
@@ -60,7 +65,7 @@ def privates_text(state: BaseGame) -> str:
 def unknown_company(state: BaseGame, typed: str) -> str:
     """The refusal for a name that is no company of this game, with the ones it has."""
     known = ", ".join(c.id for c in state.companies_in_play()) or "none"
-    return f"No private company of this game is called {typed!r}. Its private companies: {known}."
+    return f"No private company of this game is called {quoted(typed)}. Its private companies: {known}."
 
 
 def company_choices(state: BaseGame, typed: str) -> list[tuple[str, str]]:

@@ -1,13 +1,15 @@
 """`/action json:...`: one raw 18xx.games action typed by a player, checked before the engine.
 
 The JSON is parsed as hostile input (``untrusted.json_text``); fields the engine does not read
-are refused rather than stored, and so is ``extra_revenue`` (a figure 18xx.games computes
-itself, which our engine would take on trust). The acting entity may be named as hotseat logs
+are refused rather than stored; a run's ``extra_revenue`` and 18USA's ``subsidy`` (figures
+18xx.games computes itself, which our engine would take on trust) are taken only when they equal
+what the engine works out. The acting entity may be named as hotseat logs
 name it (``"entity": "Player 1"``, a seat's name), or left out for one's own seat.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,16 +21,19 @@ from engine.core.game import BaseGame
 from engine.errors import GameError, NotNow
 from storage import SeatRecord
 from untrusted.json_text import UnsafeJSON, loads
+from untrusted.quote import cut
 
 MAX_RAW_CHARS = 2_000
 MAX_MESSAGE_CHARS = 500
 # The moderator numbers and times actions itself.
 MODERATOR_FIELDS = ("id", "created_at", "user", "original_id")
+# What 18xx.games writes beside a run's routes; taken when it is what the engine works out.
+RUN_FIGURES = frozenset({"extra_revenue", "subsidy"})
 
 
 def action_fields() -> frozenset[str]:
-    """The fields a raw action may carry: those the engine reads, but not ``extra_revenue``."""
-    return engine_action_fields() - {"extra_revenue"}
+    """The fields a raw action may carry besides a run's figures: those the engine reads."""
+    return engine_action_fields() - RUN_FIGURES
 
 
 # The fields each kind of 18xx.games action must carry (the action format, not a rule); "a|b"
@@ -61,10 +66,11 @@ def parse_raw(text: str) -> dict[str, Any]:
     if action.get("auto_actions"):
         raise CommandError("auto_actions are not taken: the moves that follow a move are the game's to make "
                            "(standing orders); send the move alone.")
-    if "extra_revenue" in action:
-        raise CommandError("extra_revenue is not taken: the engine works out every run's revenue itself; "
-                           "send the action without it.")
-    known = action_fields()
+    for figure in RUN_FIGURES:
+        if figure in action and kind != "run_routes":
+            raise CommandError(f"{figure} is not taken: it belongs to a run_routes action (what a company earns "
+                               "besides its runs); send the action without it.")
+    known = action_fields() | RUN_FIGURES
     unknown = sorted(k for k in action if k not in known and k not in MODERATOR_FIELDS)
     if unknown:
         raise CommandError(f"Unknown field(s) {', '.join(repr(k[:40]) for k in unknown[:5])}; an action may have "
@@ -80,6 +86,25 @@ def parse_raw(text: str) -> dict[str, Any]:
         if len(message) > MAX_MESSAGE_CHARS:
             raise CommandError(f"A message has at most {MAX_MESSAGE_CHARS} characters.")
     return {k: v for k, v in action.items() if k not in MODERATOR_FIELDS}
+
+
+def checked_figures(state: BaseGame, action: dict[str, Any]) -> None:
+    """A pasted run_routes may carry the figures 18xx.games writes beside its routes
+    (``extra_revenue``, and 18USA's ``subsidy``): each is taken when it equals what the engine
+    works out for the company's run (``run_site_figures``), else refused with the engine's figure."""
+    given = [name for name in RUN_FIGURES if name in action]
+    corporation = state.corporations.get(str(action.get("entity")))
+    if action["type"] != "run_routes" or not given or corporation is None:
+        return
+    figures = state.run_site_figures(corporation)
+    for name in given:
+        if name not in figures:
+            raise CommandError(f"{name} is not part of a run in {state.TITLE}; send the run without it.")
+        value = action[name]
+        if isinstance(value, bool) or value != figures[name]:
+            shown = cut(value if isinstance(value, str) else json.dumps(value), 20)
+            raise CommandError(f"{name} is {shown}, but the engine works out {figures[name]} for {corporation.id}'s "
+                               f"run now; send {figures[name]}, or leave it out.")
 
 
 def acting_entity(action: dict[str, Any], seat: SeatRecord, seats: list[SeatRecord],

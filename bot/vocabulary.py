@@ -121,7 +121,8 @@ GAME: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("game pause", "Pause the game: no moves, no reminders"),
     Spec("game resume", "Resume a paused game"),
     Spec("game end", "End the game now and score it (creator or manager, or every player agreeing)"),
-    Spec("game abandon", "End the game without a result (creator or manager)"),
+    Spec("game abandon", "End the game without a result (creator or manager); asks again first", (
+        _o("confirm", str, "yes: abandon it now, without asking again"),)),
 )}
 
 # Standing orders: `/auto` alone shows yours (on Discord `/auto show`), the others set or end one.

@@ -67,6 +67,20 @@ def dividend_account(before: BaseGame, after: BaseGame, corporation: str) -> str
             f"{move}.")
 
 
+def share_prices(state: BaseGame) -> dict[str, int]:
+    """Each company on the stock market and its share price now."""
+    return {corporation: state.market.cell_of(corporation).price for corporation in state.market.position}
+
+
+def price_moves(before: dict[str, int], after: BaseGame, skip: tuple[str, ...] = ()) -> list[str]:
+    """"SP's share price $80 → $70" for each company whose price moved since ``before`` (what
+    ``share_prices`` gave), except those in ``skip`` (whose move was already told); a company
+    that came onto or left the market did not move."""
+    now = share_prices(after)
+    return [f"{corporation}'s share price ${price} → ${now[corporation]}" for corporation, price in before.items()
+            if corporation in now and now[corporation] != price and corporation not in skip]
+
+
 def idle_step(state: BaseGame, moves: list[dict[str, Any]]) -> tuple[str, str] | None:
     """(company, step label) when the operating company's only legal move in its current step
     is to pass, e.g. ("T&P", "lay track"); a private company's power may still offer a move
@@ -85,10 +99,11 @@ def log_by_action(title: str, players: list[dict[str, Any]], seed: int, options:
                   actions: list[dict[str, Any]], causes: dict[int, str] | None = None
                   ) -> tuple[list[str], list[tuple[dict[str, Any], list[str]]]]:
     """Replay a stored game as ``load_game`` does and return the log lines written at setup,
-    then each effective action with the lines it added (a pass adds none: the engine does not
-    log passes, so a front end can name them in its own words), its auto_actions each on its own
-    after it. `causes`, if given, receives why the game made each of those (by the id of the
-    auto action: engine.automatic's causes). CPU work: run it in a thread."""
+    then each effective action with the lines it added and the share prices it moved (a pass
+    adds none: the engine does not log passes, so a front end can name them in its own words),
+    its auto_actions each on its own after it. `causes`, if given, receives why the game made
+    each of those (by the id of the auto action: engine.automatic's causes). CPU work: run it in
+    a thread."""
     from engine.automatic import automatic_moves, cause_of
     from engine.log import new_game
 
@@ -101,9 +116,9 @@ def log_by_action(title: str, players: list[dict[str, Any]], seed: int, options:
         for part in (action, *(action.get("auto_actions") or ())):
             if causes is not None and part is not action:
                 causes[id(part)] = cause_of(automatic_moves(state), part)
-            before = len(state.log)
+            before, prices = len(state.log), share_prices(state)
             state.apply({key: value for key, value in part.items() if key != "auto_actions"})
-            out.append((part, state.log[before:]))
+            out.append((part, state.log[before:] + price_moves(prices, state)))
     return setup, out
 
 

@@ -83,6 +83,24 @@ def resolve_options(cls: type[BaseGame], options: list[str] | None) -> list[str]
     return sorted(set(resolved))
 
 
+def rules_words(title: str, options: list[str] | tuple[str, ...]) -> str:
+    """Which rules a game follows, in players' words: the printed rulebook's reading, the
+    reference site's reading of every rule where the two differ, or the rulebook's with some of
+    the site's readings; and the variants chosen."""
+    cls = title_class(title)
+    readings = [name for name in cls.RULE_OPTIONS if name.startswith("site_")]
+    chosen = [name for name in readings if name in options]
+    variants = sorted(name for name in options if name not in readings)
+    if not chosen:
+        words = "the printed rulebook's reading"
+    elif len(chosen) == len(readings):
+        words = "18xx.games' reading of every rule where it differs from the rulebook"
+    else:
+        words = (f"the printed rulebook's reading, with 18xx.games' on {len(chosen)} of the {len(readings)} points "
+                 f"where they differ ({', '.join(chosen)})")
+    return words + (f"; variants: {', '.join(variants)}" if variants else "")
+
+
 def document_options(data: dict[str, Any]) -> list[str]:
     """The explicit rule options a game document asks for.
 

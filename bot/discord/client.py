@@ -143,6 +143,9 @@ class StationmasterBot(commands.AutoShardedBot):
             return
         if verb == "start":
             reply = await answer_move(interaction, self.moderator, self.moderator.start(game_id, actor))
+        elif verb == "abandon":  # the answer to "Abandon game #N?"
+            reply = await answer(interaction, self.moderator.set_game_status(game_id, actor, "abandoned",
+                                                                             confirmed=True))
         elif verb in ("accept", "decline"):  # a train offer (rule 12.6): the seq refuses a stale one
             answer_offer = self.moderator.accept if verb == "accept" else self.moderator.decline
             reply = await answer_move(interaction, self.moderator, answer_offer(game_id, actor, expected_seq=seq))

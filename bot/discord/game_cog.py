@@ -27,6 +27,7 @@ from bot.discord.respond import (
     message_kwargs,
     refuse,
 )
+from bot.dispatch import abandon_confirmed
 from bot.route_search import DEFAULT_SECONDS
 from bot.vocabulary import described, option_described
 from render.closeup import DEFAULT_RADIUS, RADII
@@ -256,8 +257,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             await answer_move(interaction, moderator, moderator.end_game(game_id, actor_of(interaction)))
 
     @app_commands.command(name="abandon", description=_d("abandon"))
-    async def abandon(self, interaction: discord.Interaction) -> None:
-        await self._status(interaction, "abandoned")
+    @app_commands.describe(confirm=_o("abandon", "confirm"))
+    async def abandon(self, interaction: discord.Interaction, confirm: str | None = None) -> None:
+        if (game_id := await self._game(interaction)) is None:
+            return
+        confirmed = abandon_confirmed(confirm)
+        if isinstance(confirmed, str):
+            await refuse(interaction, confirmed)
+            return
+        await answer(interaction, self.bot.moderator.set_game_status(game_id, actor_of(interaction), "abandoned",
+                                                                     confirmed=confirmed))
 
     async def _status(self, interaction: discord.Interaction, status: str) -> None:
         if (game_id := await self._game(interaction)) is not None:

@@ -147,6 +147,12 @@ class TitleRules:
         (maps there have been corrected since some games were played); live moves are checked."""
         return self.importing
 
+    def run_site_figures(self, corporation: Corporation) -> dict[str, int]:
+        """The figures 18xx.games writes beside a run_routes action's routes, as this engine works
+        them out for ``corporation``'s run now: what it earns besides its runs (``extra_revenue``;
+        nothing, under these titles' rules). A front end takes a pasted run that gives the same."""
+        return {"extra_revenue": 0}
+
     def must_run_for_the_most(self) -> bool:
         """Whether a company must run for the highest earnings its trains can make (checked with
         the route optimizer), or may declare any legal runs."""

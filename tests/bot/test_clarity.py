@@ -151,7 +151,7 @@ async def test_a_game_abandoned_before_it_started_offers_no_join(tmp_path: Path)
     try:
         created = await moderator.create_game(actor("Alice"), "18Texas", seed=3)
         assert created.buttons
-        assert (await moderator.set_game_status(created.game_id, actor("Alice"), "abandoned")).ok
+        assert (await moderator.set_game_status(created.game_id, actor("Alice"), "abandoned", confirmed=True)).ok
         status = await moderator.status(created.game_id)
         assert "(abandoned)" in status.text and "never started" in status.text and status.buttons == []
     finally:

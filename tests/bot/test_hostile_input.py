@@ -307,7 +307,7 @@ async def test_reminders_follow_a_move_made_by_another_process(tmp_path: Path) -
             await other.close()
         (_, now), = await reminders.due(game_id)
         assert now.player_id != first.player_id
-        assert (await moderator.set_game_status(game_id, actor("Alice"), "abandoned")).ok
+        assert (await moderator.set_game_status(game_id, actor("Alice"), "abandoned", confirmed=True)).ok
         assert await reminders.due(game_id) == []
     finally:
         await repo.close()

@@ -260,7 +260,7 @@ async def test_pause_resume_abandon(setup) -> None:
     assert not paused.ok and "paused" in paused.text
     assert (await moderator.set_game_status(game_id, actor("Alice"), "active")).ok
     assert (await moderator.perform(game_id, actor(player), Command("bid", {"company": "GRRRC", "price": 80}))).ok
-    assert (await moderator.set_game_status(game_id, actor("Alice"), "abandoned")).ok
+    assert (await moderator.set_game_status(game_id, actor("Alice"), "abandoned", confirmed=True)).ok
     assert (await repo.get_game(game_id)).status == "abandoned"
 
 

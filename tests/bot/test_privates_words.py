@@ -54,7 +54,8 @@ async def test_one_private_by_its_id_or_name_says_what_it_does(tmp_path: Path) -
             assert one.ok and one.private
             assert one.text == f"P8 Express Freight Service ($40, held by MP): {_usa_text('P8')}", (typed, one.text)
         closed = await moderator.privates(game_id, "P27")
-        assert closed.text.startswith("P27 Company Town ($90, closed): "), closed.text
+        assert closed.text == (f"P27 Company Town ($90): closed, so it pays nothing and its power is gone. "
+                               f"While open: {_usa_text('P27')}"), closed.text
         for typed in ("P17", "P", "Bridge"):  # not in this game; not one company; two names start so
             refused = await moderator.privates(game_id, typed)
             assert not refused.ok and refused.text == (

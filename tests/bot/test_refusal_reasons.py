@@ -177,15 +177,18 @@ async def test_a_train_without_its_price_is_not_refused_for_the_price(tmp_path: 
         await repo.close()
 
 
-async def test_a_bid_without_a_price_hears_the_lowest_bid(tmp_path: Path) -> None:
+async def test_a_bid_without_a_price_hears_the_range(tmp_path: Path) -> None:
     """Before action 0 of 109372 Player 1 opens the private auction. Before: 'give the bid as a
     whole number of dollars, e.g. price:45' (P1's lowest bid is $15)."""
     repo, moderator = await open_moderator(tmp_path / "bid.db")
     try:
         game = await imported(moderator, USA, 0)
         bid = await handle(moderator, game, PLAYER_1, Command("bid", {"company": "P1"}))
+        state = (await moderator.sessions.get(game)).game.state  # type: ignore[union-attr]
+        cash = state.players[0].cash
         assert not bid.ok and refusal(bid.text) == (
-            "give your bid for P1 as a whole number of dollars (price:), from $15."), bid.text
+            f"give your bid for P1 as a whole number of dollars (price:), from $15 to ${cash} in steps of $5."), \
+            bid.text
         assert await repo.last_seq(game) == 0
     finally:
         await repo.close()

@@ -95,3 +95,19 @@ def test_the_proposal_is_copied_back_with_run_routes(tmp_path: Path) -> None:
     assert database_rows(db) == before
     ran = play(db, f"@Player 3 /run routes:{copied}")
     assert "SP runs for $60" in ran, ran
+
+
+def test_a_bid_without_a_price_names_the_range(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("DISCORD_TOKEN", None)
+    created = subprocess.run(STATIONMASTER + ["play", "--db", str(db), "--images", "none", "--seed", "7"],
+                             capture_output=True, timeout=120, cwd=ROOT, env=env)
+    assert created.returncode == 0
+    before = database_rows(db)
+    out = play(db, "@Alice /bid company:GRRRC", "@Alice /bid company:JG price:")
+    assert "error: give your bid for GRRRC as a whole number of dollars (price:), from $80 to $500 in steps of $5." \
+        in out
+    assert "error: give your bid for JG as a whole number of dollars (price:), from $200 to $500 in steps of $5." \
+        in out
+    assert database_rows(db) == before

@@ -86,6 +86,11 @@ class G18USA(Family1817Game):
     def title_data(self) -> dict[str, Any]:
         return load_data()
 
+    def run_site_figures(self, corporation: Corporation) -> dict[str, int]:
+        """18xx.games writes 18USA's ``subsidy`` beside a run too; no run pays one (a subsidy is
+        paid when a company starts, 11.6.1, and its bonuses are in the runs' revenue)."""
+        return {**super().run_site_figures(corporation), "subsidy": 0}
+
     # --- setup (rule 2) --------------------------------------------------------------------------
     def make_board(self) -> Board:
         """The map with the dealt metropolises and red-area values (2.3-2.5): the deal comes first."""
