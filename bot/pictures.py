@@ -112,6 +112,7 @@ class OptimizerWorker:
         self._pool: ProcessPoolExecutor | None = None
         self._started: Future[bool] | None = None
         self.searching = 0  # searches handed to the worker and not yet answered
+        self.in_worker = 0  # of those, the ones the worker process has been given (it has started)
 
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -150,7 +151,11 @@ class OptimizerWorker:
             if pool is not self._pool:  # closed meanwhile (the bot stopping): the search is not made
                 return None
             future = asyncio.get_running_loop().run_in_executor(pool, propose, state, corporation, budget)
-            return await asyncio.wait_for(future, budget + GRACE)
+            self.in_worker += 1
+            try:
+                return await asyncio.wait_for(future, budget + GRACE)
+            finally:
+                self.in_worker -= 1
         except (TimeoutError, BrokenProcessPool):
             log.warning("route optimizer worker overran or died; replacing it")
             self._replace_pool()

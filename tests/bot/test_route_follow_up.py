@@ -243,12 +243,15 @@ async def test_closing_during_a_follow_up_stops_its_worker_process(tmp_path: Pat
     the worker searching is stopped with it."""
     async with _moderator(tmp_path / "games.db", 60) as (moderator, _):
         game_id, _, laid = await _lay(moderator, FIXTURE, BO_LAYS)
-        await _until(lambda: moderator.follow_ups.running == (game_id, laid.seq), "the follow-up to start")
+        # Not a moment picked by a sleep: on a loaded machine the worker may still be starting
+        # (or the position still travelling to it) when the follow-up has begun. Wait until the
+        # worker process has the search, which then takes many seconds of its 60.
+        await _until(lambda: moderator.follow_ups.running == (game_id, laid.seq) and pictures.LONGER.in_worker == 1,
+                     "the follow-up's search to be in the worker process")
         pool = pictures.LONGER._pool  # noqa: SLF001 (the process the search runs in)
         assert pool is not None
         workers = list(pool._processes.values())  # noqa: SLF001
         assert workers and all(worker.is_alive() for worker in workers)
-        await asyncio.sleep(0.5)  # the search of up to 60 s is under way in the worker
         # Well before the search's 60 s are up (without stopping the worker it waits for them).
         await asyncio.wait_for(moderator.follow_ups.close(), 30)
         for worker in workers:
