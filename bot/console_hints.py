@@ -15,6 +15,7 @@ from bot.replies import controller
 from bot.vocabulary import SUGGESTED
 from engine.core.commands import CommandSpec
 from engine.legal import legal_moves
+from engine.status import status_lines
 
 
 def _first_choosable(spec: CommandSpec) -> str | None:
@@ -56,6 +57,9 @@ async def choices_text(moderator: Moderator, game_id: int, limit: int = 6) -> st
             shown = [label if str(value) in label else f"{value} ({label})" for label, value in choices]
             listed = f" {option}: {_listing(shown, limit)}" if choices else ""
             lines.append(f"  @{seat.display_name} /{spec.word}{listed}")
+    # A move listed here that would put a company into liquidation is named with it.
+    acting = set(deciders) | {str(move["entity"]) for move in moves}
+    lines += [f"  Warning: {line.text}" for line in status_lines(state) if line.warning and line.about & acting]
     return "\n".join(lines)
 
 

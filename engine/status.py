@@ -1,6 +1,7 @@
 """What players must keep in view besides whose turn it is: loans and the interest due, short
 shares held, debts in a cash crisis, companies in a market area that ends them, and whatever a
-title adds (`TitleRules.status_notes`). Read-only; front ends show the lines as they are.
+title adds (`TitleRules.status_notes`), and the moves that would put a company into liquidation
+(`TitleRules.ruin_warnings`). Read-only; front ends show the lines as they are.
 
 Each line says which entities it is about (players' ids, companies' ids), so a front end can
 show a player the lines that concern the move they must make now.
@@ -21,13 +22,15 @@ AREAS = {"liquidation": "in liquidation (it does not operate; its shares cannot 
 class StatusLine:
     text: str
     about: frozenset[str] = frozenset()  # entity ids, as text
+    warning: bool = False  # a move that would put a company into liquidation, named before it is made
 
 
 def status_lines(state: BaseGame) -> list[StatusLine]:
     if state.finished:
         return []
     lines = _loans(state) + _shorts(state) + _areas(state) + _crises(state)
-    return lines + [StatusLine(text, frozenset(about)) for text, about in state.status_notes()]
+    lines += [StatusLine(text, frozenset(about)) for text, about in state.status_notes()]
+    return lines + [StatusLine(text, frozenset(about), warning=True) for text, about in state.ruin_warnings()]
 
 
 def _loans(state: BaseGame) -> list[StatusLine]:

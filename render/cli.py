@@ -74,13 +74,12 @@ def _written(out: Path, pictures: Iterable[tuple[str, bytes]]) -> list[Path]:
 def run_render(args: argparse.Namespace) -> int:
     from engine.cli import read_log  # the replay command's reader gives the same messages
 
-    if (problem := folder_problem(args.out)) is not None:  # before the replay, not after it
-        print(f"stationmaster render: --out: {problem}", file=sys.stderr)
-        return 2
     try:
         if args.at is not None and args.upto is not None:
             raise GameError("give --upto or --at, not both")
         data = read_log(args.file)
+        if (problem := folder_problem(args.out)) is not None:  # before the replay, not after it
+            raise GameError(f"--out: {problem}")
         out = Path(args.out)
         written = []
         if args.at is not None or args.charts:

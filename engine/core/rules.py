@@ -127,6 +127,12 @@ class TitleRules:
     def token_cost(self, corporation: Corporation) -> int:
         return 0
 
+    def ruin_warnings(self) -> list[tuple[str, set[str]]]:
+        """Moves that would put a company out of the game or into liquidation, named before they
+        are made: (the words, with the move and the figures; the ids they are about). None by
+        default; a family's rules name its own."""
+        return []
+
     def status_notes(self) -> list[tuple[str, set[str]]]:
         """A title's own lines for players to keep in view (engine/status.py adds the shared
         ones), each with the ids of the entities it is about. None by default."""

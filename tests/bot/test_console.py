@@ -85,7 +85,7 @@ def test_terminal_errors_pictures_and_export(tmp_path: Path) -> None:
     assert "error: No player of this game is called Nobody Here: the players are @Alice, @Bob, @Carol." in out
     assert "error: start a move with the player's name and a command, e.g. @Alice /pass" in out
     assert "error: unknown command /fly" in out
-    assert "error: /bid needs price:" in out
+    assert "error: give your bid for GRRRC as a whole number of dollars (price:), from $80 to $500" in out
     assert "Alice bids $80 for GRRRC\n@Bob — bid on a private company" in out
     document = json.loads(out.splitlines()[-1])
     assert [a["type"] for a in document["actions"]] == ["bid"] and "result" not in document
@@ -103,7 +103,9 @@ def test_a_move_missing_its_options_that_could_not_be_made_anyway_says_why(tmp_p
     assert errors == [
         "error: /bid is not yours to make now: you act only for your own seat and the companies you preside.",
         "error: /lay is not possible now: it is Bob's turn (Auction Round).",
-        "error: /bid needs company:, price:",  # Bob's to make: only the options are missing
+        # Bob's to make: only the options are missing, and the refusal says what they may be.
+        "error: /bid needs what to bid on (company:); you can bid on BBBCRC (from $50), GRRRC (from $85), JG "
+        "(from $200).",
     ]
 
 

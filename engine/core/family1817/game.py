@@ -345,6 +345,12 @@ class Family1817Game(BaseGame):
             areas.liquidate(self, corporation, "it could not pay for its stations by the end of the stock round")
             self.tokens_owed.pop(corp_id)
 
+    def ruin_warnings(self) -> list[tuple[str, set[str]]]:
+        # Imported here: the module imports the rounds, which import this one.
+        from engine.core.family1817.ruin import ruin_warnings
+
+        return ruin_warnings(self)
+
     def liquidates_for_unpaid_stations(self, corporation: Corporation) -> bool:
         """Whether a company still owing stations at the end of the stock round is liquidated;
         one that is not keeps owing them and buys them as money comes in."""
