@@ -5,19 +5,14 @@ real discord.py client and tests/fakediscord, and a real terminal process."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+from cli_helpers import cli
 from fakediscord import FakeDiscord
 from hostile_inputs import database_rows
 from test_discord_e2e import Table, stationmaster
 
 from engine.log import rules_words, title_class
-
-ROOT = Path(__file__).resolve().parents[2]
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
 
 
 async def test_abandon_asks_first_on_discord(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -51,13 +46,8 @@ async def test_abandon_asks_first_on_discord(fake_discord: FakeDiscord, tmp_path
 
 def test_abandon_asks_first_in_the_terminal(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
     lines = "/game abandon\n/game status\n/game abandon confirm:yes\n/game status\n"
-    done = subprocess.run(STATIONMASTER + ["play", "--db", str(db), "--images", "none", "--site-rules"],
-                          input=lines.encode(), capture_output=True, timeout=120, cwd=ROOT, env=env)
-    out = done.stdout.decode()
-    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    out = cli("play", "--db", str(db), "--images", "none", "--site-rules", stdin=lines)
     assert ("Abandon game #1? It ends now, without a result, and cannot be resumed. To abandon it, give /game "
             "abandon confirm:yes.") in out and "press" not in out
     asked, abandoned = out.split("Game #1 was abandoned.")

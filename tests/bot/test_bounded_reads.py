@@ -13,30 +13,18 @@ reads a log parses it as hostile input.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from cli_helpers import ROOT, run_cli
 from fakediscord import FakeDiscord
 from hostile_inputs import database_rows, hostile_documents
 from test_discord_e2e import stationmaster
-from test_discord_hardening import consent_game
+from test_discord_hardening import _import_by_slash, consent_game
 
 from storage.limits import MAX_IMPORT_BYTES
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "fixtures" / "18Texas" / "65394.json"
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
-
-
-def run_cli(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    done = subprocess.run(STATIONMASTER + list(args), input=stdin, capture_output=True, timeout=120,
-                          cwd=cwd or ROOT, env=env)
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
 def _too_big(tmp_path: Path) -> Path:
@@ -134,30 +122,6 @@ def test_every_command_that_reads_a_log_refuses_hostile_json(tmp_path: Path, com
     assert not (tmp_path / "pictures").exists()
 
 
-async def _import_attachment(fake: FakeDiscord, user: Any, raw: bytes, *, declared: int | None = None,
-                             endless: bool = False) -> Any:
-    """`/game import file:` with an attachment whose declared size may lie, and whose download
-    may never end (the fake's CDN streams spaces until the client goes away)."""
-    from fakediscord.bodies import UploadedFile
-    from fakediscord.interactions import _record
-
-    upload = await fake.create_message(fake.channel, user, {"content": ""},
-                                       [UploadedFile(0, "game.json", "application/json", raw)])
-    (attachment,) = upload.attachments
-    attachment.endless = endless
-    command = fake.commands.find("game", fake.guild.id)
-    data = {
-        "id": command["id"], "name": "game", "type": 1, "guild_id": str(fake.guild.id),
-        "options": [{"type": 1, "name": "import", "options": [{"type": 11, "name": "file",
-                                                                "value": str(attachment.id)}]}],
-        "resolved": {"attachments": {str(attachment.id): {
-            "id": str(attachment.id), "filename": attachment.filename,
-            "size": attachment.size if declared is None else declared,
-            "url": attachment.url, "proxy_url": attachment.url, "content_type": "application/json"}}},
-    }
-    return await fake._send_interaction(_record(fake, 2, user, fake.channel, data))
-
-
 def _downloads(fake: FakeDiscord) -> int:
     return sum(1 for r in fake.requests if r.method == "GET" and r.path.startswith("/attachments/"))
 
@@ -172,13 +136,13 @@ async def test_discord_attachments_are_read_no_further_than_the_limit(fake_disco
         before = database_rows(db)
         bob = table.users["bob"]
         # Declared larger than the limit: refused before any download.
-        handle = await _import_attachment(fake, bob, good, declared=MAX_IMPORT_BYTES + 1)
+        handle = await _import_by_slash(fake, bob, good, declared=MAX_IMPORT_BYTES + 1)
         answer = await handle.wait_message(timeout=20)
         assert answer.ephemeral and answer.content == (f"Import refused: game.json is {MAX_IMPORT_BYTES + 1} bytes; "
                                                        f"the limit is {MAX_IMPORT_BYTES} bytes. Nothing was stored.")
         assert _downloads(fake) == 0
         # Declared small, but the download goes on past the limit (and would never end).
-        handle = await _import_attachment(fake, bob, good[:100], declared=100, endless=True)
+        handle = await _import_by_slash(fake, bob, good[:100], declared=100, endless=True)
         answer = await handle.wait_message(timeout=30)
         assert answer.ephemeral and answer.content == (f"Import refused: game.json holds more than the limit of "
                                                        f"{MAX_IMPORT_BYTES} bytes. Nothing was stored.")

@@ -118,23 +118,27 @@ async def test_a_slash_command_sent_twice_at_once_is_made_once(fake_discord: Fak
         assert "Already done" not in again.content
 
 
-async def _import_by_slash(fake: FakeDiscord, user: Any, raw: bytes) -> Any:
+async def _import_by_slash(fake: FakeDiscord, user: Any, raw: bytes, *, declared: int | None = None,
+                           endless: bool = False) -> Any:
     """`/game import file:` with an attachment. tests/fakediscord builds no attachment options
     yet, so the interaction is put together here from its parts: the file is a real upload
-    the bot downloads from the fake's CDN, as from Discord's."""
+    the bot downloads from the fake's CDN, as from Discord's. ``declared``: the size Discord
+    states, if it is to lie; ``endless``: the download never ends (the CDN streams spaces)."""
     from fakediscord.bodies import UploadedFile
     from fakediscord.interactions import _record
 
     upload = await fake.create_message(fake.channel, user, {"content": ""},
                                        [UploadedFile(0, "game.json", "application/json", raw)])
     (attachment,) = upload.attachments
+    attachment.endless = endless
     command = fake.commands.find("game", fake.guild.id)
     data = {
         "id": command["id"], "name": "game", "type": 1, "guild_id": str(fake.guild.id),
         "options": [{"type": 1, "name": "import", "options": [{"type": 11, "name": "file",
                                                                 "value": str(attachment.id)}]}],
         "resolved": {"attachments": {str(attachment.id): {
-            "id": str(attachment.id), "filename": attachment.filename, "size": attachment.size,
+            "id": str(attachment.id), "filename": attachment.filename,
+            "size": attachment.size if declared is None else declared,
             "url": attachment.url, "proxy_url": attachment.url, "content_type": "application/json"}}},
     }
     return await fake._send_interaction(_record(fake, 2, user, fake.channel, data))

@@ -6,29 +6,17 @@ silently. Through `stationmaster import`, the terminal's `/game import file:` an
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import ROOT, run_cli
 from fakediscord import FakeDiscord
 from hostile_inputs import database_rows
-from test_bounded_reads import _import_attachment
 from test_discord_e2e import Table, stationmaster
+from test_discord_hardening import _import_by_slash
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "fixtures" / "18Texas" / "65394.json"
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
-
-
-def run_cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    done = subprocess.run(STATIONMASTER + list(args), input=stdin, capture_output=True, timeout=120, cwd=ROOT,
-                          env=env)
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
 def _document() -> dict[str, Any]:
@@ -123,7 +111,7 @@ async def test_a_discord_import_says_what_was_left_out(fake_discord: FakeDiscord
     table = Table(fake)
     async with stationmaster(fake, db, images=False) as bot:
         table.bot = bot
-        handle = await _import_attachment(fake, table.users["bob"], json.dumps(_absurd()).encode())
+        handle = await _import_by_slash(fake, table.users["bob"], json.dumps(_absurd()).encode())
         answer = await handle.wait_message(timeout=20)
         assert answer.ephemeral and answer.content.startswith("Imported as game #1"), answer.content
         (thread,) = fake.threads(fake.channel)

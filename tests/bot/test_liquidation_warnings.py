@@ -9,49 +9,20 @@ made, the liquidation happens as named."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from cli_helpers import ROOT, imported_at, pasted, play
+
 from engine import load_game
 
-ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "tests" / "data" / "generated"
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    return env
-
-
-def cli(*args: str, stdin: str = "") -> str:
-    done = subprocess.run(STATIONMASTER + list(args), input=stdin.encode(), capture_output=True, timeout=300,
-                          cwd=ROOT, env=_env())
-    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr.decode()
-    return done.stdout.decode()
 
 
 def at(tmp_path: Path, log: str, upto: int) -> tuple[Path, dict[str, Any], list[dict[str, Any]]]:
     """A store with the log's first ``upto`` actions as game 1; the document and the whole log."""
-    whole = json.loads((GENERATED / log).read_text())
-    document = {**whole, "actions": whole["actions"][:upto]}
-    document.pop("result", None)
-    prefix, db = tmp_path / "prefix.json", tmp_path / "game.db"
-    prefix.write_text(json.dumps(document))
-    assert cli("import", str(prefix), "--db", str(db)).strip() == "1"
-    return db, document, whole["actions"]
-
-
-def play(db: Path, *lines: str) -> str:
-    return cli("play", "--game", "1", "--db", str(db), "--images", "none", stdin="\n".join(lines) + "\n")
-
-
-def raw(action: dict[str, Any]) -> str:
-    return json.dumps({k: v for k, v in action.items() if k not in ("id", "created_at")})
+    db, document = imported_at(tmp_path, GENERATED / log, upto)
+    return db, document, json.loads((GENERATED / log).read_text())["actions"]
 
 
 def test_a_conversion_the_company_cannot_pay_for_is_named(tmp_path: Path) -> None:
@@ -62,7 +33,7 @@ def test_a_conversion_the_company_cannot_pay_for_is_named(tmp_path: Path) -> Non
     warning = ("If SR converts to 5 shares, it must buy 1 station for $50 and has $12: unless its new shares bring "
                "the rest, it goes into liquidation (14.1.1)")
     slsf = state.corporations["SLSF"].president().name
-    out = play(db, f"@{slsf} /action json:{raw(actions[261])}", "/game status", "/moves")
+    out = play(db, f"@{slsf} /action json:{pasted(actions[261])}", "/game status", "/moves")
     prompt, status = out.split("\n18USA game #1 (active)", 1)[0], out.rsplit("\n18USA game #1 (active)", 1)[1]
     assert warning in prompt.split("SLSF passes", 1)[-1]  # the prompt after the move before
     assert warning in status.split("\n  @", 1)[0]  # /game status

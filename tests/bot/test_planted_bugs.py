@@ -13,39 +13,18 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import cli, imported_at, play
 from hostile_inputs import database_rows
 from usa_script import USA_LOGS
 
 from engine import load_game
 
-ROOT = Path(__file__).resolve().parents[2]
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
 USA = next(path for path in USA_LOGS if path.stem == "109372")
 NOT_YOURS = "error: You act only for your own seat and the companies you preside."
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    return env
-
-
-def cli(*args: str, stdin: str = "") -> str:
-    done = subprocess.run(STATIONMASTER + list(args), input=stdin.encode(), capture_output=True, timeout=300,
-                          cwd=ROOT, env=_env())
-    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr.decode()
-    return done.stdout.decode()
-
-
-def play(db: Path, *lines: str) -> str:
-    return cli("play", "--game", "1", "--db", str(db), "--images", "none", stdin="\n".join(lines) + "\n")
 
 
 def new_texas(db: Path) -> None:
@@ -53,13 +32,7 @@ def new_texas(db: Path) -> None:
 
 
 def usa_at(tmp_path: Path, upto: int, log: Path = USA) -> tuple[Path, dict[str, Any]]:
-    document = json.loads(log.read_text())
-    document["actions"] = document["actions"][:upto]
-    document.pop("result", None)
-    prefix, db = tmp_path / f"usa{upto}.json", tmp_path / f"usa{upto}.db"
-    prefix.write_text(json.dumps(document))
-    assert cli("import", str(prefix), "--db", str(db)).strip() == "1"
-    return db, document
+    return imported_at(tmp_path, log, upto)
 
 
 def test_undoing_two_of_three_moves_keeps_the_first(tmp_path: Path) -> None:

@@ -14,19 +14,17 @@ from __future__ import annotations
 import os
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
 import pytest
+from cli_helpers import ROOT, STATIONMASTER, cli_env
 
 from bot.cli import main
 from storage.cli import import_game
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "fixtures" / "18Texas" / "65394.json"
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
 
 
 def _real_store(path: Path) -> None:
@@ -177,8 +175,7 @@ def test_each_command_names_the_bad_store_and_writes_nothing(tmp_path: Path, kin
 def test_a_real_process_refuses_the_bad_store(tmp_path: Path, kind: str, command: str) -> None:
     db = _bad_file(tmp_path, kind)
     before = _snapshot(db)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
+    env = cli_env()
     if command == "bot":
         env["DISCORD_TOKEN"] = "not-a-real-token"
     cwd, argv = (_bare_home(tmp_path, db), []) if command == "bare" else (tmp_path, _argv(command, db, tmp_path))

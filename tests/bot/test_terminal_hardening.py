@@ -11,27 +11,13 @@ import pty
 import select
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import ROOT, STATIONMASTER, run_cli
+from cli_helpers import cli_env as _env
 from hostile_inputs import database_rows
-
-ROOT = Path(__file__).resolve().parents[2]
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    return env
-
-
-def run_cli(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(STATIONMASTER + list(args), input=stdin, capture_output=True, timeout=120,
-                          cwd=cwd or ROOT, env=_env())
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
 def new_game(db: Path) -> None:

@@ -5,27 +5,15 @@ the round they show (the market once said "Auction Round" in stock round 2)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from cli_helpers import ROOT, cli
 
 from engine import load_game
 from render.from_engine import market_view, table_view
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "fixtures" / "18Texas" / "65394.json"
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
 LAST_OPERATING = 29  # actions of fixture 65394 before SAA lays K4, buys two trains and passes, ending OR 1.1
-
-
-def run(*args: str, stdin: str = "") -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    done = subprocess.run(STATIONMASTER + list(args), input=stdin.encode(), capture_output=True, timeout=300,
-                          cwd=ROOT, env=env)
-    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr.decode()
-    return done.stdout.decode()
 
 
 def test_a_close_up_leaves_the_whole_map_and_a_new_round_redraws_market_and_table(tmp_path: Path) -> None:
@@ -34,13 +22,13 @@ def test_a_close_up_leaves_the_whole_map_and_a_new_round_redraws_market_and_tabl
     document["actions"] = document["actions"][:LAST_OPERATING]
     document.pop("result")
     (tmp_path / "prefix.json").write_text(json.dumps(document))
-    assert run("import", str(tmp_path / "prefix.json"), "--db", str(db)).strip() == "1"
+    assert cli("import", str(tmp_path / "prefix.json"), "--db", str(db)).strip() == "1"
     state = load_game(document).state
     president = state.corporations["SAA"].president().name
-    shown = run("play", "--game", "1", "--db", str(db), "--out", str(out), stdin="/game map\n")
+    shown = cli("play", "--game", "1", "--db", str(db), "--out", str(out), stdin="/game map\n")
     assert f"pictures: {out / 'map.png'}" in shown
     whole = (out / "map.png").read_bytes()
-    near = run("play", "--game", "1", "--db", str(db), "--out", str(out), stdin="/game map around:J5 radius:1\n")
+    near = cli("play", "--game", "1", "--db", str(db), "--out", str(out), stdin="/game map around:J5 radius:1\n")
     assert f"map around J5 after move {LAST_OPERATING}" in near and f"pictures: {out / 'map-close-up.png'}" in near
     assert (out / "map.png").read_bytes() == whole and (out / "map-close-up.png").read_bytes() != whole
 
@@ -48,7 +36,7 @@ def test_a_close_up_leaves_the_whole_map_and_a_new_round_redraws_market_and_tabl
     # operating round:
     # the market (whose prices did not move) and the table are drawn again, titled with the stock
     # round they now show.
-    moved = run("play", "--game", "1", "--db", str(db), "--out", str(out),
+    moved = cli("play", "--game", "1", "--db", str(db), "--out", str(out),
                 stdin=f"@{president} /lay hex:K4 tile:9 rotation:0\n@{president} /train train:2\n"
                       f"@{president} /train train:2\n@{president} /pass\n")
     _, _, bought, passed = (line for line in moved.splitlines() if line.startswith("pictures: "))

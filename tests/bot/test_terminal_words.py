@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+from cli_helpers import ROOT, cli, imported_at, play
 from hostile_inputs import database_rows
 from offer_helpers import stored_game
 
@@ -19,20 +17,8 @@ from engine import EXPORT_KEY
 from engine.log import title_class
 from storage import SqliteGameRepository
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "fixtures" / "18Texas" / "65394.json"
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
 DISCORD_WORDS = ("press", "button", "Discord", "server manager", "thread")
-
-
-def play(db: Path, *lines: str, game: int = 1) -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    done = subprocess.run(STATIONMASTER + ["play", "--game", str(game), "--db", str(db), "--images", "none"],
-                          input="\n".join(lines).encode() + b"\n", capture_output=True, timeout=180, cwd=ROOT,
-                          env=env)
-    assert done.returncode == 0 and "Traceback" not in done.stderr.decode(), done.stderr.decode()
-    return done.stdout.decode()
 
 
 def test_a_train_offer_is_answered_as_the_terminal_types_it(tmp_path: Path) -> None:
@@ -52,17 +38,11 @@ def test_a_train_offer_is_answered_as_the_terminal_types_it(tmp_path: Path) -> N
 
 
 def test_help_lists_what_works_in_the_terminal_as_it_is_typed_there(tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    done = subprocess.run(STATIONMASTER + ["play", "--db", str(db), "--images", "none"], input=b"/help\n",
-                          capture_output=True, timeout=120, cwd=ROOT, env=env)
-    out = done.stdout.decode()
-    assert done.returncode == 0
+    out = cli("play", "--db", str(tmp_path / "games.db"), "--images", "none", stdin="/help\n")
     helped = out[out.index("Moves (write @<player> before each"):]
     for works in ("  /game status —", "  /game undo [steps:…] —", "  @<player> /game routes [seconds:…] —",
                   "  @<player> /game accept —", "  @<player> /game decline —", "  /game export —",
-                  "  /game import file:…", "  /game abandon —", "  /moves —", "Ctrl-D or Ctrl-C ends the session"):
+                  "  /game import file:…", "  /game abandon [confirm:…] —", "  /moves —", "Ctrl-D or Ctrl-C ends the session"):
         assert works in helped, works
     for only_on_discord in ("/game new", "/game join", "/game start", "/game replace", "/game settings",
                             "on Discord"):
@@ -70,18 +50,12 @@ def test_help_lists_what_works_in_the_terminal_as_it_is_typed_there(tmp_path: Pa
 
 
 def test_the_proposal_is_copied_back_with_run_routes(tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
     document = json.loads(FIXTURE.read_text())
-    document["actions"] = document["actions"][:44]
-    document.pop("result")
     site = [name for name in title_class("18Texas").RULE_OPTIONS if name.startswith("site_")]
     document[EXPORT_KEY] = {"rule_options": [name for name in site if name != "site_any_runs"]}  # rule 12.4
-    (tmp_path / "prefix.json").write_text(json.dumps(document))
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    imported = subprocess.run(STATIONMASTER + ["import", str(tmp_path / "prefix.json"), "--db", str(db)],
-                              capture_output=True, timeout=120, cwd=ROOT, env=env)
-    assert imported.returncode == 0, imported.stderr
+    log = tmp_path / "65394-printed.json"
+    log.write_text(json.dumps(document))
+    db, _ = imported_at(tmp_path, log, 44)
     laid = play(db, "@Player 3 /lay hex:J7 tile:8 rotation:1")
     proposal = next(line for line in laid.splitlines() if line.startswith("Proposed runs for SP: "))
     assert proposal.startswith("Proposed runs for SP: 2-2: I14-I12-I10-I8-J7-J5 — 2-2 $60, total $60."), proposal
@@ -99,11 +73,7 @@ def test_the_proposal_is_copied_back_with_run_routes(tmp_path: Path) -> None:
 
 def test_a_bid_without_a_price_names_the_range(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    created = subprocess.run(STATIONMASTER + ["play", "--db", str(db), "--images", "none", "--seed", "7"],
-                             capture_output=True, timeout=120, cwd=ROOT, env=env)
-    assert created.returncode == 0
+    cli("play", "--db", str(db), "--images", "none", "--seed", "7")
     before = database_rows(db)
     out = play(db, "@Alice /bid company:GRRRC", "@Alice /bid company:JG price:")
     assert "error: give your bid for GRRRC as a whole number of dollars (price:), from $80 to $500 in steps of $5." \
