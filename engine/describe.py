@@ -7,7 +7,7 @@ is ``engine.legal``'s job); they say what a legal choice would do, in the map's 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core.board import split_tile_id
@@ -72,13 +72,17 @@ def share_prices(state: BaseGame) -> dict[str, int]:
     return {corporation: state.market.cell_of(corporation).price for corporation in state.market.position}
 
 
-def price_moves(before: dict[str, int], after: BaseGame, skip: tuple[str, ...] = ()) -> list[str]:
-    """"SP's share price $80 → $70" for each company whose price moved since ``before`` (what
-    ``share_prices`` gave), except those in ``skip`` (whose move was already told); a company
-    that came onto or left the market did not move."""
-    now = share_prices(after)
-    return [f"{corporation}'s share price ${price} → ${now[corporation]}" for corporation, price in before.items()
-            if corporation in now and now[corporation] != price and corporation not in skip]
+def price_move_words(before: Mapping[str, int], after: Mapping[str, int], skip: tuple[str, ...] = ()) -> list[str]:
+    """"SP share price $80 → $70" for each company on the market before and after whose price
+    moved, except those in ``skip`` (whose move was already told); a company that came onto or
+    left the market did not move. The words of a move's reply, /game log and the digest alike."""
+    return [f"{corporation} share price ${before[corporation]} → ${price}" for corporation, price in after.items()
+            if corporation in before and before[corporation] != price and corporation not in skip]
+
+
+def price_moves(before: Mapping[str, int], after: BaseGame, skip: tuple[str, ...] = ()) -> list[str]:
+    """The share prices a move moved: ``before`` is what ``share_prices`` gave before it."""
+    return price_move_words(before, share_prices(after), skip)
 
 
 def idle_step(state: BaseGame, moves: list[dict[str, Any]]) -> tuple[str, str] | None:

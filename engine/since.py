@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.describe import action_words
+from engine.describe import action_words, price_move_words
 from engine.history import Entry, Facts, History
 from engine.moments import short_title
 
@@ -175,9 +175,8 @@ def _without(line: str, actor: str) -> str:
 
 def price_moves(before: Mapping[str, int], after: Mapping[str, int]) -> list[str]:
     """"PRR share price $70 → $80" for each company on the market before and after whose
-    price moved."""
-    return [f"{corp} share price ${before[corp]} → ${price}" for corp, price in after.items()
-            if corp in before and before[corp] != price]
+    price moved (in the words a move's reply uses, engine.describe)."""
+    return price_move_words(before, after)
 
 
 def holding_changes(before: Mapping[str, int], after: Mapping[str, int],

@@ -68,7 +68,7 @@ def _price_words(document: dict[str, Any], logged: dict[str, Any]) -> str:
     after = share_prices(load_game({**document, "actions": document["actions"] + [logged]}).state)
     corporation = logged["entity"]
     assert after[corporation] != before[corporation]
-    return f"{corporation}'s share price ${before[corporation]} → ${after[corporation]}"
+    return f"{corporation} share price ${before[corporation]} → ${after[corporation]}"
 
 
 def test_a_loan_taken_or_repaid_says_the_share_price_move(tmp_path: Path) -> None:
