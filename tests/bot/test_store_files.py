@@ -179,7 +179,7 @@ def test_a_real_process_refuses_the_bad_store(tmp_path: Path, kind: str, command
     if command == "bot":
         env["DISCORD_TOKEN"] = "not-a-real-token"
     cwd, argv = (_bare_home(tmp_path, db), []) if command == "bare" else (tmp_path, _argv(command, db, tmp_path))
-    done = subprocess.run(STATIONMASTER + argv, capture_output=True, text=True, timeout=120, cwd=cwd, env=env,
+    done = subprocess.run(STATIONMASTER + argv, capture_output=True, text=True, timeout=300, cwd=cwd, env=env,
                           stdin=subprocess.DEVNULL)
     assert done.returncode in (1, 2), done.stdout + done.stderr
     assert _words(kind, command) in done.stderr and "Traceback" not in done.stderr + done.stdout, done.stderr

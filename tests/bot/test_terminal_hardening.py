@@ -62,7 +62,7 @@ def test_player_lists_that_cannot_act_create_nothing(tmp_path: Path, players: st
     bare_home = tmp_path / "home"
     bare_home.mkdir()
     bare = subprocess.run(STATIONMASTER + ["bot", "--players", players], capture_output=True, text=True,
-                          timeout=120, cwd=bare_home, env=_env(), stdin=subprocess.DEVNULL)
+                          timeout=300, cwd=bare_home, env=_env(), stdin=subprocess.DEVNULL)
     assert bare.returncode == 2 and "Traceback" not in bare.stderr
     assert words in bare.stdout + bare.stderr
     stored = bare_home / "stationmaster.db"
@@ -96,7 +96,7 @@ def test_a_byte_order_mark_at_the_start_of_a_moves_file_is_ignored(tmp_path: Pat
     with moves.open("rb") as source:
         played = subprocess.run(STATIONMASTER + ["play", "--game", "1", "--db", str(db), "--images", "none",
                                                  "--strict"], stdin=source, capture_output=True, text=True,
-                                timeout=120, cwd=ROOT, env=_env())
+                                timeout=300, cwd=ROOT, env=_env())
     assert played.returncode == 0, played.stdout + played.stderr
     assert "Alice bids $80 for GRRRC" in played.stdout and "error" not in played.stdout
     assert len(database_rows(db)["actions"]) == 2

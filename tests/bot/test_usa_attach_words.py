@@ -34,7 +34,10 @@ async def test_attach_says_which_and_what_it_did(tmp_path: Path) -> None:
                 "1-0 (Double Heading (extender) on the 2-train 2-3)") in listed, listed
         out = io.StringIO()
         await Console(moderator, game_id, None, out).line("@Player 4 /attach")
-        assert out.getvalue().strip() == "error: /attach needs choice:"
+        # The terminal says what the missing option may be, as Discord's command does (below).
+        assert out.getvalue().startswith(
+            "error: /attach needs choice:, one of 0-0 (Double Heading (extender) on the 2-train 2-2), "
+            "1-0 (Double Heading (extender) on the 2-train 2-3)."), out.getvalue()
         unsaid = await handle(moderator, game_id, PRESIDENT, Command("attach", {}))
         assert not unsaid.ok and unsaid.text.startswith(
             "/attach needs choice:, one of 0-0 (Double Heading (extender) on the 2-train 2-2), "
