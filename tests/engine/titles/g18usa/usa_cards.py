@@ -1,0 +1,146 @@
+"""Positions for the 18USA card tests (privates P1-P30, subsidies S1-S16): a logged position
+copied for each test, a card handed to a company, a refusal that must change nothing."""
+
+from __future__ import annotations
+
+import copy
+import re
+from functools import cache
+from typing import Any
+
+import pytest
+from usa_positions import replayed
+from usa_tracecheck import snapshot
+
+from engine.core.entities import Company, Holder
+from engine.core.game import BaseGame
+from engine.errors import GameError
+from engine.legal import is_offered, legal_moves
+
+# s12045 (three players) at its first operating round: MKT (home I25, Jacksonville) is at its
+# track step with $0 and no train; after it PRR (B14), ATSF (D28), NP (E15), NYC (C3), GN (G27).
+FIRST_OR = ("s12045", 102)
+
+
+@cache
+def _replayed(log: str, actions: int) -> BaseGame:
+    return replayed(log, actions)
+
+
+def position(log: str, actions: int) -> BaseGame:
+    """A fresh copy of the log's game after `actions` actions, played on live (not importing)."""
+    base = _replayed(log, actions)
+    game = type(base).__new__(type(base))
+    game.__dict__.update(base.checkpoint())
+    game.importing = False
+    return game
+
+
+def give(game: BaseGame, card: str, holder: Holder) -> Company:
+    """Hand a private or subsidy to `holder` (made from the title's data when the deal left it out
+    of this game), open."""
+    usa: Any = game
+    company = usa.companies.get(card)
+    if company is None:
+        entities = usa.data["entities"]
+        if card.startswith("P"):
+            raw = next(r for r in entities["privates"]["companies"] if r["id"] == card)
+            ability = copy.deepcopy(raw.get("ability", {}))
+            ability["min_bid"] = raw["min_auction_bid"]
+            company = Company(id=card, name=raw.get("rulebook_name") or raw["name"], value=raw["value"],
+                              revenue=raw["revenue"], ability=ability, text=raw["text"])
+        else:
+            raw = next(r for r in entities["subsidies"]["tiles"] if r["id"] == card)
+            company = Company(id=card, name=raw["name"], value=0, revenue=0, ability=copy.deepcopy(raw),
+                              text=raw["text"])
+        usa.companies[card] = company
+    company.owner = holder
+    company.closed = False
+    return company
+
+
+def moves_of(game: BaseGame, kind: str, entity: str) -> list[dict[str, Any]]:
+    return [move for move in legal_moves(game) if move["type"] == kind and str(move["entity"]) == entity]
+
+
+def lay_hexes(game: BaseGame, entity: str) -> set[str]:
+    """The hexes the legal moves offer `entity` to lay a tile in."""
+    return {choice["hex"] for move in moves_of(game, "lay_tile", entity) for choice in move["choices"]}
+
+
+def offered_tiles(game: BaseGame, entity: str, coord: str) -> dict[str, dict[str, Any]]:
+    """Tile name -> offered tile (rotations, cost) for `entity` in `coord`."""
+    return {tile["tile"].rsplit("-", 1)[0]: tile for move in moves_of(game, "lay_tile", entity)
+            for choice in move["choices"] if choice["hex"] == coord for tile in choice["tiles"]}
+
+
+def lay(entity: str, coord: str, tile: str, rotation: int, company: bool = False) -> dict[str, Any]:
+    return {"type": "lay_tile", "entity": entity, "entity_type": "company" if company else "corporation",
+            "hex": coord, "tile": tile, "rotation": rotation}
+
+
+def played(game: BaseGame, action: dict[str, Any]) -> None:
+    """Play an offered action."""
+    assert is_offered(game, action), f"not offered: {action}"
+    game.process(action)
+
+
+def refused(game: BaseGame, action: dict[str, Any], match: str) -> None:
+    """The action is refused with a message matching `match` and the position is as it was."""
+    before = snapshot(game)
+    marks = game.map_marks() if hasattr(game, "map_marks") else None
+    with pytest.raises(GameError, match=match):
+        game.process(action)
+    assert snapshot(game) == before
+    if marks is not None:
+        assert game.map_marks() == marks
+    assert not is_offered(game, action)
+
+
+def words(text: str) -> str:
+    """A refusal's words as a regular expression matching them literally."""
+    return re.escape(text)
+
+
+def only(game: BaseGame, corporation: str, *cards: str) -> Any:
+    """The company holds exactly `cards` among the privates and subsidies (the others it held
+    leave the game), and has $300 to spend; returns the company."""
+    usa: Any = game
+    corp = usa.corporations[corporation]
+    for company in usa.companies_of(corp):
+        if company.id not in cards:
+            company.closed = True
+    for card in cards:
+        give(game, card, corp)
+    corp.cash = 300
+    return corp
+
+
+def put(game: BaseGame, coord: str, tile: str, needs: set[int]) -> None:
+    """Put a tile on the map (a position's setup, not a move), in a rotation with exits `needs`."""
+    usa: Any = game
+    board = usa.board
+    piece = board.tiles[tile]
+    state = board.hexes[coord]
+    rotation = next(r for r in board.legal_rotations(state, piece) if needs <= piece.exits(r))
+    board.place_tile(coord, piece, f"{tile}-{board.free_copy(tile)}", rotation)
+
+
+def station(game: BaseGame, corporation: str, coord: str, city: int = 0) -> None:
+    """Put one of the company's stations in the first open slot of a city (a position's setup)."""
+    usa: Any = game
+    slots = usa.board.hexes[coord].tokens[city]
+    slots[slots.index(None)] = corporation
+
+
+def rotation(game: BaseGame, entity: str, coord: str, tile: str, needs: set[int]) -> int:
+    """An offered rotation of `tile` in `coord` for `entity` whose exits include `needs`."""
+    usa: Any = game
+    piece = usa.board.tiles[tile]
+    offered = offered_tiles(game, entity, coord)[tile]["rotations"]
+    return next(r for r in offered if needs <= piece.exits(r))
+
+
+def tile_id(game: BaseGame, tile: str) -> str:
+    usa: Any = game
+    return f"{tile}-{usa.board.free_copy(tile)}"
