@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from engine.core.actions import Action
 from engine.core.entities import Company, Holder
 from engine.core.graph import Reach, reach_of
 from engine.core.round import Round
@@ -50,6 +51,20 @@ class AssignStep(OperatingStep):
         if entity.id in ("P6", "P8") and not entity.abilities_used:
             return ["assign"]
         return []
+
+    def refusal(self, game: BaseGame, rnd: Round, entity: Holder, action: Action) -> str | None:
+        """Why one of the operating company's privates may not be assigned now: its card's uses
+        are spent, or its card has nothing to assign."""
+        turn = getattr(rnd, "turn", None)
+        if action.type != "assign" or turn is None or not isinstance(entity, Company) \
+                or entity.owner is not turn.corporation:
+            return None
+        if entity.id in BRIDGE_PRIVATES:
+            given = powers.allowance(entity, powers.BRIDGE)
+            return f"{entity.id} has no bridge token left (its card gives {given}, one a hex)"
+        if entity.id in ("P6", "P8"):
+            return f"{entity.id} ({entity.name}) is used once; it has been used"
+        return f"{entity.id} ({entity.name}) is not assigned to anything; its card: {entity.text}"
 
     def legal_moves(self, game: BaseGame, rnd: Round) -> list[Move]:
         """For each of the operating company's privates with a power left, the hexes it may go on."""

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from usa_cards import (
+    PRR_TRACK,
     lay,
     offered_tiles,
     only,
@@ -26,8 +27,6 @@ from usa_cards import (
 )
 
 from engine.titles.g18usa import powers
-
-PRR_TRACK = ("s12045", 107)
 
 
 def fargo(*cards: str) -> Any:

@@ -16,20 +16,29 @@ from engine.core.entities import Company, Holder
 from engine.core.game import BaseGame
 from engine.errors import GameError
 from engine.legal import is_offered, legal_moves
+from engine.titles.g18usa.game import G18USA
+from engine.titles.g18usa.setup import SETUP_OPTIONS
 
-# s12045 (three players) at its first operating round: MKT (home I25, Jacksonville) is at its
-# track step with $0 and no train; after it PRR (B14), ATSF (D28), NP (E15), NYC (C3), GN (G27).
-FIRST_OR = ("s12045", 102)
+# s12045 (three players) at its first operating round: PRR (home Fargo, B14) at its track step,
+# after MKT (I25) and before ATSF (D28), NP (E15), NYC (C3) and GN (G27). The log replays to here
+# by the printed rules too.
+PRR_TRACK = ("s12045", 107)
+
+
+# The site's readings of the rules (the deal's aside, which decide what the log's seed deals).
+SITE_READINGS = tuple(option for option in G18USA.RULE_OPTIONS
+                      if option.startswith("site_") and option not in SETUP_OPTIONS)
 
 
 @cache
-def _replayed(log: str, actions: int) -> BaseGame:
-    return replayed(log, actions)
+def _replayed(log: str, actions: int, site: bool) -> BaseGame:
+    return replayed(log, actions, without=() if site else SITE_READINGS)
 
 
-def position(log: str, actions: int) -> BaseGame:
-    """A fresh copy of the log's game after `actions` actions, played on live (not importing)."""
-    base = _replayed(log, actions)
+def position(log: str, actions: int, site: bool = False) -> BaseGame:
+    """A fresh copy of the log's game after `actions` actions, played on live (not importing):
+    by the printed rules, or with `site` by the site's readings (as the log was played)."""
+    base = _replayed(log, actions, site)
     game = type(base).__new__(type(base))
     game.__dict__.update(base.checkpoint())
     game.importing = False
