@@ -223,7 +223,14 @@ def contribute(game: G18USA, ipo: Ipo, company: Company) -> None:
 def _home_had_no_subsidy(game: G18USA, corporation: Corporation) -> bool:
     """Whether the company's home city held a "No Subsidy" tile (kept by the company until it is
     funded, `finish`)."""
-    return any(company.ability.get("kind") == "none" for company in game.companies_of(corporation))
+    return any(is_no_subsidy(game, company) for company in game.companies_of(corporation))
+
+
+def is_no_subsidy(game: G18USA, company: Company) -> bool:
+    """A "No Subsidy" tile, or the Resource Subsidy when every resource's privates are in play:
+    the appendix treats it "for all purposes as a No subsidy tile" (P29 gives its train there)."""
+    kind = company.ability.get("kind")
+    return kind == "none" or (kind == "resource" and not game.umap.setup.resource_subsidy_resources)
 
 
 def _free_train(game: G18USA, corporation: Corporation) -> None:
@@ -245,7 +252,7 @@ def finish(game: G18USA, ipo: Ipo) -> None:
         game.transfer(game.bank, corporation, -corporation.cash)
     for company in game.companies_of(corporation):
         # A "No Subsidy" tile matters only while the company starts (P29 looks at it).
-        if company.ability.get("kind") == "none":
+        if is_no_subsidy(game, company):
             company.closed = True
     extra = EXTRA_TOKENS[ipo.size or 2]
     if game.owns(corporation, BAILEY_YARD):

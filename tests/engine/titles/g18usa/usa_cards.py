@@ -153,3 +153,22 @@ def rotation(game: BaseGame, entity: str, coord: str, tile: str, needs: set[int]
 def tile_id(game: BaseGame, tile: str) -> str:
     usa: Any = game
     return f"{tile}-{usa.board.free_copy(tile)}"
+
+
+def start(game: BaseGame, player: str, corporation: str, price: int, home: str) -> None:
+    """`player` starts `corporation` with a bid of `price` and its home in `home`; the others
+    pass, leaving the winner to contribute privates."""
+    played(game, {"type": "bid", "entity": player, "entity_type": "player", "corporation": corporation,
+                  "price": price})
+    city = next(choice["city"] for move in moves_of(game, "place_token", corporation)
+                for choice in move["choices"] if choice["hex"] == home)
+    played(game, {"type": "place_token", "entity": corporation, "entity_type": "corporation", "city": city,
+                  "slot": 0})
+    while (bidders := [move for move in legal_moves(game) if move["type"] == "pass"
+                       and str(move["entity"]) != player]):
+        played(game, {"type": "pass", "entity": bidders[0]["entity"], "entity_type": "player"})
+
+
+def contribute(game: BaseGame, player: str, card: str) -> None:
+    played(game, {"type": "assign", "entity": player, "entity_type": "player", "target": card,
+                  "target_type": "company"})
