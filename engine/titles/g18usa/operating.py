@@ -417,7 +417,7 @@ class SpecialTokenStep(OperatingStep):
         turn = getattr(rnd, "turn", None)
         if turn is None or not isinstance(entity, Company) or entity.owner is not turn.corporation:
             return []
-        if entity.id == LAW_FIRM and _usa(game).tokens_left(turn.corporation) <= 0:
+        if entity.id == LAW_FIRM and _usa(game).tokens_left(operating(rnd).corporation) <= 0:
             return []  # P20 places one of the company's own unplaced stations
         return ["place_token"] if entity.id in (FREE_STATION, LAW_FIRM) and not entity.closed else []
 
@@ -429,7 +429,7 @@ class SpecialTokenStep(OperatingStep):
             return None
         if entity.closed:
             return f"{entity.id} ({entity.name}) places one station; it has been used and has closed"
-        return f"{LAW_FIRM} places one of {turn.corporation.id}'s unplaced stations; it has none left"
+        return f"{LAW_FIRM} places one of {operating(rnd).corporation.id}'s unplaced stations; it has none left"
 
     def process_place(self, game: BaseGame, rnd: Round, entity: Holder, action: PlaceToken) -> None:
         usa = _usa(game)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from usa_map_helpers import station, usa_map
+from usa_map_helpers import PRINTED, station, usa_map
 
 from engine.core.graph import reach_of
 from engine.errors import GameError
@@ -57,7 +57,7 @@ def test_free_station_goes_into_a_full_city_and_takes_a_real_slot_when_one_opens
 
 
 def test_free_station_not_onto_a_company_town_nor_p20_into_an_open_city() -> None:
-    umap = usa_map()
+    umap = usa_map(options=PRINTED)  # P20 as printed (site_p20_open_city lets it into an open city)
     town = umap.board.tiles["X20"]
     umap.board.place_tile("E25", town, "X20-0", 0)
     station(umap, "NYC", "E25")
