@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from untrusted.quote import shortened
+
 if TYPE_CHECKING:
     from engine.router import RouteResult
 
@@ -11,8 +13,13 @@ if TYPE_CHECKING:
 class GameError(Exception):
     """An action the rules forbid, with a message written for the player.
 
-    The game state is unchanged when this is raised.
+    The game state is unchanged when this is raised. The message quotes values of the move or
+    the log, which a hostile log makes as long as it likes: it is cut where it is made, so no
+    front door (the terminal, the command line, Discord) echoes 100 KB back.
     """
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(shortened(message))
 
 
 class NotNow(GameError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from untrusted.quote import shortened
+
 
 class StorageError(Exception):
     """Base class of every error raised on purpose by storage."""
@@ -69,4 +71,8 @@ class SeqConflict(StorageError):
 
 
 class ImportRefused(StorageError):
-    """A game document was refused; nothing was written."""
+    """A game document was refused; nothing was written. The message may quote the document's
+    values, so it is cut where it is made (as the engine's refusals are)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(shortened(message))

@@ -18,6 +18,7 @@ from storage.models import GameSettings, LoadedGame, NewGame, NewSeat
 from storage.replay import Engine, default_engine, engine_document
 from storage.repository import GameRepository
 from untrusted import json_text
+from untrusted.quote import quoted
 
 DEFAULT_MAX_IMPORT_BYTES = MAX_IMPORT_BYTES
 _ENGINE_ACTION_ERROR = re.compile(r"^action -?\d+ \(id (?P<id>[^,)]+)(?P<rest>.*)$", re.S)
@@ -66,7 +67,7 @@ def parse_document(raw: bytes | str, max_bytes: int = DEFAULT_MAX_IMPORT_BYTES) 
 def check_title(document: dict[str, Any], titles: frozenset[str]) -> None:
     title = document.get("title")
     if not isinstance(title, str) or title not in titles:
-        raise ImportRefused(f"unknown title {title!r}; supported: {', '.join(sorted(titles))}")
+        raise ImportRefused(f"unknown title {quoted(title) if isinstance(title, str) else repr(title)}; supported: {', '.join(sorted(titles))}")
 
 
 def check_shape(document: dict[str, Any]) -> None:

@@ -3,7 +3,15 @@ whole of it (a refusal that echoed a 100 KB line back would itself be the flood)
 
 from __future__ import annotations
 
+import re
+
 MAX_QUOTE = 60
+MAX_RUN = 200  # a word longer than this (a path is shorter) is something someone sent, not ours
+MAX_MESSAGE = 2000  # Discord's limit for a message: no refusal needs more
+# What a message quotes and may be long: a passage in quotes as repr writes one (an apostrophe
+# inside a word, "company's", neither opens nor closes one), or a run with no space.
+_LONG_QUOTE_OR_RUN = re.compile(
+    rf"""(?<!\w)'[^'\n]{{{MAX_RUN},}}'(?!\w)|(?<!\w)"[^"\n]{{{MAX_RUN},}}"(?!\w)|\S{{{MAX_RUN + 1},}}""")
 
 
 def cut(text: str, limit: int = MAX_QUOTE) -> str:
@@ -18,3 +26,10 @@ def quoted(text: str, limit: int = MAX_QUOTE) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}… ({len(text) - limit:,} more characters)"
+
+
+def shortened(message: str, limit: int = MAX_MESSAGE) -> str:
+    """A message that may hold values from a file or a command, whoever built it: each quoted
+    passage or run without a space of more than ``MAX_RUN`` characters cut as a quote is, and the
+    whole cut to ``limit`` (a log's action type of 100 KB is named, not echoed)."""
+    return cut(_LONG_QUOTE_OR_RUN.sub(lambda long: cut(long.group()), message), limit)
