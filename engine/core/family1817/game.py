@@ -14,6 +14,7 @@ from engine.core.family1817.cash_crisis import (
     FamilyCashCrisisStep,
     go_bankrupt,
 )
+from engine.core.family1817.ruin import ruin_warnings
 from engine.core.family1817.shorts import shorts_of
 from engine.core.family1817.sizes import joining_target, placed_stations
 from engine.core.family1817.tokens import TokenReductionStep
@@ -346,9 +347,6 @@ class Family1817Game(BaseGame):
             self.tokens_owed.pop(corp_id)
 
     def ruin_warnings(self) -> list[tuple[str, set[str]]]:
-        # Imported here: the module imports the rounds, which import this one.
-        from engine.core.family1817.ruin import ruin_warnings
-
         return ruin_warnings(self)
 
     def liquidates_for_unpaid_stations(self, corporation: Corporation) -> bool:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, cast
 from engine.core.entities import Corporation, Player
 from engine.core.family1817.loans import pay_interest
 from engine.core.family1817.market import LIQUIDATION, area
-from engine.core.family1817.merger_round import MergerRound
 from engine.core.family1817.sizes import token_shortfall
 from engine.core.stock_round import StockRound
 from engine.errors import GameError
@@ -41,13 +40,13 @@ def _about(corporation: Corporation) -> set[str]:
 def _conversion(game: Family1817Game) -> list[Warning]:
     """14.1.1: a converting company buys its new stations once the new shares are dealt; what it
     cannot pay for sends it into liquidation."""
-    if not isinstance(game.round, MergerRound):
-        return []
+    # Asked of the steps, not of the round's class: the merger round imports the game class,
+    # which imports this module.
     corporation = game.round.acting_entity(game)
     if not isinstance(corporation, Corporation) or area(game, corporation) is not None:
         return []
     if not any("convert" in step.actions(game, game.round, corporation) for step in game.round.active_steps(game)):
-        return []  # not asked to convert now (done this round, or the step is another)
+        return []  # not asked to convert now (another round, done this round, or the step is another)
     new_size = game.NEXT_SIZE.get(game.company_size(corporation))
     if new_size is None:
         return []
