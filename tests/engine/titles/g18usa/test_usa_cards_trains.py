@@ -1,7 +1,7 @@
 """18USA cards for trains and loans: P15 Western Land Grant, P19 Union Switch & Signal (the
-Switcher), P25 American Locomotive Co. and P30 Double Heading (the Extender). P13 Pennsy Boneyard
-is played in test_usa_rules_p13_boneyard.py and P15's acquisition auction in
-test_usa_rules_14_merger_acquisition.py.
+Switcher), P25 American Locomotive Co., P30 Double Heading (the Extender) and P13 Pennsy Boneyard
+(its wait at an export is played in test_usa_rules_p13_boneyard.py; P15's acquisition auction in
+test_usa_rules_14_merger_acquisition.py).
 
 Positions: s12045's first operating round (PRR at its track step with a 2-train, the bank's next
 train a 2-train at $100), and s8503 at 1127 in phase 6, where SR (P17, P26, P30, a 4-train and a
@@ -103,6 +103,53 @@ def test_p25_closes_when_phase_6_starts() -> None:
     game.phase_index = phase_index(game, "6")
     game.on_phase_change(game.phase)
     assert game.companies["P25"].closed and train_price(game, prr, six) == six.price
+
+
+# --- P13 --------------------------------------------------------------------------------------
+def first_of_its_kind_bought(held: str, first: str, *cards: str) -> Any:
+    """PRR holds one `held` train (and `cards`) and buys the bank's first `first` train."""
+    game = at_buy_trains(*cards)
+    prr = game.corporations["PRR"]
+    mine = next(train for train in game.depot.trains if train.name == held)
+    game.depot.take(mine)
+    for train in prr.trains:
+        train.owner = None
+    prr.trains, mine.owner = [mine], prr
+    while (upcoming := game.depot.next_train()) is not None and upcoming.name != first:
+        game.depot.take(upcoming)
+    assert upcoming is not None
+    prr.cash = 2000
+    played(game, {**corporation(game, "buy_train"), "train": upcoming.id, "price": upcoming.price})
+    return game
+
+
+def boneyard_choices(game: Any) -> list[str]:
+    return [choice["choice"] for move in moves_of(game, "choose", "PRR") for choice in move["choices"]]
+
+
+@pytest.mark.parametrize(("held", "first"), [("2", "4"), ("3", "6"), ("4", "8")])
+def test_p13_keeps_a_train_the_first_4_6_or_8_rusts_as_obsolete_and_closes(held: str, first: str) -> None:
+    game = first_of_its_kind_bought(held, first, "P13")
+    prr = game.corporations["PRR"]
+    assert boneyard_choices(game) == [f"{held} Train"]
+    played(game, {**corporation(game, "choose"), "choice": f"{held} Train"})
+    kept = next(train for train in prr.trains if train.name == held)
+    assert kept.id in game.obsolete_trains and game.companies["P13"].closed
+    assert game.counted_trains(prr) == 1  # the obsolete train is outside the limit
+
+
+@pytest.mark.parametrize(("held", "first"), [("2", "4"), ("3", "6"), ("4", "8")])
+def test_without_p13_the_train_rusts_at_once(held: str, first: str) -> None:
+    game = first_of_its_kind_bought(held, first)
+    assert [train.name for train in game.corporations["PRR"].trains] == [first]
+    assert not boneyard_choices(game)
+
+
+@pytest.mark.parametrize(("held", "first"), [("2+", "4"), ("3+", "6"), ("4+", "8")])
+def test_p13_is_not_for_2_plus_3_plus_or_4_plus_trains_which_never_rust(held: str, first: str) -> None:
+    game = first_of_its_kind_bought(held, first, "P13")
+    assert [train.name for train in game.corporations["PRR"].trains] == [held, first]
+    assert not boneyard_choices(game) and not game.companies["P13"].closed
 
 
 # --- P19 and P30 ------------------------------------------------------------------------------
