@@ -269,6 +269,9 @@ def test_p26_junction_is_a_10_stop_of_no_distance_that_takes_no_station() -> Non
     state = game.board.hexes["B8"]
     stop = state.tile.stops[0]
     assert (stop.revenue_in(("yellow",)), stop.distance_cost, list(state.tile.cities)) == (10, 0, [])
+    junction, fargo_city = ("B8", "town", 0), ("B14", "city", 0)
+    assert stop_value(game.umap, "PRR", junction, "5", pullman=True) == stop_value(game.umap, "PRR", junction, "5") == 10
+    assert stop_value(game.umap, "PRR", fargo_city, "5", pullman=True) == stop_value(game.umap, "PRR", fargo_city, "5") + 20
 
 
 # --- P27 -------------------------------------------------------------------------------------
@@ -285,6 +288,13 @@ def test_p27_lays_a_company_town_with_a_tile_action_and_a_bonus_station() -> Non
     # Others earn $10 less there.
     node = ("B16", "city", 0)
     assert stop_value(game.umap, "NP", node, "2") == stop_value(game.umap, "PRR", node, "2") - 10
+
+
+def test_p27s_company_town_is_worth_30_40_50_by_phase() -> None:
+    game = fargo("P27")
+    card_lay(game, "P27", "B16", "X20", {1})
+    node = ("B16", "city", 0)
+    assert [stop_value(game.umap, "PRR", node, phase) for phase in ("2", "3", "4", "5", "8")] == [30, 40, 40, 50, 50]
 
 
 def test_p27_no_bonus_station_for_a_company_with_eight() -> None:
