@@ -15,12 +15,12 @@ engine played on today's map, reach their logged results exactly through the ter
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import cli_env
 from fixture_script import RAW_ONLY, script
 
 from bot.console_parse import ParseError, parse_line
@@ -32,8 +32,7 @@ STATIONMASTER = [sys.executable, "-m", "bot.cli"]
 
 
 def run_play(args: list[str], lines: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
+    env = cli_env()
     return subprocess.run(STATIONMASTER + ["play", *args], input="\n".join(lines) + "\n", text=True,
                           capture_output=True, cwd=cwd, env=env, timeout=timeout)
 
@@ -128,8 +127,7 @@ def test_strict_mode_stops_at_the_first_refusal(tmp_path: Path) -> None:
 
 
 def test_bot_without_a_token_falls_back_to_the_terminal(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
+    env = cli_env()
     result = subprocess.run(STATIONMASTER, input="@Alice /bid company:GRRRC price:80\n", text=True,
                             capture_output=True, cwd=tmp_path, env=env, timeout=60)
     assert result.returncode == 0, result.stderr

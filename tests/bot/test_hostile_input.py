@@ -9,27 +9,16 @@ database rows are exactly as before, and the process goes on answering.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from bot_helpers import actor, open_moderator, started_game
+from cli_helpers import ROOT, STATIONMASTER, cli_env, run_cli
 from hostile_inputs import HOSTILE_SETTINGS, database_rows, hostile_documents, hostile_raw_actions
 
 from bot.model import Actor, Command
 from storage.limits import MAX_ACTIONS, MAX_OPEN_GAMES_PER_USER
-
-ROOT = Path(__file__).resolve().parents[2]
-STATIONMASTER = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
-
-
-def run_cli(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
-    return subprocess.run(STATIONMASTER + list(args), input=stdin, capture_output=True, timeout=120,
-                          cwd=cwd or ROOT, env=env)
 
 
 @pytest.mark.parametrize("name", list(hostile_documents()))
@@ -97,7 +86,7 @@ async def test_settings_at_the_edges_of_the_ranges_are_taken(tmp_path: Path) -> 
 def test_the_terminal_refuses_every_hostile_line_and_keeps_going(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     created = run_cli("play", "--players", "Alice,Bob,Carol", "--seed", "7", "--db", str(db), "--images", "none")
-    assert created.returncode == 0, created.stderr.decode()
+    assert created.returncode == 0, created.stderr
     before = database_rows(db)
     files, lines, expected = [], [], []
     for number, (raw, words) in enumerate(hostile_documents().values()):
@@ -118,9 +107,8 @@ def test_the_terminal_refuses_every_hostile_line_and_keeps_going(tmp_path: Path)
     lines.append(b"@Al\xff\xfece /pass")  # not UTF-8 at all
     lines.append(b"/game status")
     played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none", stdin=b"\n".join(lines) + b"\n")
-    out = played.stdout.decode("utf-8")
-    assert played.returncode == 0, played.stderr.decode()
-    assert "Traceback" not in played.stderr.decode()
+    out = played.stdout
+    assert played.returncode == 0 and "Traceback" not in played.stderr, played.stderr
     for words in expected:
         assert words in out, words
     assert out.count("error: ") >= len(expected) + 1
@@ -135,13 +123,13 @@ def test_the_import_command_refuses_hostile_files(tmp_path: Path, name: str) -> 
     raw, words = hostile_documents()[name]
     db = tmp_path / "games.db"
     good = run_cli("import", str(ROOT / "tests/data/fixtures/18Texas/65394.json"), "--db", str(db))
-    assert good.returncode == 0 and good.stdout.strip() == b"1", good.stderr.decode()
+    assert good.returncode == 0 and good.stdout.strip() == "1", good.stderr
     before = database_rows(db)
     (tmp_path / "hostile.json").write_bytes(raw)
     refused = run_cli("import", str(tmp_path / "hostile.json"), "--db", str(db))
     assert refused.returncode == 1
-    assert refused.stderr.decode().startswith("stationmaster import: refused: ") and words in refused.stderr.decode()
-    assert "Traceback" not in refused.stderr.decode()
+    assert refused.stderr.startswith("stationmaster import: refused: ") and words in refused.stderr
+    assert "Traceback" not in refused.stderr
     assert database_rows(db) == before
 
 
@@ -273,17 +261,17 @@ async def test_the_terminal_stamps_each_line_when_it_is_read(tmp_path: Path) -> 
 
 def test_a_bare_stationmaster_resumes_the_last_terminal_game(tmp_path: Path) -> None:
     first = run_cli(stdin=b"@Alice /game status\n", cwd=tmp_path)
-    assert first.returncode == 0 and b"a 3-player 18Texas game" in first.stdout
+    assert first.returncode == 0 and "a 3-player 18Texas game" in first.stdout
     second = run_cli(stdin=b"/game status\n", cwd=tmp_path)
-    assert second.returncode == 0 and b"resuming game #1" in second.stdout, second.stdout.decode()
+    assert second.returncode == 0 and "resuming game #1" in second.stdout, second.stdout
     assert database_rows(tmp_path / "stationmaster.db")["games"][0][0] == 1
     assert len(database_rows(tmp_path / "stationmaster.db")["games"]) == 1
 
 
 def test_invalid_players_create_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    for players, words in (("Alice", b"nothing was created"), ("A,B,C,D,E,F,G", b"nothing was created"),
-                           ("Alice,alice,Bob", b"every player needs a different name")):
+    for players, words in (("Alice", "nothing was created"), ("A,B,C,D,E,F,G", "nothing was created"),
+                           ("Alice,alice,Bob", "every player needs a different name")):
         refused = run_cli("play", "--players", players, "--db", str(db), "--images", "none")
         assert refused.returncode == 2 and words in refused.stdout, refused.stdout
     assert not db.exists() or database_rows(db).get("games") == []
@@ -331,17 +319,15 @@ def test_out_of_range_config_values_are_refused(data: dict, words: str) -> None:
 
 def test_the_play_command_refuses_an_unbounded_router_budget(tmp_path: Path) -> None:
     refused = run_cli("play", "--router-budget", "inf", "--db", str(tmp_path / "g.db"), "--images", "none")
-    assert refused.returncode == 2 and b"--router-budget: must be more than 0" in refused.stderr
+    assert refused.returncode == 2 and "--router-budget: must be more than 0" in refused.stderr
     assert not (tmp_path / "g.db").exists()
 
 
 def test_a_player_name_that_is_not_utf8_on_the_command_line_creates_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("DISCORD_TOKEN", None)
     done = subprocess.run(STATIONMASTER + [b"play", b"--players", b"Al\xffce,Bob,Carol", b"--db", str(db).encode(),
-                                           b"--images", b"none"], capture_output=True, timeout=120, cwd=ROOT,
-                          env=env)
+                                           b"--images", b"none"], capture_output=True, timeout=300, cwd=ROOT,
+                          env=cli_env())
     assert done.returncode == 2 and b"holds a lone surrogate (U+DCFF)" in done.stdout, done.stdout
     assert b"Traceback" not in done.stderr
     assert not db.exists() or database_rows(db).get("games") == []
