@@ -2,7 +2,7 @@
 the company's tokens — "if a merger or acquisition takes the survivor over its token limit, it
 may drop the marker instead". s8600: NYC, with 7 stations on the map and P8's marker at J20,
 buys C&O (one station, G11) in a liquidation: 7 + 1 + the marker is over 8, and the site asks
-NYC to remove a station (it takes off E3) before G11 becomes its own.
+NYC to remove a station or the marker (it takes off E3) before G11 becomes its own.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ def test_p8_marker_counts_toward_the_most_stations_in_a_sale() -> None:
     assert len(game.board.token_hexes("NYC")) == 7 and game.tokens_off_the_map(nyc) == 1
     game.apply({"type": "bid", "entity": "P3", "entity_type": "player", "corporation": "C&O", "price": 10})
     moves = legal_moves(game)
-    assert [m["type"] for m in moves] == ["remove_token"] and moves[0]["entity"] == "NYC"
+    # A station to remove, or P8's marker instead (the card; the site's "Remove").
+    assert [(m["type"], m["entity"]) for m in moves] == [("remove_token", "NYC"), ("choose", "NYC")]
+    assert moves[1]["choices"] == [{"choice": "Remove"}]
     assert ("G11", 0) in game.board.token_hexes("C&O")  # C&O's station waits for the removal
 
 
