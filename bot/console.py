@@ -33,6 +33,7 @@ from engine.catalog import default_title, title_infos
 from storage import GameNotFound, StorageError, open_repository, parse_database_url
 from storage.cli import DEFAULT_DB
 from untrusted.files import folder_problem
+from untrusted.numbers import INT64_MAX, whole_number
 
 log = logging.getLogger(__name__)
 TABLE = Actor(user_id=None, name="", manager=True)  # lines without @name: the person at the terminal
@@ -339,7 +340,7 @@ def _follow_up(text: str) -> float:
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    parser.add_argument("--seed", type=whole_number(0, INT64_MAX), default=None, help="random seed (default: random)")
     parser.add_argument("--site-rules", action="store_true",
                         help="follow 18xx.games' reading of every rule option (default: the rulebook's)")
     parser.add_argument("--db", default=DEFAULT_DB,
@@ -348,7 +349,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="./stationmaster-images", help="folder for the PNG pictures")
     parser.add_argument("--images", choices=("each", "end", "none"), default="each",
                         help="write pictures after each move (default), only at the end, or never")
-    parser.add_argument("--game", type=int, default=None, help="continue a stored game instead of a new one")
+    parser.add_argument("--game", type=whole_number(1, INT64_MAX), default=None, help="continue a stored game instead of a new one")
     parser.add_argument("--strict", action="store_true", help="stop at the first refused command (exit 1)")
     parser.add_argument("--router-budget", type=_budget, default=2.0,
                         help=f"seconds for the route optimizer (more than 0, at most {MAX_ROUTER_BUDGET:g})")

@@ -28,6 +28,7 @@ from storage.import_checks import notes_text
 from storage.transfer import DEFAULT_MAX_IMPORT_BYTES, export_document, import_document
 from storage.urls import open_repository, parse_database_url
 from untrusted.files import MAX_LIMIT, MIN_LIMIT, FileRefused, limit_problem, read_limited
+from untrusted.numbers import INT64_MAX, whole_number
 
 DEFAULT_DB = "./stationmaster.db"  # the same file `stationmaster play` and `bot` use
 
@@ -96,15 +97,6 @@ def _run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _max_bytes(text: str) -> int:
-    if not text.strip().isascii() or not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"must be a whole number of bytes, not {text[:40]!r}")
-    value = int(text)
-    if (problem := limit_problem(value)) is not None:
-        raise argparse.ArgumentTypeError(problem)
-    return value
-
-
 def add_subcommands(subparsers: Any) -> None:
     """Register ``import`` and ``export`` on an ``ArgumentParser.add_subparsers()`` result."""
     importer = subparsers.add_parser("import", help="import an 18xx.games JSON game file")
@@ -112,14 +104,14 @@ def add_subcommands(subparsers: Any) -> None:
     importer.add_argument("--db", default=DEFAULT_DB, help=f"database: SQLite file or URL (default {DEFAULT_DB})")
     importer.add_argument(
         "--max-bytes",
-        type=_max_bytes,
+        type=whole_number(MIN_LIMIT, MAX_LIMIT, "bytes"),
         default=DEFAULT_MAX_IMPORT_BYTES,
         help=f"refuse files larger than this (default {DEFAULT_MAX_IMPORT_BYTES // (1024 * 1024)} MB; "
              f"from {MIN_LIMIT} to {MAX_LIMIT // (1024 * 1024)} MB)",
     )
     importer.set_defaults(func=_run_import)
     exporter = subparsers.add_parser("export", help="write a game as 18xx.games JSON")
-    exporter.add_argument("game_id", type=int, help="the game's id")
+    exporter.add_argument("game_id", type=whole_number(1, INT64_MAX), help="the game's id")
     exporter.add_argument("--db", default=DEFAULT_DB, help=f"database: SQLite file or URL (default {DEFAULT_DB})")
     exporter.set_defaults(func=_run_export)
     add_migrate_subcommand(subparsers)

@@ -207,3 +207,23 @@ def test_log_lines_of_zero_or_fewer_are_refused_not_shown_as_one(tmp_path: Path)
                 in played.stdout)
     assert played.stdout.count("error: ") == 2
     assert database_rows(db) == before
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["export", "99999999999999999999"], "argument game_id: must be from 1 to 9223372036854775807, not 9999"),
+    (["export", "٣"], "argument game_id: must be a whole number, not '٣'"),
+    (["export", "0"], "argument game_id: must be from 1 to 9223372036854775807, not 0"),
+    (["play", "--game", "99999999999999999999999"], "argument --game: must be from 1 to 9223372036854775807"),
+    (["play", "--game", "１"], "argument --game: must be a whole number, not '１'"),
+    (["play", "--seed", "1_0"], "argument --seed: must be a whole number, not '1_0'"),
+    (["play", "--seed", "9" * 5000], "argument --seed: must be from 0 to 9223372036854775807, not 9999"),
+])
+def test_game_ids_and_seeds_are_digits_a_store_can_hold(tmp_path: Path, argv: list[str], words: str) -> None:
+    db = tmp_path / "games.db"
+    new_game(db)
+    before = database_rows(db)
+    refused = run_cli(*argv, "--db", str(db), "--images", "none") if argv[0] == "play" else \
+        run_cli(*argv, "--db", str(db))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr[-500:]
+    assert f"stationmaster {argv[0]}: error: {words}" in refused.stderr and len(refused.stderr) < 2000
+    assert database_rows(db) == before
