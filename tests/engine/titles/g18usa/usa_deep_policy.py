@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine.core.board import split_tile_id
@@ -225,10 +226,15 @@ def affordable_size(state: BaseGame, move: dict[str, Any]) -> dict[str, Any]:
     return move | {"choices": choices} if choices else move
 
 
-def deep_pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A move by the deep policy (above): weighted by `deep_narrowed`, made concrete with the
-    choices it narrowed to; a company's tile mostly where it reaches most (`reaching_lay`)."""
-    weighed = [(w, m) for w, m in (deep_narrowed(state, move, moves) for move in moves) if w > 0] or \
+Narrowing = Callable[[BaseGame, dict[str, Any], list[dict[str, Any]]], tuple[float, dict[str, Any]]]
+
+
+def deep_pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random,
+              narrowed: Narrowing = deep_narrowed) -> dict[str, Any]:
+    """A move by the deep policy (above): weighted by `narrowed` (`deep_narrowed`, or another
+    policy's weights), made concrete with the choices it narrowed to; a company's tile mostly
+    where it reaches most (`reaching_lay`)."""
+    weighed = [(w, m) for w, m in (narrowed(state, move, moves) for move in moves) if w > 0] or \
         [(1.0, m) for m in moves]
     move = rng.choices([m for _, m in weighed], weights=[w for w, _ in weighed])[0]
     if move["type"] == "lay_tile" and move["entity_type"] == "corporation" and rng.random() < 0.8:

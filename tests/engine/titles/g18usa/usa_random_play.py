@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from game_pictures import canonical
 from optimizer_check import proposed_runs
+from usa_conservation import TrainLedger, broken_loans
 from usa_deep_policy import deep_pick, paid_from_cash
+from usa_paths import before, paths_of
+from usa_rare_policy import rare_pick
 
 from engine import GameError, given_most, new_game
 from engine.attachments import attachment_actions
@@ -62,12 +66,14 @@ def choose_move(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, An
 
 def pick(state: BaseGame, moves: list[dict[str, Any]], rng: random.Random, policy: str = "weighted") -> dict[str, Any]:
     """A move as a sensible random player picks it: a train bought with money at hand, a loan
-    taken first when the company has too little. `policy`: "weighted" (the property tests') or
-    "deep" (`deep_pick`)."""
+    taken first when the company has too little. `policy`: "weighted" (the property tests'),
+    "deep" (`deep_pick`) or "rare" (`rare_pick`)."""
     if policy == "deep":
         return deep_pick(state, moves, rng)
+    if policy == "rare":
+        return rare_pick(state, moves, rng)
     if policy != "weighted":
-        raise ValueError(f"unknown policy {policy!r}: weighted or deep")
+        raise ValueError(f"unknown policy {policy!r}: weighted, deep or rare")
     if len(moves) > 1 and rng.random() < 0.95:
         # Going bankrupt while something else is possible ends most games in the first rounds.
         moves = [m for m in moves if m["type"] != "bankrupt"] or moves
@@ -256,6 +262,7 @@ class Played:
     actions: int = 0
     failure: str | None = None  # the first broken property, with where it broke
     kinds: dict[str, int] = field(default_factory=dict)
+    paths: Counter[str] = field(default_factory=Counter)  # the rare paths met (`usa_paths.PATHS`)
     # The slowest legal-moves query and action processed, in wall seconds, with what they were
     # (the bot answers within Discord's 3 s).
     slowest_moves: tuple[float, str] = (0.0, "")
@@ -290,6 +297,7 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
     game = new_random_game(count, seed, options)
     played = Played(game)
     money = total_money(game.state)
+    trains = TrainLedger(game.state)
     for step in range(cap):
         played.actions = step
         if game.finished:
@@ -303,6 +311,7 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
         action = concrete(game.state, pick(game.state, moves, rng, policy), rng)
         played.kinds[action["type"]] = played.kinds.get(action["type"], 0) + 1
         counts = certificate_counts(game.state)
+        was = before(game.state)
         try:
             began = time.perf_counter()
             process(game, action)
@@ -313,7 +322,9 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
             played.failure = f"{what} at {played.where()}: {action}: {error}"
             return played
         mover = action["entity"] if action["entity_type"] == "player" else None
-        broken = broken_invariants(game.state, money, counts, mover)
+        played.paths.update(paths_of(was, action, game.state))
+        broken = broken_invariants(game.state, money, counts, mover) + broken_loans(game.state)
+        broken += trains.broken(game.state, action)
         if broken:
             played.failure = f"after {action} at {played.where()}: " + "; ".join(broken)
             return played
