@@ -253,6 +253,34 @@ def refusal_probes(state: BaseGame, rng: random.Random) -> list[dict[str, Any]]:
         probes += [{"type": "pass", "entity": player.id, "entity_type": "player"},
                    {"type": "short", "entity": player.id, "entity_type": "player",
                     "corporation": rng.choice(list(state.corporations))}]
+    return probes + rare_path_probes(state, rng, idle)
+
+
+def rare_path_probes(state: BaseGame, rng: random.Random, idle: list[Player]) -> list[dict[str, Any]]:
+    """Section 14's and rule 11.2's moves by those who may not make them now: a short of a company
+    the player holds shares of, a conversion, merger or loan by a company with no move now, a bid
+    for or an offer of a company in play by a player who is not acting."""
+    moving = {str(move["entity"]) for move in legal_moves(state)}
+    in_play = [corp.id for corp in state.corporations.values() if corp.ipoed]
+    probes: list[dict[str, Any]] = []
+    for player in state.acting_players():
+        held = [corp.id for corp in state.corporations.values()
+                if any(share.percent > 0 for share in corp.shares_of(player))]
+        if held:
+            probes.append({"type": "short", "entity": player.id, "entity_type": "player",
+                           "corporation": rng.choice(held)})
+    waiting = [corp_id for corp_id in in_play if corp_id not in moving]
+    if waiting and len(in_play) > 1:
+        company = rng.choice(waiting)
+        other = rng.choice([corp_id for corp_id in in_play if corp_id != company])
+        probes += [{"type": "merge", "entity": company, "entity_type": "corporation", "corporation": other},
+                   {"type": "convert", "entity": company, "entity_type": "corporation"},
+                   {"type": "take_loan", "entity": company, "entity_type": "corporation"}]
+    if idle and in_play:
+        player, target = rng.choice(idle), rng.choice(in_play)
+        probes += [{"type": "bid", "entity": player.id, "entity_type": "player", "corporation": target, "price": 10},
+                   {"type": "assign", "entity": player.id, "entity_type": "player", "target": target,
+                    "target_type": "corporation"}]
     return probes
 
 
