@@ -12,7 +12,7 @@ from typing import Any
 from bot.model import Command
 from bot.vocabulary import ALL, AUTO, GAME, MOVES, Spec, move_spec
 from engine import command_table
-from untrusted.quote import cut, quoted
+from untrusted.quote import acting_character, cut, quoted
 
 
 class ParseError(ValueError):
@@ -138,6 +138,9 @@ def parse_line(line: str, require: bool = True) -> tuple[str | None, Command] | 
         return None
     if len(text) > MAX_LINE:
         raise ParseError(f"that line is {len(text)} characters long; a command has at most {MAX_LINE}")
+    if (char := acting_character(text)) is not None:
+        raise ParseError(f"that line holds the control character U+{ord(char):04X} (at character "
+                         f"{text.index(char) + 1}); a command is printable text")
     name: str | None = None
     if text.startswith("@"):
         player, sep, rest = text[1:].partition(" /")

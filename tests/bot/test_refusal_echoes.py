@@ -23,6 +23,7 @@ MOST = 2_100  # Discord's 2,000 characters for a message, and the command's name
 
 
 def _spoilt(change: str) -> dict[str, Any]:
+    """The fixture's first five actions, with ``change`` made (one of CHANGES, or none)."""
     document = json.loads(FIXTURE.read_text(encoding="utf-8"))
     document["actions"] = document["actions"][:5]
     if change == "action type":
@@ -105,3 +106,25 @@ async def test_a_discord_import_cuts_what_it_quotes(fake_discord: FakeDiscord, t
             assert quote in answer.content and "more characters)" in answer.content, answer.content[:300]
             assert answer.content.endswith("Nothing was stored."), answer.content[-300:]
         assert database_rows(db) == before and fake.threads(fake.channel) == []
+
+
+def test_a_log_s_control_characters_are_named_not_sent_to_the_terminal(tmp_path: Path) -> None:
+    """An escape sequence in a log (here one that would set the terminal's title, and the bell)
+    is written as <U+001B>… in the refusal, in every command and at the terminal's import."""
+    document = _spoilt("none")
+    document["actions"][1]["type"] = "\x1b]0;owned\x07"
+    spoilt = tmp_path / "escape.json"
+    spoilt.write_text(json.dumps(document), encoding="utf-8")
+    db = tmp_path / "games.db"
+    assert run_cli("play", "--players", "Alice,Bob,Carol", "--db", str(db), "--images", "none").returncode == 0
+    before = database_rows(db)
+    for argv in (["import", str(spoilt), "--db", str(db)], ["replay", str(spoilt)], ["routes", str(spoilt)]):
+        refused = run_cli(*argv)
+        assert refused.returncode in (1, 2) and "Traceback" not in refused.stderr, refused.stderr
+        assert "<U+001B>]0;owned<U+0007>" in refused.stderr, refused.stderr
+        assert "\x1b" not in refused.stderr and "\x07" not in refused.stderr
+    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
+                     stdin=f"/game import file:{spoilt}\n".encode())
+    assert played.returncode == 0 and "<U+001B>]0;owned<U+0007>" in played.stdout, played.stdout
+    assert "\x1b" not in played.stdout + played.stderr and "\x07" not in played.stdout + played.stderr
+    assert database_rows(db) == before

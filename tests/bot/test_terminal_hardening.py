@@ -227,3 +227,25 @@ def test_game_ids_and_seeds_are_digits_a_store_can_hold(tmp_path: Path, argv: li
     assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr[-500:]
     assert f"stationmaster {argv[0]}: error: {words}" in refused.stderr and len(refused.stderr) < 2000
     assert database_rows(db) == before
+
+
+def test_lines_with_control_characters_are_refused_and_not_echoed(tmp_path: Path) -> None:
+    """A typed NUL, bell, escape sequence or right-to-left override is refused with its code
+    point; the terminal is never sent one back. A tab is a space."""
+    db = tmp_path / "games.db"
+    new_game(db)
+    before = database_rows(db)
+    lines = {"@Alice /pass\x00": "U+0000 (at character 13)", "@Alice /bid company:GRRRC\x07 price:80": "U+0007",
+             "\x1b[2J/game status": "U+001B (at character 1)", "@Alice /bid company:\u202eGRRRC price:80": "U+202E",
+             "@Alice /bid company:GRRRC\x7f price:80": "U+007F", "@Alice /bid company:GRRRC\x9b price:80": "U+009B"}
+    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
+                     stdin=("\n".join(lines) + "\n/game status\n").encode())
+    assert played.returncode == 0 and "Traceback" not in played.stderr
+    for words in lines.values():
+        assert f"error: that line holds the control character {words}" in played.stdout, played.stdout
+    assert played.stdout.count("error: ") == len(lines)
+    assert not any(char in played.stdout for char in "\x00\x07\x1b\u202e\x7f\x9b")
+    assert database_rows(db) == before
+    taken = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
+                    stdin=b"@Alice /bid\tcompany:GRRRC price:80\n")
+    assert "Alice bids $80 for GRRRC" in taken.stdout, taken.stdout
