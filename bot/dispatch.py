@@ -98,6 +98,9 @@ def abandon_confirmed(confirm: object) -> bool | str:
 
 async def _import_file(moderator: Moderator, actor: Actor, path: str) -> Reply:
     """The terminal imports from a file path (Discord passes the attachment's bytes)."""
+    if not path.strip():
+        return Reply.error("Import refused: file: names the file to import, e.g. /game import file:game.json. "
+                           "Nothing was stored.")
     try:
         raw = read_limited(path, MAX_IMPORT_BYTES)  # never /dev/zero until the memory runs out
     except FileRefused as error:

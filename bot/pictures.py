@@ -234,7 +234,9 @@ def close_up_centers(state: BaseGame, around: str) -> tuple[str, list[str]]:
     placed = [corp for corp in state.corporations if state.board.token_hexes(corp)]
     companies_text = f", or a company with stations ({', '.join(placed)})" if placed else ""
     typed = wanted if len(wanted) <= 24 else wanted[:24] + "\u2026"
-    raise ValueError(f"{typed or 'Nothing'} is neither a hex of this map nor a company. "
+    if not typed:
+        raise ValueError(f"around: names what to show close up: a hex such as {example}{companies_text}.")
+    raise ValueError(f"{typed} is neither a hex of this map nor a company. "
                      f"Give a hex such as {example}{companies_text}.")
 
 

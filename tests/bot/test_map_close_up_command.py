@@ -69,7 +69,7 @@ async def test_a_bad_centre_or_radius_says_what_is_allowed_and_changes_nothing(t
         long = await handle(moderator, game_id, VIEWER, Command("game map", {"around": "Q" * 3000}))
         assert not long.ok and long.text.startswith("Q" * 24 + "\u2026 is neither a hex") and len(long.text) < 400
         empty = await handle(moderator, game_id, VIEWER, Command("game map", {"around": " "}))
-        assert not empty.ok and empty.text.startswith("Nothing is neither a hex of this map nor a company.")
+        assert not empty.ok and empty.text.startswith("around: names what to show close up: a hex such as ")
         state = (await moderator.sessions.get(game_id)).game.state  # type: ignore[union-attr]
         unplaced = next(corp for corp in state.corporations if not state.board.token_hexes(corp))
         idle = await handle(moderator, game_id, VIEWER, Command("game map", {"around": unplaced}))

@@ -249,3 +249,17 @@ def test_lines_with_control_characters_are_refused_and_not_echoed(tmp_path: Path
     taken = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
                     stdin=b"@Alice /bid\tcompany:GRRRC price:80\n")
     assert "Alice bids $80 for GRRRC" in taken.stdout, taken.stdout
+
+
+def test_an_empty_file_or_centre_says_what_it_names(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    new_game(db)
+    before = database_rows(db)
+    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
+                     stdin=b"/game import file:\n/game import file:   \n/game map around:\n")
+    assert played.returncode == 0 and "Traceback" not in played.stderr
+    assert played.stdout.count("error: Import refused: file: names the file to import, e.g. /game import "
+                               "file:game.json. Nothing was stored.") == 2, played.stdout
+    assert "error: around: names what to show close up: a hex such as " in played.stdout
+    assert "cannot read :" not in played.stdout and "Nothing is neither" not in played.stdout
+    assert database_rows(db) == before
