@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -289,6 +289,7 @@ class Played:
     game: Game
     actions: int = 0
     failure: str | None = None  # the first broken property, with where it broke
+    stopped: bool = False  # the caller's `stop` said the position was the one it looked for
     kinds: dict[str, int] = field(default_factory=dict)
     paths: Counter[str] = field(default_factory=Counter)  # the rare paths met (`usa_paths.PATHS`)
     # The slowest legal-moves query and action processed, in wall seconds, with what they were
@@ -306,6 +307,8 @@ class Played:
     def ending(self) -> str:
         if self.failure:
             return "broken"
+        if self.stopped:
+            return "stopped"
         return str(self.game.state.end_reason) if self.game.finished else "cap"
 
     def where(self) -> str:
@@ -318,9 +321,12 @@ def new_random_game(count: int, seed: int, options: Sequence[str] = ()) -> Game:
 
 
 def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
-                     options: Sequence[str] = (), policy: str = "weighted") -> Played:
+                     options: Sequence[str] = (), policy: str = "weighted",
+                     stop: Callable[[Game, dict[str, Any]], bool] | None = None) -> Played:
     """Play until the game ends, `cap` actions, or the first broken property (recorded, with
-    the action, in `failure`: the caller reports it)."""
+    the action, in `failure`: the caller reports it). `stop`, asked after each action with the
+    game and that action, ends the play when it answers True (`bench/keep_positions.py` looks
+    for a position to keep that way)."""
     rng = random.Random(seed)
     game = new_random_game(count, seed, options)
     played = Played(game)
@@ -355,6 +361,9 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
         broken += trains.broken(game.state, action)
         if broken:
             played.failure = f"after {action} at {played.where()}: " + "; ".join(broken)
+            return played
+        if stop is not None and stop(game, action):
+            played.actions, played.stopped = step + 1, True
             return played
         if rng.random() < probe_rate:
             failure = probe_refusal(game, rng)

@@ -1,0 +1,327 @@
+"""Regenerate the kept 18USA random-play positions a rules change made stop replaying (run by
+hand, not a test).
+
+A kept position (tests/data/positions/NAME.json) is the log of a random legal game up to a
+situation a test relies on: a company whose president went bankrupt during its turn, a player
+pushed over the certificate limit by losing a presidency, a Pullman scrapped after it was
+attached, a switcher position for the route optimizer. When a rule changes what is legal, the log
+stops replaying (`bench/mend_kept_position.py` mends a log that only lacks a few passes). This
+plays random games with the current engine (`usa_random_play.play_random_game`, the seeds and
+policy below, the first seed the original's) until the position's predicate holds, and saves the
+game's document there, as the originals were saved:
+
+    python bench/keep_positions.py NAME [NAME ...] [--seeds 20] [--first-seed N] [--write]
+    python bench/keep_positions.py --check      # which kept positions still replay
+
+Several names share one search when their settings agree (the three switcher positions come from
+one deep game). Random play asks the route optimizer with a 1 s budget, so a game is the same
+only while every proposal is proven: a seed may reach another position on another day. After a
+new position is written, the tests that use it need their specifics (companies, trains,
+revenues, the proven most from a long search: `--prove NAME`) rewritten to it: each test's
+docstring says what it proves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18usa")]
+
+from usa_random_play import play_random_game  # noqa: E402
+
+from engine.core.entities import Corporation, Player  # noqa: E402
+from engine.core.game import BaseGame  # noqa: E402
+from engine.core.most_earnings import best_runs, problem_from_game  # noqa: E402
+from engine.legal import legal_moves, make_unattended_moves, move_decider  # noqa: E402
+from engine.log import Game, load_game  # noqa: E402
+from engine.titles.g18usa import phases as usa_phases  # noqa: E402
+from engine.titles.g18usa.operating import UsaOperatingRound  # noqa: E402
+
+KEPT = ROOT / "tests" / "data" / "positions"
+HARNESS = "tests/engine/titles/g18usa/usa_random_play.py"
+
+# What a finder says of the position it found (the document's description), or None.
+Finder = Callable[[Game, dict[str, Any]], str | None]
+
+
+def operating_company(state: BaseGame) -> tuple[UsaOperatingRound, Corporation] | None:
+    rnd = state.round
+    entity = rnd.current_entity(state) if isinstance(rnd, UsaOperatingRound) else None
+    return (rnd, entity) if isinstance(rnd, UsaOperatingRound) and isinstance(entity, Corporation) else None
+
+
+def runnable(corp: Corporation) -> list[str]:
+    return [train.id for train in corp.trains if not usa_phases.is_pullman(train)]
+
+
+def at_run_step(state: BaseGame, corp: Corporation) -> bool:
+    return any(m["type"] == "run_routes" and str(m["entity"]) == corp.id for m in legal_moves(state))
+
+
+def model_edges(state: BaseGame, corp: Corporation) -> int:
+    """The track edges of the whole-network model of the company's trains (router.model_input)."""
+    from engine.router.model_input import model_input
+
+    problem = problem_from_game(state, corp)
+    return len(model_input(problem, list(problem.trains), problem.rules.attachments()).graph.edges)
+
+
+# --- the finders: each is asked after every action ----------------------------------------------
+def presidentless_turn() -> Finder:
+    """A bankruptcy during the bankrupt president's company's operating turn: the company, which
+    nobody presides now, is the only one that can act; after its passes a presided company acts."""
+    def found(game: Game, action: dict[str, Any]) -> str | None:
+        state = game.state
+        turn = operating_company(state) if action["type"] == "bankrupt" else None
+        if turn is None or turn[1].president() is not None:
+            return None
+        corp = turn[1]
+        moves = legal_moves(state)
+        if not moves or any(str(m["entity"]) != corp.id or move_decider(state, m) is not None for m in moves):
+            return None
+        trial = state.snapshot()
+        passes = make_unattended_moves(trial)
+        after = legal_moves(trial)
+        if not passes or not after or any(move_decider(trial, m) is None for m in after):
+            return None
+        bankrupt = state.players[[str(p.id) for p in state.players].index(str(action["entity"]))]
+        return (f"up to {corp.id}'s operating turn in {state.round_title()}, after its president "
+                f"{bankrupt.name} went bankrupt during it: only {corp.id} can act "
+                f"({', '.join(sorted({m['type'] for m in moves}))}), and nobody presides it")
+    return found
+
+
+def presidency_lost_over_limit() -> Finder:
+    """A player's share purchase makes them a company's president; the former president, at the
+    certificate limit, gets smaller certificates for the president's one and goes over it, with
+    nothing to sell: a pass is all they may do (11.4). The log ends with that purchase."""
+    memory: dict[str, Any] = {}
+
+    def found(game: Game, action: dict[str, Any]) -> str | None:
+        state = game.state
+        counts = {p.id: state.certificate_count(p) for p in state.players}
+        presidents = {c.id: c.president() for c in state.corporations.values() if c.ipoed}
+        before_counts, before_presidents = memory.get("counts", counts), memory.get("presidents", presidents)
+        memory.update(counts=counts, presidents=presidents)
+        if action["type"] != "buy_shares" or not action.get("shares"):
+            return None
+        corp_id = str(action["shares"][0]).rsplit("_", 1)[0]
+        buyer, former = presidents.get(corp_id), before_presidents.get(corp_id)
+        if not isinstance(buyer, Player) or str(buyer.id) != str(action["entity"]) or not isinstance(former, Player) \
+                or former is buyer or counts[former.id] <= state.cert_limit or counts[former.id] <= before_counts[former.id]:
+            return None
+        if [(m["type"], m["entity"]) for m in legal_moves(state) if m["entity"] == former.id] != [("pass", former.id)]:
+            return None
+        return (f"up to {buyer.name}'s purchase in {state.round_title()} (the log ends before it): {buyer.name} "
+                f"buys {action['shares'][0]} and presides {corp_id}; {former.name}, its president at the "
+                f"certificate limit of {state.cert_limit}, gets smaller certificates for the president's one "
+                f"({before_counts[former.id]} to {counts[former.id]} certificates, over the limit, 11.4) "
+                f"and, with nothing to sell, may only pass")
+    return found
+
+
+def pullman_scrapped_after_attaching() -> Finder:
+    """A company attaches its Pullman to a train for its run, then scraps the Pullman (the log's
+    last action)."""
+    memory: dict[str, dict[str, str]] = {}
+
+    def found(game: Game, action: dict[str, Any]) -> str | None:
+        state = game.state
+        before = memory.get("attachments", {})
+        turn = operating_company(state)
+        memory["attachments"] = dict(turn[0].attachments) if turn else {}
+        if action["type"] != "scrap_train" or not str(action.get("train", "")).startswith("P-") or "P" not in before:
+            return None
+        corp = state.corporation(str(action["entity"]))
+        if turn is None or turn[1] is not corp or not runnable(corp) or not at_run_step(state, corp):
+            return None
+        return (f"up to {corp.id} running in {state.round_title()}: it attached its Pullman to its train "
+                f"{before['P']}, then scrapped the Pullman (the log's last action)")
+    return found
+
+
+def extender_then_pullman() -> Finder:
+    """A company at its run step with one train, on which the extender (P30) is attached, and a
+    Pullman: the Pullman cannot ride the extended train."""
+    def found(game: Game, action: dict[str, Any]) -> str | None:
+        turn = operating_company(game.state)
+        if turn is None or action["type"] != "choose" or set(turn[0].attachments) != {"P30"}:
+            return None
+        rnd, corp = turn
+        trains = runnable(corp)
+        if len(trains) != 1 or len(trains) == len(corp.trains) or not at_run_step(game.state, corp):
+            return None
+        return (f"up to {corp.id}'s run in {game.state.round_title()}: it owns one train, {trains[0]}, which "
+                f"carries the extender (P30), and a Pullman")
+    return found
+
+
+def switcher(label: str, trains: tuple[int, int], edges: tuple[int, int], attached: bool | None,
+             great_northern: bool) -> Finder:
+    """A company at its run step owning P19's switcher (`attached`: on a train already, or not yet;
+    None: either), with `trains` runnable trains at least and at most, whose whole-network model
+    has `edges` track edges at least and at most (and P17, if `great_northern`)."""
+    def found(game: Game, action: dict[str, Any]) -> str | None:
+        state = game.state
+        turn = operating_company(state)
+        if turn is None:
+            return None
+        rnd, corp = turn
+        owned = {c.id for c in state.companies.values() if c.owner is corp}
+        count = len(runnable(corp))
+        if "P19" not in owned or not trains[0] <= count <= trains[1] or (great_northern and "P17" not in owned) \
+                or (attached is not None and ("P19" in rnd.attachments) != attached) \
+                or not at_run_step(state, corp):
+            return None
+        size = model_edges(state, corp)
+        if not edges[0] <= size <= edges[1]:
+            return None
+        names = ", ".join(t.name for t in corp.trains if not usa_phases.is_pullman(t))
+        on = f"P19's switcher on {rnd.attachments['P19']}" if "P19" in rnd.attachments else "P19's switcher to attach"
+        return (f"up to {corp.id}'s run in {state.round_title()} ({label}): trains {names}, {on}"
+                f"{', P17' if 'P17' in owned else ''}; a model of {size} track edges")
+    return found
+
+
+@dataclass
+class Wanted:
+    players: int
+    seed: int  # the original's; the search goes on from it
+    policy: str
+    options: tuple[str, ...]
+    finder: Callable[[], Finder]
+    cap: int = 1500
+    drop_last: bool = False  # the log ends before the action found: the test makes it
+
+
+SWITCHER_GAME = {"players": 4, "seed": 20700, "policy": "deep", "options": (), "cap": 1500}
+WANTED: dict[str, Wanted] = {
+    "usa_presidentless_company_turn": Wanted(5, 8005, "weighted", (), presidentless_turn),
+    "usa_presidency_lost_over_cert_limit": Wanted(6, 17770, "weighted",
+                                                  ("site_rules", "president_above_60", "seventeen_trains"),
+                                                  presidency_lost_over_limit, drop_last=True),
+    "usa_pullman_scrapped_after_attaching": Wanted(6, 4022, "weighted", (), pullman_scrapped_after_attaching),
+    "usa_extender_then_pullman": Wanted(6, 11058, "weighted", (), extender_then_pullman),
+    "usa_switcher_drop_revalued": Wanted(**SWITCHER_GAME, finder=lambda: switcher(  # type: ignore[arg-type]
+        "several trains, the switcher on one", (3, 4), (0, 999), True, False)),
+    "usa_switcher_sixty_edges": Wanted(**SWITCHER_GAME, finder=lambda: switcher(  # type: ignore[arg-type]
+        "one train, the switcher, a model of 55-64 edges", (1, 1), (55, 64), None, True)),
+    "usa_three_trains_switcher_open": Wanted(**SWITCHER_GAME, finder=lambda: switcher(  # type: ignore[arg-type]
+        "three trains, the switcher not yet attached, P17", (3, 3), (15, 40), False, True)),
+}
+
+
+@dataclass
+class Search:
+    """The positions wanted from one game, and the documents found so far."""
+
+    names: list[str]
+    finders: dict[str, Finder] = field(default_factory=dict)
+    found: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def start(self) -> None:
+        self.finders = {name: WANTED[name].finder() for name in self.names if name not in self.found}
+
+    def stop(self, game: Game, action: dict[str, Any]) -> bool:
+        for name, finder in list(self.finders.items()):
+            said = finder(game, action)
+            if said is not None:
+                self.found[name] = document(game, WANTED[name], said)
+                del self.finders[name]
+                print(f"    found {name} at action {len(game.raw_actions)}: {said}", flush=True)
+        return not self.finders
+
+
+def document(game: Game, wanted: Wanted, said: str) -> dict[str, Any]:
+    state = game.state
+    how = f"{HARNESS}{', policy ' + wanted.policy if wanted.policy != 'weighted' else ''}, " \
+          f"{len(state.players)} players, seed {state.seed}" \
+          f"{', options ' + ', '.join(wanted.options) if wanted.options else ''}"
+    return {
+        "title": "18USA",
+        "players": [{"id": p.id, "name": p.name} for p in state.players],
+        "settings": {"seed": state.seed},
+        "stationmaster": {"rule_options": list(wanted.options)},
+        "description": f"Random legal play ({how}; bench/keep_positions.py) {said}.",
+        "actions": [dict(action) for action in game.raw_actions[:-1 if wanted.drop_last else None]],
+    }
+
+
+def search(names: list[str], first_seed: int | None, seeds: int) -> dict[str, dict[str, Any]]:
+    settings = {(WANTED[n].players, WANTED[n].policy, WANTED[n].options, WANTED[n].cap) for n in names}
+    if len(settings) != 1:
+        raise SystemExit(f"{names} are played with different settings: search them one at a time")
+    wanted = WANTED[names[0]]
+    start = wanted.seed if first_seed is None else first_seed
+    found = Search(names)
+    for seed in range(start, start + seeds):
+        found.start()
+        began = time.process_time()
+        played = play_random_game(wanted.players, seed, wanted.cap, options=wanted.options,
+                                  policy=wanted.policy, stop=found.stop)
+        print(f"seed {seed}: {played.ending} at {played.where()} ({time.process_time() - began:.0f} s CPU)"
+              + (f"\n    {played.failure}" if played.failure else ""), flush=True)
+        if len(found.found) == len(names):
+            break
+    return found.found
+
+
+def check() -> None:
+    for path in sorted(KEPT.glob("*.json")):
+        try:
+            load_game(json.loads(path.read_text()))
+            print(f"replays  {path.stem}")
+        except Exception as error:  # noqa: BLE001 - a report of every kept position
+            print(f"REFUSED  {path.stem}: {str(error)[:200]}")
+
+
+def prove(name: str, budget: float) -> None:
+    """The most of the kept position's running company, by the whole-network model with a long
+    budget and by the listing search: the oracle the router tests' expected totals come from."""
+    state = load_game(json.loads((KEPT / f"{name}.json").read_text())).state
+    state.importing = False
+    turn = operating_company(state)
+    if turn is None:
+        raise SystemExit(f"{name}: no company operates")
+    for method in ("model", "listing"):
+        began = time.process_time()
+        result = best_runs(state, turn[1].id, time_budget=budget, method=method)
+        print(f"{name} {turn[1].id} {method}: ${result.total} proven {result.proven_optimal} "
+              f"({time.process_time() - began:.2f} s CPU) {[(r.train, r.revenue, r.attachments) for r in result.runs]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", choices=[*sorted(WANTED), []], help="kept positions to regenerate")
+    parser.add_argument("--first-seed", type=int, default=None, help="default: the original's seed")
+    parser.add_argument("--seeds", type=int, default=20, help="seeds to try at most")
+    parser.add_argument("--write", action="store_true", help="save the documents found")
+    parser.add_argument("--check", action="store_true", help="say which kept positions replay")
+    parser.add_argument("--prove", metavar="NAME", help="the most of a kept position, by two searches")
+    parser.add_argument("--budget", type=float, default=60.0, help="seconds for --prove's searches")
+    args = parser.parse_args()
+    if args.check:
+        check()
+    if args.prove:
+        prove(args.prove, args.budget)
+    if not args.names:
+        return
+    found = search(args.names, args.first_seed, args.seeds)
+    for name, kept in found.items():
+        if args.write:
+            (KEPT / f"{name}.json").write_text(json.dumps(kept, separators=(",", ":")))
+            print(f"wrote {KEPT / name}.json")
+    for name in sorted(set(args.names) - set(found)):
+        print(f"not found: {name}")
+
+
+if __name__ == "__main__":
+    main()
