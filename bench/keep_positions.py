@@ -3,8 +3,8 @@ hand, not a test).
 
 A kept position (tests/data/positions/NAME.json) is the log of a random legal game up to a
 situation a test relies on: a company whose president went bankrupt during its turn, a player
-pushed over the certificate limit by losing a presidency, a Pullman scrapped after it was
-attached, a switcher position for the route optimizer. When a rule changes what is legal, the log
+pushed over the certificate limit by losing a presidency, the extender and a Pullman on a
+company's one train, a switcher position for the route optimizer. When a rule changes what is legal, the log
 stops replaying (`bench/mend_kept_position.py` mends a log that only lacks a few passes). This
 plays random games with the current engine (`usa_random_play.play_random_game`, the seeds and
 policy below, the first seed the original's) until the position's predicate holds, and saves the
@@ -28,7 +28,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -128,26 +128,6 @@ def presidency_lost_over_limit() -> Finder:
     return found
 
 
-def pullman_scrapped_after_attaching() -> Finder:
-    """A company attaches its Pullman to a train for its run, then scraps the Pullman (the log's
-    last action)."""
-    memory: dict[str, dict[str, str]] = {}
-
-    def found(game: Game, action: dict[str, Any]) -> str | None:
-        state = game.state
-        before = memory.get("attachments", {})
-        turn = operating_company(state)
-        memory["attachments"] = dict(turn[0].attachments) if turn else {}
-        if action["type"] != "scrap_train" or not str(action.get("train", "")).startswith("P-") or "P" not in before:
-            return None
-        corp = state.corporation(str(action["entity"]))
-        if turn is None or turn[1] is not corp or not runnable(corp) or not at_run_step(state, corp):
-            return None
-        return (f"up to {corp.id} running in {state.round_title()}: it attached its Pullman to its train "
-                f"{before['P']}, then scrapped the Pullman (the log's last action)")
-    return found
-
-
 def extender_then_pullman() -> Finder:
     """A company at its run step with one train, on which the extender (P30) is attached, and a
     Pullman: the Pullman cannot ride the extended train."""
@@ -208,7 +188,6 @@ WANTED: dict[str, Wanted] = {
     "usa_presidency_lost_over_cert_limit": Wanted(6, 17770, "weighted",
                                                   ("site_rules", "president_above_60", "seventeen_trains"),
                                                   presidency_lost_over_limit, drop_last=True),
-    "usa_pullman_scrapped_after_attaching": Wanted(6, 4022, "weighted", (), pullman_scrapped_after_attaching),
     "usa_extender_then_pullman": Wanted(6, 11058, "weighted", (), extender_then_pullman),
     "usa_switcher_drop_revalued": Wanted(**SWITCHER_GAME, finder=lambda: switcher(  # type: ignore[arg-type]
         "several trains, the switcher on one", (3, 4), (0, 999), True, False)),
@@ -255,10 +234,14 @@ def document(game: Game, wanted: Wanted, said: str) -> dict[str, Any]:
     }
 
 
-def search(names: list[str], first_seed: int | None, seeds: int) -> dict[str, dict[str, Any]]:
+def search(names: list[str], first_seed: int | None, seeds: int, policy: str | None = None,
+           players: int | None = None) -> dict[str, dict[str, Any]]:
     settings = {(WANTED[n].players, WANTED[n].policy, WANTED[n].options, WANTED[n].cap) for n in names}
     if len(settings) != 1:
         raise SystemExit(f"{names} are played with different settings: search them one at a time")
+    for name in names:  # another player or player count than the original's, when asked
+        WANTED[name] = replace(WANTED[name], policy=policy or WANTED[name].policy,
+                               players=players or WANTED[name].players)
     wanted = WANTED[names[0]]
     start = wanted.seed if first_seed is None else first_seed
     found = Search(names)
@@ -303,6 +286,8 @@ def main() -> None:
     parser.add_argument("names", nargs="*", choices=[*sorted(WANTED), []], help="kept positions to regenerate")
     parser.add_argument("--first-seed", type=int, default=None, help="default: the original's seed")
     parser.add_argument("--seeds", type=int, default=20, help="seeds to try at most")
+    parser.add_argument("--policy", choices=["weighted", "deep"], help="default: the original's")
+    parser.add_argument("--players", type=int, help="default: the original's")
     parser.add_argument("--write", action="store_true", help="save the documents found")
     parser.add_argument("--check", action="store_true", help="say which kept positions replay")
     parser.add_argument("--prove", metavar="NAME", help="the most of a kept position, by two searches")
@@ -314,7 +299,7 @@ def main() -> None:
         prove(args.prove, args.budget)
     if not args.names:
         return
-    found = search(args.names, args.first_seed, args.seeds)
+    found = search(args.names, args.first_seed, args.seeds, args.policy, args.players)
     for name, kept in found.items():
         if args.write:
             (KEPT / f"{name}.json").write_text(json.dumps(kept, separators=(",", ":")))
