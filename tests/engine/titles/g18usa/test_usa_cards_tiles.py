@@ -15,6 +15,7 @@ from usa_cards import (
     PRR_TRACK,
     lay,
     lay_hexes,
+    moves_of,
     offered_tiles,
     only,
     played,
@@ -311,3 +312,21 @@ def test_p27_not_next_to_a_metropolis_nor_on_a_station() -> None:
     put(game, "H22", "57", {0, 3})  # toward I21, beside New Orleans (I19, a metropolis)
     refused(game, lay("P27", "I21", tile_id(game, "X20"), 0, company=True), "next to the metropolis I19")
     refused(game, lay("P27", "H22", tile_id(game, "X20"), 0, company=True), "an empty hex with no tile and no station")
+
+
+# --- lays beyond the normal ones, together ---------------------------------------------------
+def test_p17s_extra_lay_p7s_three_actions_and_p9s_free_upgrade_add_up_in_one_turn() -> None:
+    """P17's tile and P9's upgrade are outside the tile actions (their cards), so with P7 the
+    company lays five times in a turn, paying only P7's $20 for its second action."""
+    game = fargo("P7", "P17", "P9")
+    card_lay(game, "P17", "B12", "9", {1, 4})
+    assert next_price(game, "B10") == 0  # PRR's own first action is still to come
+    own_lay(game, "B10", "9", {1, 4})
+    assert next_price(game, "B16") == 20
+    own_lay(game, "B16", "9", {1, 4})
+    assert next_price(game, "B18") == 0
+    own_lay(game, "B18", "9", {1, 4})
+    assert moves_of(game, "lay_tile", "P9") and not moves_of(game, "lay_tile", "PRR")
+    card_lay(game, "P9", "B14", "619", {1, 4})
+    assert game.board.hexes["B14"].tile.name == "619" and game.companies["P9"].closed
+    assert game.corporations["PRR"].cash == 300 - 20
