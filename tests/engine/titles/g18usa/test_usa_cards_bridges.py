@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from usa_cards import (
     PRR_TRACK,
+    give,
     lay,
     moves_of,
     offered_tiles,
@@ -125,3 +126,20 @@ def test_a_company_town_on_a_river_hex_takes_a_bridge() -> None:
     played(game, lay("P27", "E21", tile_id(game, "X20"), rotation, company=True))
     played(game, assign("P2", "E21"))
     assert [m.kind for m in game.board.hexes["E21"].markers] == ["bridge"]
+
+
+def test_a_bridge_may_go_at_any_time_of_the_owning_companys_turn() -> None:
+    """P2's card: "at any time in the owning corporation's operating turn" (here at its
+    buy-trains step, after the track step), and only in its own turn."""
+    game = rivers("P2")
+    played(game, {"type": "pass", "entity": "PRR", "entity_type": "corporation"})  # the track step
+    assert moves_of(game, "buy_train", "PRR") and targets(game, "P2") == {"E17"}
+    played(game, assign("P2", "E17"))
+    assert [m.kind for m in game.board.hexes["E17"].markers] == ["bridge"]
+
+
+def test_no_bridge_in_another_companys_turn() -> None:
+    game = rivers()
+    give(game, "P2", game.corporations["ATSF"])  # ATSF operates after PRR
+    assert not moves_of(game, "assign", "P2")
+    refused(game, assign("P2", "E17"), "it is PRR's turn")

@@ -158,6 +158,17 @@ def test_s8_turns_the_home_green_in_the_first_turn_outside_the_tile_actions() ->
     assert next_price(game, "B12") == 0
 
 
+def test_s8_upgrades_a_home_tile_laid_earlier_the_same_turn() -> None:
+    """The subsidy's text: the yellow city on the home hex, "e.g. one laid earlier that turn"."""
+    game = position(*PRR_TRACK)
+    only(game, "PRR", "S8")
+    own_lay(game, "B14", "57", {1, 4})  # PRR's first tile action
+    assert set(offered_tiles(game, "S8", "B14")) == {"14", "15", "619"}
+    card_lay(game, "S8", "B14", "15", {1, 4})
+    assert game.board.hexes["B14"].tile.name == "15" and game.companies["S8"].closed
+    assert next_price(game, "B12") == 20 and game.corporations["PRR"].cash == 300  # free, no action
+
+
 def test_s8_only_at_home_and_gone_after_the_first_track_step() -> None:
     game = fargo("S8")
     station(game, "PRR", "E23")
