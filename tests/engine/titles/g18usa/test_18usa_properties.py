@@ -3,8 +3,9 @@ legal-moves query offers (`usa_random_play.py`).
 
 After every action: money is conserved (the bank is unlimited, so its cash, below zero, counts
 what it paid and received), every company's certificates make 100% (short certificates count
-below zero), loans are held only by companies in play and within each one's most, trains have
-one owner and keep the limit, stations are not doubled, players keep the certificate limit and
+below zero), loans are held only by companies in play and within each one's most and with the
+bank's make the total, trains have one owner, keep the limit and leave the game only as the
+rules say (`usa_conservation.py`), stations are not doubled, players keep the certificate limit and
 nobody is below $0 outside a company's start and a cash crisis. Every move played is accepted,
 and now and then an action that cannot be legal is tried: it must be refused and change nothing.
 
