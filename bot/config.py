@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from storage import GameSettings, ShardSet, StorageError, parse_database_url
 from storage.cli import DEFAULT_DB  # one default database for every command
+from untrusted.files import FileRefused, read_limited
 
 TOKEN_ENV = "DISCORD_TOKEN"
 
@@ -31,6 +32,7 @@ REMINDER_HOURS = {"first_after_hours": (0.25, 720.0), "repeat_hours": (1.0, 720.
 MAX_ZONE_LENGTH = 64
 MAX_ROUTER_BUDGET = 30.0  # seconds; a move waits for the proposal, and Discord for the move
 MAX_FOLLOW_UP = 60.0  # seconds; a follow-up search holds the worker /game routes also needs
+MAX_CONFIG_BYTES = 1024 * 1024  # a configuration is a few lines; a file past this is not one
 MAX_SHARDS = 65_536  # far beyond any bot this serves; a typo such as 1e9 is refused
 
 
@@ -204,12 +206,14 @@ def load_settings(path: str | os.PathLike[str] | None, environ: dict[str, str] |
     if path is None:
         return parse_settings({}, environ)
     file = Path(path)
+    if not file.exists():
+        raise ConfigError(f"no configuration file at {file}")
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"no configuration file at {file}") from None
-    except OSError as error:
-        raise ConfigError(f"cannot read {file}: {error.strerror or error}") from error
+        text = read_limited(file, MAX_CONFIG_BYTES).decode("utf-8")  # --config /dev/zero ends, refused
+    except FileRefused as error:
+        raise ConfigError(str(error)) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{file} is not UTF-8 text (byte {error.start + 1}); a configuration is TOML") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

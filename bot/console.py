@@ -21,8 +21,15 @@ from typing import Any, TextIO
 
 from bot.config import MAX_FOLLOW_UP, MAX_ROUTER_BUDGET
 from bot.console_hints import choices_text, lay_text
-from bot.console_input import Interrupts, LineReader, line_or_interrupt, player_names
-from bot.console_parse import BY_A_PLAYER, ParseError, help_text, parse_line
+from bot.console_input import (
+    ENDLESS,
+    Interrupts,
+    LineReader,
+    Overlong,
+    line_or_interrupt,
+    player_names,
+)
+from bot.console_parse import BY_A_PLAYER, MAX_LINE, ParseError, help_text, parse_line, too_long
 from bot.dispatch import handle
 from bot.front_door import TERMINAL
 from bot.model import Actor, Command, Reply
@@ -51,6 +58,7 @@ class Console:
         self.hints = False  # list the choices after each move (an interactive terminal)
         self.interrupted = False  # the session ended with Ctrl-C
         self.lines_read = 0
+        self.unreadable = False  # the input went on with no end of line in sight
         # The game's seq as the last reply showed it: a move typed now is made at that position
         # and refused if the game has moved on since (another process, another terminal).
         self.seen: int | None = None
@@ -89,6 +97,15 @@ class Console:
         seq = self.moderator.sessions.held_seq(self.game_id)
         if seq is not None:
             self.seen = seq
+
+    def _overlong(self, line: Overlong) -> bool:
+        """A line too long to be a command, skipped unread; False when the session ends."""
+        if line.endless:
+            self.refuse(f"line {self.lines_read} goes on for more than {ENDLESS:,} characters with no end: this "
+                        "input is not a list of commands, and nothing after it is read")
+            self.unreadable = True
+            return False
+        return self.refuse(too_long(line.length))
 
     async def line(self, text: str) -> bool:
         """Handle one input line; False when the caller should stop (strict mode error)."""
@@ -201,7 +218,7 @@ class Console:
         interactive = source.isatty()
         self.hints = self.hints or interactive
         self.note_position()
-        reader, interrupts = LineReader(source), Interrupts()
+        reader, interrupts = LineReader(source, MAX_LINE), Interrupts()
         with interrupts.watching():
             while True:
                 if interactive:
@@ -213,7 +230,10 @@ class Console:
                 if not text:
                     return
                 self.lines_read += 1
-                if not await self.line(text):
+                if isinstance(text, Overlong):
+                    if not self._overlong(text):
+                        return
+                elif not await self.line(text):
                     return
                 if interrupts.pressed:
                     self.interrupted = True
@@ -275,7 +295,7 @@ async def play(args: argparse.Namespace, source: TextIO = sys.stdin, output: Tex
             console.show(await moderator.pictures(game_id, ("map", "market", "table")))
         if console.interrupted:
             return 130  # as a shell reports a command ended by Ctrl-C
-        return 1 if args.strict and console.errors else 0
+        return 1 if console.unreadable or args.strict and console.errors else 0
     finally:
         await moderator.follow_ups.close()
         await repo.close()

@@ -130,6 +130,11 @@ def parse_options(spec: Spec, text: str, require: bool = True) -> dict[str, Any]
     return options
 
 
+def too_long(length: int) -> str:
+    """The refusal of a line of ``length`` characters, over MAX_LINE."""
+    return f"that line is {length:,} characters long; a command has at most {MAX_LINE:,}"
+
+
 def parse_line(line: str, require: bool = True) -> tuple[str | None, Command] | None:
     """(player name or None, command), or None for a blank or comment line; ``require=False``
     accepts a command without its required options (to list the choices for them)."""
@@ -137,7 +142,7 @@ def parse_line(line: str, require: bool = True) -> tuple[str | None, Command] | 
     if not text or text.startswith("#"):
         return None
     if len(text) > MAX_LINE:
-        raise ParseError(f"that line is {len(text)} characters long; a command has at most {MAX_LINE}")
+        raise ParseError(too_long(len(text)))
     if (char := acting_character(text)) is not None:
         raise ParseError(f"that line holds the control character U+{ord(char):04X} (at character "
                          f"{text.index(char) + 1}); a command is printable text")

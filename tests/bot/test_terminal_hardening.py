@@ -118,9 +118,30 @@ def test_lines_of_100_kb_are_refused_without_being_echoed(tmp_path: Path) -> Non
     out = played.stdout
     assert out.count("error: ") == len(lines), out[:3000]
     assert max(len(line) for line in out.splitlines()) < 400, max(out.splitlines(), key=len)[:400]
-    assert "a command has at most 6000" in out and "company: takes at most 100 characters; this one has 1000" in out
+    assert "a command has at most 6,000" in out and "company: takes at most 100 characters; this one has 1000" in out
     assert "18Texas game #1 (active)" in out.split("error: ")[-1]
     assert database_rows(db) == before
+
+
+def test_an_input_with_no_end_of_line_is_not_read_into_memory(tmp_path: Path) -> None:
+    """`stationmaster play < /dev/zero`: the line is skipped as it is read, not held, and past
+    16 million characters the input is taken as having no end; exit status 1."""
+    db = tmp_path / "games.db"
+    new_game(db)
+    before = database_rows(db)
+    with open(os.devnull.replace("null", "zero"), "rb") as endless:
+        played = subprocess.run(STATIONMASTER + ["play", "--game", "1", "--db", str(db), "--images", "none"],
+                                stdin=endless, capture_output=True, text=True, timeout=300, cwd=ROOT, env=_env())
+    assert played.returncode == 1 and "Traceback" not in played.stderr, played.stderr[-500:]
+    assert ("error: line 1 goes on for more than 16,777,216 characters with no end: this input is not a list of "
+            "commands, and nothing after it is read") in played.stdout, played.stdout[-500:]
+    assert len(played.stdout) < 2000
+    assert database_rows(db) == before
+    lines = "y" * 6_001 + "\n" + "z" * 6_002 + "\n/game status\n"
+    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none", stdin=lines.encode())
+    assert played.returncode == 0
+    assert "that line is 6,001 characters long" in played.stdout and "that line is 6,002 characters" in played.stdout
+    assert "18Texas game #1 (active)" in played.stdout.split("error: ")[-1]
 
 
 def _read_until(master: int, words: bytes, timeout: float = 60) -> bytes:
