@@ -150,3 +150,15 @@ async def test_discord_attachments_are_read_no_further_than_the_limit(fake_disco
         assert database_rows(db) == before and fake.threads(fake.channel) == []
         status = await table.slash(bob, "game", "status")
         assert not status.ephemeral and "18Texas game #1 (active)" in status.content
+
+
+def test_the_bot_reads_its_configuration_no_further_than_its_limit(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"[bot]\n\xff\xfe\n")
+    for config, words in (("/dev/zero", "/dev/zero holds more than the limit of 1048576 bytes"),
+                          (str(tmp_path), "is a folder; name a file"),
+                          (str(binary), "binary.toml is not UTF-8 text (byte 7); a configuration is TOML")):
+        refused = run_cli("bot", "--config", config, cwd=tmp_path)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr[-500:]
+        assert refused.stderr.startswith("stationmaster bot: ") and words in refused.stderr, refused.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["binary.toml"]  # no store was made
