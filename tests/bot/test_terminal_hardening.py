@@ -25,6 +25,11 @@ def new_game(db: Path) -> None:
     assert created.returncode == 0, created.stderr
 
 
+def typed(db: Path, lines: bytes) -> subprocess.CompletedProcess[str]:
+    """A terminal session on game 1 of ``db``, the lines read from its standard input."""
+    return run_cli("play", "--game", "1", "--db", str(db), "--images", "none", stdin=lines)
+
+
 @pytest.mark.parametrize("out, words", [
     ("{tmp}/a-file", "--out: {tmp}/a-file is a file, not a folder"),
     ("{tmp}/a-file/pictures", "--out: cannot create the folder {tmp}/a-file/pictures: Not a directory"),
@@ -81,8 +86,7 @@ def test_prices_are_digits_as_discord_takes_them(tmp_path: Path, price: str) -> 
     db = tmp_path / "games.db"
     new_game(db)
     before = database_rows(db)
-    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
-                     stdin=f"@Alice /bid company:GRRRC price:{price}\n/game status\n".encode())
+    played = typed(db, f"@Alice /bid company:GRRRC price:{price}\n/game status\n".encode())
     assert played.returncode == 0 and "Traceback" not in played.stderr
     assert "error: price: must" in played.stdout and "bids" not in played.stdout, played.stdout
     assert database_rows(db) == before
@@ -112,8 +116,7 @@ def test_lines_of_100_kb_are_refused_without_being_echoed(tmp_path: Path) -> Non
              f"/game privates company:{flood}", f"/game replace seat:{flood} user:Bob", f"@Alice /action json:{flood}",
              f"@Alice /bid company:{'y' * 1000} price:80", f"@Alice /bid company:GRRRC price:{'9' * 5000}",
              f"@Alice /bid company:{'z ' * 2000}", f"/game map around:{'w' * 1000}"]
-    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
-                     stdin=("\n".join(lines) + "\n/game status\n").encode())
+    played = typed(db, ("\n".join(lines) + "\n/game status\n").encode())
     assert played.returncode == 0 and "Traceback" not in played.stderr
     out = played.stdout
     assert out.count("error: ") == len(lines), out[:3000]
@@ -138,7 +141,7 @@ def test_an_input_with_no_end_of_line_is_not_read_into_memory(tmp_path: Path) ->
     assert len(played.stdout) < 2000
     assert database_rows(db) == before
     lines = "y" * 6_001 + "\n" + "z" * 6_002 + "\n/game status\n"
-    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none", stdin=lines.encode())
+    played = typed(db, lines.encode())
     assert played.returncode == 0
     assert "that line is 6,001 characters long" in played.stdout and "that line is 6,002 characters" in played.stdout
     assert "18Texas game #1 (active)" in played.stdout.split("error: ")[-1]
@@ -220,8 +223,7 @@ def test_log_lines_of_zero_or_fewer_are_refused_not_shown_as_one(tmp_path: Path)
     db = tmp_path / "games.db"
     new_game(db)
     before = database_rows(db)
-    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
-                     stdin=b"/game log lines:0\n/game log lines:-3\n/game log lines:1\n")
+    played = typed(db, b"/game log lines:0\n/game log lines:-3\n/game log lines:1\n")
     assert played.returncode == 0 and "Traceback" not in played.stderr
     for lines in (0, -3):
         assert (f"error: lines: is how many of the latest log lines to show, from 1 to 60, not {lines}."
@@ -259,16 +261,14 @@ def test_lines_with_control_characters_are_refused_and_not_echoed(tmp_path: Path
     lines = {"@Alice /pass\x00": "U+0000 (at character 13)", "@Alice /bid company:GRRRC\x07 price:80": "U+0007",
              "\x1b[2J/game status": "U+001B (at character 1)", "@Alice /bid company:\u202eGRRRC price:80": "U+202E",
              "@Alice /bid company:GRRRC\x7f price:80": "U+007F", "@Alice /bid company:GRRRC\x9b price:80": "U+009B"}
-    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
-                     stdin=("\n".join(lines) + "\n/game status\n").encode())
+    played = typed(db, ("\n".join(lines) + "\n/game status\n").encode())
     assert played.returncode == 0 and "Traceback" not in played.stderr
     for words in lines.values():
         assert f"error: that line holds the control character {words}" in played.stdout, played.stdout
     assert played.stdout.count("error: ") == len(lines)
     assert not any(char in played.stdout for char in "\x00\x07\x1b\u202e\x7f\x9b")
     assert database_rows(db) == before
-    taken = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
-                    stdin=b"@Alice /bid\tcompany:GRRRC price:80\n")
+    taken = typed(db, b"@Alice /bid\tcompany:GRRRC price:80\n")
     assert "Alice bids $80 for GRRRC" in taken.stdout, taken.stdout
 
 
@@ -276,8 +276,7 @@ def test_an_empty_file_or_centre_says_what_it_names(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     new_game(db)
     before = database_rows(db)
-    played = run_cli("play", "--game", "1", "--db", str(db), "--images", "none",
-                     stdin=b"/game import file:\n/game import file:   \n/game map around:\n")
+    played = typed(db, b"/game import file:\n/game import file:   \n/game map around:\n")
     assert played.returncode == 0 and "Traceback" not in played.stderr
     assert played.stdout.count("error: Import refused: file: names the file to import, e.g. /game import "
                                "file:game.json. Nothing was stored.") == 2, played.stdout
