@@ -11,7 +11,7 @@ import functools
 from collections import Counter
 
 import pytest
-from usa_conservation import TrainLedger, broken_loans
+from usa_conservation import TrainLedger, broken_loans, broken_out_of_play
 from usa_random_play import Played, new_random_game, play_random_game
 
 CAP = 300  # actions: the first merger and acquisition rounds, a few seconds a game
@@ -76,3 +76,21 @@ def test_a_train_in_two_places_or_back_from_the_scrap_heap_is_found() -> None:
     state.depot.trains.append(last)
     assert ledger.broken(state, {"type": "pass"}) == [
         f"train {last.id} is both in the depot and in {company.id}"]
+
+
+def test_a_company_out_of_play_and_a_bankrupt_player_hold_nothing() -> None:
+    state = new_random_game(4, 1).state
+    assert broken_out_of_play(state) == []
+    company = state.corporations["PRR"]
+    company.cash = 30
+    company.trains.append(state.depot.trains[0])
+    state.loans.held["PRR"] = 1
+    player = state.players[0]
+    player.bankrupt = True
+    state.ledger.move(company.shares[0], player)
+    assert broken_out_of_play(state) == [
+        "PRR is out of play and holds $30",
+        f"PRR is out of play and holds trains ['{state.depot.trains[0].id}']",
+        "PRR is out of play and holds 1 loans",
+        f"PRR is out of play and holds certificates in others' hands {company.shares[0].id}",
+        f"{player.name} is bankrupt and holds ${player.cash} and shares ['{company.shares[0].id}']"]

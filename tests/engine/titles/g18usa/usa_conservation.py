@@ -1,4 +1,5 @@
-"""Loans and trains conserved across every action of an 18USA random game (`usa_random_play`).
+"""Loans and trains conserved, and nothing left with those out of play, after every action of
+an 18USA random game (`usa_random_play`).
 
 Loans: every loan the bank has given is held by a company of the game (in play, or set aside
 while its liquidation is sold, 14.2), and those plus the loans the bank has left make the Bank of
@@ -9,6 +10,8 @@ market, a company, or out of play with a company nobody bought) or has left the 
 reason the rules give: rusted or made obsolete by a later train's first purchase, scrapped or
 discarded by the action just played, or an unlimited kind the bank stopped making. A train that
 left the game never comes back, and a new one is one the depot made.
+
+Out of play: a company not in play holds nothing, and a bankrupt player neither.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.entities import Train
+from engine.core.family1817.tokens import crowded_stations
 from engine.core.game import BaseGame
 
 SET_ASIDE = " (set aside)"
@@ -100,3 +104,38 @@ class TrainLedger:
             ahead = self.stack[:self.stack.index(train.id)]
             return not any(places.get(train_id, ("", ""))[1] == DEPOT for train_id in ahead)
         return action["type"] in ("scrap_train", "discard_train") and action.get("train") == train.id
+
+
+def broken_out_of_play(state: BaseGame) -> list[str]:
+    """A company out of play (never started, merged, acquired or liquidated: 7.2, 14) holds
+    nothing: no place on the market, money, trains, loans, private companies or certificates in
+    anyone's hands, and no station once the survivor's removals are done (14.3); a bankrupt player
+    holds no money and no shares (15)."""
+    broken: list[str] = []
+    stations = state.board.stations()
+    ipo = getattr(state.round, "ipo", None)
+    starting = getattr(ipo, "corporation", None)  # its home station comes before its start (11.6)
+    for corp in state.corporations.values():
+        if corp.ipoed or corp is starting:
+            continue
+        held = {
+            "a place on the market": corp.id in state.market.position,
+            f"${corp.cash}": corp.cash != 0,
+            f"trains {[t.id for t in corp.trains]}": bool(corp.trains),
+            f"{state.loans.count(corp.id)} loans": state.loans.count(corp.id) > 0,
+            "private companies " + ", ".join(sorted(c.id for c in state.companies.values()
+                                                    if c.owner is corp and not c.closed)):
+                any(c.owner is corp and not c.closed for c in state.companies.values()),
+            "certificates in others' hands " + ", ".join(sorted(share.id for share in corp.shares
+                                                                if share.owner is not corp)):
+                any(share.owner is not corp for share in corp.shares),
+            f"stations {stations.get(corp.id)}": bool(stations.get(corp.id)) and not crowded_stations(state),
+        }
+        broken += [f"{corp.id} is out of play and holds {what}" for what, holds in held.items() if holds]
+    for player in state.players:
+        if not player.bankrupt:
+            continue
+        shares = [share.id for corp in state.corporations.values() for share in corp.shares_of(player)]
+        if player.cash or shares:
+            broken.append(f"{player.name} is bankrupt and holds ${player.cash} and shares {shares}")
+    return broken

@@ -16,7 +16,7 @@ from typing import Any
 
 from game_pictures import canonical
 from optimizer_check import proposed_runs
-from usa_conservation import TrainLedger, broken_loans
+from usa_conservation import TrainLedger, broken_loans, broken_out_of_play
 from usa_deep_policy import deep_pick, paid_from_cash
 from usa_paths import before, paths_of
 from usa_rare_policy import rare_pick
@@ -358,6 +358,7 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
         mover = action["entity"] if action["entity_type"] == "player" else None
         played.paths.update(paths_of(was, action, game.state))
         broken = broken_invariants(game.state, money, counts, mover) + broken_loans(game.state)
+        broken += broken_out_of_play(game.state)
         broken += trains.broken(game.state, action)
         if broken:
             played.failure = f"after {action} at {played.where()}: " + "; ".join(broken)
