@@ -8,6 +8,7 @@ a huge one is refused without being read at all.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -64,12 +65,16 @@ def limit_problem(limit: int) -> str | None:
 
 
 def folder_problem(path: str | os.PathLike[str]) -> str | None:
-    """Why files cannot be written into the folder ``path`` (created if missing), or None: asked
-    before any work whose results would go there, not after the first one."""
+    """Why files cannot be written into the folder ``path``, or None: asked before any work whose
+    results would go there, not after the first one. Tried by creating it and a file in it; what
+    the trial created is removed again (the writer creates the folder when it has something to
+    write), so a command refused later leaves no empty folder behind."""
     shown = cut(os.fspath(path), PATH_QUOTE)
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         return f"{shown} is a file, not a folder"
+    missing = [folder, *folder.parents]
+    missing = missing[:next((n for n, part in enumerate(missing) if part.exists()), len(missing))]
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -79,4 +84,8 @@ def folder_problem(path: str | os.PathLike[str]) -> str | None:
             pass
     except OSError as error:
         return f"cannot write in the folder {shown}: {error.strerror or error}"
+    finally:
+        for created in missing:  # the deepest first
+            with contextlib.suppress(OSError):
+                created.rmdir()
     return None

@@ -283,3 +283,13 @@ def test_an_empty_file_or_centre_says_what_it_names(tmp_path: Path) -> None:
     assert "error: around: names what to show close up: a hex such as " in played.stdout
     assert "cannot read :" not in played.stdout and "Nothing is neither" not in played.stdout
     assert database_rows(db) == before
+
+
+def test_an_output_folder_checked_for_a_game_that_is_then_refused_is_not_left_behind(tmp_path: Path) -> None:
+    out = tmp_path / "new" / "pictures"
+    refused = run_cli("play", "--players", "Alice,Bob,Carol", "--seed", "99999999999999999999", "--db",
+                      str(tmp_path / "games.db"), "--out", str(out))
+    assert refused.returncode == 2 and "argument --seed" in refused.stderr
+    refused = run_cli("play", "--game", "5", "--db", str(tmp_path / "games.db"), "--out", str(out))
+    assert refused.returncode == 2 and "there is no game 5" in refused.stdout, refused.stdout
+    assert not (tmp_path / "new").exists()

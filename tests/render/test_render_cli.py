@@ -56,7 +56,7 @@ def test_unwritable_output_directory(tmp_path: Path, capsys: pytest.CaptureFixtu
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     assert main(["render", str(FIXTURE), "--upto", "40", "--out", str(blocker / "sub")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert f"--out: cannot create the folder {blocker / 'sub'}: Not a directory" in capsys.readouterr().err
 
 
 def test_render_at_a_round_draws_that_position_titled_with_the_moment(tmp_path: Path) -> None:
