@@ -8,11 +8,18 @@ the late phases with liquidations and bankruptcies: `python bench/usa_properties
 from __future__ import annotations
 
 import functools
+import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from usa_conservation import TrainLedger, broken_loans, broken_out_of_play
-from usa_random_play import Played, new_random_game, play_random_game
+from usa_random_play import Played, concrete, new_random_game, pick, play_random_game, process
+
+from engine import GameError
+from engine.core.family1817.acquisition_round import AcquisitionRound
+from engine.core.game import BaseGame
+from engine.legal import legal_moves
 
 CAP = 300  # actions: the first merger and acquisition rounds, a few seconds a game
 GAMES = [(6, 2), (4, 4)]
@@ -94,3 +101,43 @@ def test_a_company_out_of_play_and_a_bankrupt_player_hold_nothing() -> None:
         "PRR is out of play and holds 1 loans",
         f"PRR is out of play and holds certificates in others' hands {company.shares[0].id}",
         f"{player.name} is bankrupt and holds ${player.cash} and shares ['{company.shares[0].id}']"]
+
+
+# The moves of the rare paths whose every offered choice is tried (a private company's own moves
+# are tried by their entity type; bids in the acquisition round only).
+RARE_MOVES = frozenset({"convert", "merge", "short", "assign", "bid"})
+TRIES = 80  # copies of the position tried, about 0.05 s each
+
+
+def rare_moves(state: BaseGame, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    selling = isinstance(state.round, AcquisitionRound)
+    return [move for move in moves if move["entity_type"] == "company"
+            or move["type"] in RARE_MOVES and (move["type"] != "bid" or selling)]
+
+
+def test_every_offered_rare_move_is_accepted() -> None:
+    """Each choice of each rare-path move offered in a rare player's game (a private's power, a
+    contribution, a conversion, a merger, a friendly sale's offer, a bid in an acquisition, a
+    buyer named, a short) is accepted, tried on a copy of the position."""
+    rng = random.Random(4)
+    game = new_random_game(4, 4)
+    refused: list[str] = []
+    tried: Counter[str] = Counter()
+    for _ in range(CAP):
+        if game.finished or sum(tried.values()) >= TRIES:
+            break
+        moves = legal_moves(game.state)
+        for move in rare_moves(game.state, moves):
+            for choice in (move.get("choices") or [None])[:3]:
+                offered = move | {"choices": [choice]} if choice is not None else move
+                action = concrete(game.state, offered, rng)
+                tried[move["type"]] += 1
+                try:
+                    game.state.snapshot().process(action)
+                except GameError as error:
+                    refused.append(f"{action}: {error}")
+        process(game, concrete(game.state, pick(game.state, moves, rng, "rare"), rng))
+    assert {"convert", "merge", "short", "assign", "bid"} <= tried.keys(), f"tried only {dict(tried)}"
+    if refused:
+        pytest.fail(f"{len(refused)} of {sum(tried.values())} offered moves refused, e.g.\n" + "\n".join(refused[:3]),
+                    pytrace=False)
