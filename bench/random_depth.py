@@ -7,7 +7,7 @@ powers.
     python bench/random_depth.py 18USA|18Texas [--policy deep] [--games 30] [--first-seed 20000]
         [--cap 1500] [--options a,b] [--check-optimizer]
 
-18USA's policies: `weighted` (the property tests') and `deep`; 18Texas's: `sensible`, `uniform`,
+18USA's policies: `weighted` (the property tests'), `deep` and `rare`; 18Texas's: `sensible`, `uniform`,
 `trader` (the property tests') and `deep`. Prints a line a game and the figures over all games.
 `--check-optimizer` checks every run proposal (`optimizer_check`).
 """

@@ -3,7 +3,7 @@ random legal move also typed as its command and built by the bot, which must mak
 (`tests/bot/typed_random_play.py`).
 
     python bench/typed_random_play.py 18Texas|18USA [--games 10] [--first-seed 9000] [--actions 1500]
-        [--policy deep] [--check-optimizer] [--options a,b,...]
+        [--policy deep|rare] [--check-optimizer] [--options a,b,...]
 
 Player counts, policies (18Texas) and the site's reading rotate with the seed; `--options` adds
 rule options to every game (18USA's rule 17 variants: seventeen_trains, president_above_60,
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--first-seed", type=int, default=9000)
     parser.add_argument("--actions", type=int, default=1500)
-    parser.add_argument("--policy", default=None, choices=(*POLICIES, "weighted", "deep"),
+    parser.add_argument("--policy", default=None, choices=(*POLICIES, "weighted", "deep", "rare"),
                         help="one policy for every game (default: 18Texas's rotate, 18USA's weighted)")
     parser.add_argument("--check-optimizer", action="store_true",
                         help="check every run proposal against a 20 s solve or the brute force (optimizer_check)")

@@ -119,7 +119,7 @@ def _players(title: str, count: int, seed: int, options: Sequence[str], policy: 
     game = usa_random_play.new_random_game(count, seed, options)
 
     def usa(game: Game, moves: list[dict[str, Any]]) -> tuple[dict[str, Any], str | None, Callable[..., None]]:
-        usa_policy = policy if policy in ("weighted", "deep") else "weighted"
+        usa_policy = policy if policy in ("weighted", "deep", "rare") else "weighted"
         action = usa_random_play.concrete(game.state, usa_random_play.pick(game.state, moves, rng, usa_policy), rng)
         return action, usa_typed(game.state, action), lambda made: usa_random_play.process(game, made)
 
