@@ -64,6 +64,8 @@ GAME_OPTIONS = {
     usa_phases.SITE_PULLMAN_STEP_WAITS: "From phase 5 a company with room for a Pullman and at least $1 is "
                                         "asked at the Pullman step even when it cannot pay for one, as on "
                                         "the site (rule 12.7: with nothing to decide it is not asked).",
+    usa_phases.SITE_P25_FULL_PRICE: "A company owning P25 (American Locomotive Co.) may also pay the full price "
+                                    "for a train from the bank, as on the site (P25's card: it pays 10% less).",
     SITE_UNASKED_TRAIN_SALES: "A company buys another company's train or Pullman without asking that company's "
                               "president, as on the site (rules 12.6 and 12.7: from a consenting company).",
 }

@@ -235,9 +235,11 @@ def train_price(game: G18USA, corporation: Corporation, train: Train) -> int:
 
 
 def bank_prices(game: G18USA, corporation: Corporation, train: Train) -> list[int]:
-    """What the company may pay the bank for `train`: P25's discount is the company's to use, and
-    on the site companies holding it do pay the full price too."""
-    return sorted({train_price(game, corporation, train), train.price})
+    """What the company may pay the bank for `train`. P25's card: the owning company "pays 10%
+    less"; with `site_p25_full_price` it may pay the full price too, as on the site."""
+    if game.option(usa_phases.SITE_P25_FULL_PRICE):
+        return sorted({train_price(game, corporation, train), train.price})
+    return [train_price(game, corporation, train)]
 
 
 def pullman_allowed(game: G18USA, corporation: Corporation) -> str | None:

@@ -18,6 +18,9 @@ SITE_SECOND_PULLMAN_WAIT = "site_second_pullman_wait"
 # The site asks a company with room for a Pullman at the Pullman step even when it cannot pay for
 # one, from $1 (rule 12.7: nothing to decide, so nothing is asked).
 SITE_PULLMAN_STEP_WAITS = "site_pullman_step_waits"
+# P25's card: the owning company pays 10% less for a train from the bank; the site offers the
+# full price too.
+SITE_P25_FULL_PRICE = "site_p25_full_price"
 
 if TYPE_CHECKING:
     from engine.titles.g18usa.game import G18USA

@@ -18,7 +18,7 @@ from usa_tracecheck import snapshot
 
 from engine.errors import GameError
 from engine.titles.g18usa.operating_trains import train_price
-from engine.titles.g18usa.phases import phase_index
+from engine.titles.g18usa.phases import SITE_P25_FULL_PRICE, phase_index
 
 SR_RUNS = ("s8503", 1127)
 EXTENDED_RUN = (["G11", "E7", "E3", "E1", "G3", "I5"],
@@ -72,11 +72,14 @@ def bank_offers(game: Any) -> set[int]:
             if choice.get("from") == "depot"}
 
 
-@pytest.mark.parametrize(("cards", "prices"), [((), {100}), (("P25",), {90, 100})], ids=["without", "with"])
-def test_p25_a_train_from_the_bank_costs_10_percent_less(cards: tuple[str, ...], prices: set[int]) -> None:
-    """The card: the owning company "pays 10% less". The engine offers the full price too, as the
-    site does (the printed card has no such choice; see docs/rules.md)."""
+@pytest.mark.parametrize(("cards", "site", "prices"), [
+    ((), False, {100}), (("P25",), False, {90}), (("P25",), True, {90, 100})],
+    ids=["without", "printed", "site_p25_full_price"])
+def test_p25_a_train_from_the_bank_costs_10_percent_less(cards: tuple[str, ...], site: bool, prices: set[int]) -> None:
+    """The card: the owning company "pays 10% less"; the site offers the full price too."""
     game = at_buy_trains(*cards)
+    if not site:
+        game.options = game.options - {SITE_P25_FULL_PRICE}  # the printed card from here on
     assert bank_offers(game) == prices
     refused(game, {**corporation(game, "buy_train"), "train": "2-2", "price": 80},
             "a 2-train from the bank costs " + " or ".join(f"\\${price}" for price in sorted(prices)))
