@@ -203,6 +203,7 @@ class Search:
     """The positions wanted from one game, and the documents found so far."""
 
     names: list[str]
+    write: bool = False  # save each document as soon as it is found
     finders: dict[str, Finder] = field(default_factory=dict)
     found: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -216,6 +217,9 @@ class Search:
                 self.found[name] = document(game, WANTED[name], said)
                 del self.finders[name]
                 print(f"    found {name} at action {len(game.raw_actions)}: {said}", flush=True)
+                if self.write:
+                    (KEPT / f"{name}.json").write_text(json.dumps(self.found[name], separators=(",", ":")))
+                    print(f"    wrote {KEPT / name}.json", flush=True)
         return not self.finders
 
 
@@ -235,7 +239,7 @@ def document(game: Game, wanted: Wanted, said: str) -> dict[str, Any]:
 
 
 def search(names: list[str], first_seed: int | None, seeds: int, policy: str | None = None,
-           players: int | None = None) -> dict[str, dict[str, Any]]:
+           players: int | None = None, write: bool = False) -> dict[str, dict[str, Any]]:
     settings = {(WANTED[n].players, WANTED[n].policy, WANTED[n].options, WANTED[n].cap) for n in names}
     if len(settings) != 1:
         raise SystemExit(f"{names} are played with different settings: search them one at a time")
@@ -244,7 +248,7 @@ def search(names: list[str], first_seed: int | None, seeds: int, policy: str | N
                                players=players or WANTED[name].players)
     wanted = WANTED[names[0]]
     start = wanted.seed if first_seed is None else first_seed
-    found = Search(names)
+    found = Search(names, write)
     for seed in range(start, start + seeds):
         found.start()
         began = time.process_time()
@@ -286,7 +290,7 @@ def main() -> None:
     parser.add_argument("names", nargs="*", choices=[*sorted(WANTED), []], help="kept positions to regenerate")
     parser.add_argument("--first-seed", type=int, default=None, help="default: the original's seed")
     parser.add_argument("--seeds", type=int, default=20, help="seeds to try at most")
-    parser.add_argument("--policy", choices=["weighted", "deep"], help="default: the original's")
+    parser.add_argument("--policy", choices=["weighted", "deep", "rare"], help="default: the original's")
     parser.add_argument("--players", type=int, help="default: the original's")
     parser.add_argument("--write", action="store_true", help="save the documents found")
     parser.add_argument("--check", action="store_true", help="say which kept positions replay")
@@ -299,11 +303,7 @@ def main() -> None:
         prove(args.prove, args.budget)
     if not args.names:
         return
-    found = search(args.names, args.first_seed, args.seeds, args.policy, args.players)
-    for name, kept in found.items():
-        if args.write:
-            (KEPT / f"{name}.json").write_text(json.dumps(kept, separators=(",", ":")))
-            print(f"wrote {KEPT / name}.json")
+    found = search(args.names, args.first_seed, args.seeds, args.policy, args.players, args.write)
     for name in sorted(set(args.names) - set(found)):
         print(f"not found: {name}")
 

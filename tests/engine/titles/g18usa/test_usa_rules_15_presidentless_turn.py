@@ -3,8 +3,10 @@ without a president, in liquidation, with the rest of its turn to play (the refe
 act on: s8405 after action 1162). No player decides for it, so a live game waited for nobody;
 `engine.legal.unattended_move` names the move it makes: it passes, step by step.
 
-The position (tests/data/positions/usa_presidentless_company_turn.json, random legal play, 5
-players, seed 8005): Player 5 went bankrupt paying NP's interest; NP is at its repay-loans step.
+The position (tests/data/positions/usa_presidentless_company_turn.json, random legal play by the
+rare-path player, 5 players, seed 8014): Player 4 went bankrupt paying WP's interest in Operating
+Round 3.2; WP is at its repay-loans step. NYC operates next (its president Player 2 first chooses
+whether P13 keeps one of its 2-trains, as phase 4 began with the bankruptcy's exported train).
 """
 
 from __future__ import annotations
@@ -18,27 +20,28 @@ from engine.log import Game
 
 def after_the_bankruptcy() -> Game:
     game = kept_position("usa_presidentless_company_turn")
-    assert game.raw_actions[-1]["type"] == "bankrupt" and game.state.players[4].bankrupt
+    assert game.raw_actions[-1] == {"type": "bankrupt", "entity": 1004, "entity_type": "player"}
+    assert game.state.players[3].bankrupt
     return game
 
 
 def test_only_the_presidentless_company_can_act_and_nobody_decides_for_it() -> None:
     game = after_the_bankruptcy()
-    nowhere = game.state.corporations["NP"]
+    nowhere = game.state.corporations["WP"]
     assert nowhere.president() is None
     moves = legal_moves(game.state)
-    assert [(m["type"], m["entity"]) for m in moves] == [("payoff_loan", "NP"), ("pass", "NP")]
+    assert [(m["type"], m["entity"]) for m in moves] == [("payoff_loan", "WP"), ("pass", "WP")]
     assert all(move_decider(game.state, m) is None for m in moves) and game.state.acting_players() == []
 
 
 def test_it_passes_and_the_next_company_operates() -> None:
     game = after_the_bankruptcy()
     move = unattended_move(game.state)
-    assert move == {"type": "pass", "entity": "NP", "entity_type": "corporation"}
+    assert move == {"type": "pass", "entity": "WP", "entity_type": "corporation"}
     game.process(move)
     assert unattended_move(game.state) is None
     acting = {str(m["entity"]) for m in legal_moves(game.state)}
-    assert acting == {"GN"} and all(move_decider(game.state, m) is not None for m in legal_moves(game.state))
+    assert acting == {"NYC"} and all(move_decider(game.state, m) is not None for m in legal_moves(game.state))
 
 
 def test_no_move_is_made_for_anyone_a_player_decides_for() -> None:
@@ -48,6 +51,6 @@ def test_no_move_is_made_for_anyone_a_player_decides_for() -> None:
 
 def test_all_of_them_are_made_at_once_and_no_more() -> None:
     game = after_the_bankruptcy()
-    assert make_unattended_moves(game.state) == [{"type": "pass", "entity": "NP", "entity_type": "corporation"}]
-    assert {str(m["entity"]) for m in legal_moves(game.state)} == {"GN"}
+    assert make_unattended_moves(game.state) == [{"type": "pass", "entity": "WP", "entity_type": "corporation"}]
+    assert {str(m["entity"]) for m in legal_moves(game.state)} == {"NYC"}
     assert make_unattended_moves(game.state) == []
