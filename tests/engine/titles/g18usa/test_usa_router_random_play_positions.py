@@ -17,16 +17,18 @@ from engine.router import solve as router
 
 
 def test_a_switcher_on_sixty_edges_is_proven() -> None:
-    """Seed 20700, C&O's run in Operating Round 8.2: one 3-train with P19's switcher and P17, a
-    model of 60 track edges. Its 1 s answer was $200, not proven; the most is $210 (a 20 s search,
-    and CP-SAT with its LP in a quarter of a second; the listing search, which knows the switcher
-    now, in milliseconds). Both searches prove it."""
+    """Seed 20700 (the deep player, 4 players), NYC's run in Operating Round 9.1: one 4-train with
+    P19's switcher on it and P17, a model of 59 track edges; the most is $310 (the model and the
+    listing search each prove it in under a second of CPU). The position first kept here (C&O's
+    3-train on 60 edges) had a 1 s model answer of $200, not proven, for a most of $210; it no
+    longer replays after 18USA rule changes (bench/keep_positions.py found this one). Both
+    searches prove it."""
     game = kept_position("usa_switcher_sixty_edges")
     for method in (None, "model"):
-        result = best_runs(game.state, "C&O", method=method)
+        result = best_runs(game.state, "NYC", method=method)
 
         assert result.proven_optimal, method
-        assert result.total == 210 and result.engine_disagreements == 0, method
+        assert result.total == 310 and result.engine_disagreements == 0, method
 
 
 def test_a_refused_model_answer_is_offered_at_the_run_steps_values(monkeypatch: pytest.MonkeyPatch) -> None:
