@@ -83,16 +83,17 @@ def test_ledger_short_sale_makes_a_negative_holding_and_closing_it_restores_the_
     assert ledger.percent_of(corp, seller) == 0 and len(corp.shares) == 4
 
 
-def test_ledger_numbers_short_pairs_from_even_offsets_of_the_first_short_index() -> None:
-    """As on the site: pairs are 10/11, 12/13 and so on; after an ordinary certificate numbered
-    12 (the rest of its pair closed) the next pair is 14/15 (18USA 109372 1362)."""
+def test_ledger_numbers_a_short_pair_after_the_company_s_certificates() -> None:
+    """As on the site: the first pair is 10/11 (ordinary, short); after an ordinary certificate
+    numbered 12 (the rest of its pair closed) the next pair is 13/14, with no parity kept
+    (18USA s12242 and s12013)."""
     corp, pool, seller = Corporation(id="X"), Pool(), Player(id="A", name="A")
     ledger = ShareLedger(negative_holdings=True, first_short_index=10)
     ledger.create(corp, 5, 2)
     assert ledger.short(corp, seller, pool).id == "X_10"
     corp.shares[1].id = "X_12"
-    assert ledger.short(corp, seller, pool).id == "X_14"
-    assert sorted(s.id for s in corp.shares if s.percent < 0) == ["X_11", "X_15"]
+    assert ledger.short(corp, seller, pool).id == "X_13"
+    assert sorted(s.id for s in corp.shares if s.percent < 0) == ["X_11", "X_14"]
 
 
 def test_ledger_refuses_short_sales_where_the_title_does_not_allow_them() -> None:

@@ -68,10 +68,11 @@ def test_the_track_step_waits_while_p20_could_place_a_station() -> None:
 
 def test_choosing_an_attachment_ends_the_pullman_step() -> None:
     """109372 at 969: PRR ($0, no loan left; P30) lays, then puts P30's extender on its 4-train
-    while its Pullman step is open, and runs."""
+    while its Pullman step is open, and runs. With $0 it cannot buy a Pullman, so the step does
+    not hold the turn (site_pullman_step_waits): the attachment or the run is next."""
     game = position("109372", 969)
     prr = game.corporations["PRR"]
-    assert game.round.acting_entity(game) is prr and game.owns(prr, "P30")
-    assert {"choose", "pass"} <= kinds(game)
+    assert game.round.acting_entity(game) is prr and game.owns(prr, "P30") and prr.cash == 0
+    assert {"choose", "run_routes"} <= kinds(game) and "pass" not in kinds(game)
     game.apply({"type": "choose", "entity": "PRR", "entity_type": "corporation", "choice": "0-0"})
     assert "run_routes" in kinds(game) and "pass" not in kinds(game)
