@@ -116,6 +116,10 @@ class Corporation(Holder):
     president_certificate_sold: int = 0
     president_certificate_kept: int = 0
     president_certificate_kept_by: Player | None = None
+    # What the site's count of this company's percent in the open market differs from the
+    # certificates there by, after such a certificate was bought back (counted there for the part
+    # sold, taken out whole); the company's new certificates (a conversion, a merger) end it.
+    market_percent_offset: int = 0
 
     @property
     def key(self) -> str:

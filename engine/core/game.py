@@ -115,6 +115,7 @@ class BaseGame(TitleRules, RouteHooksMixin):
         self.operating_rounds = self.phase.operating_rounds
         self.finished = False
         self.end_reason: str | None = None
+        self.ending: str | None = None  # the reason the game ends once the action has played out
         self.priority_index = 0
         self.log: list[str] = []
         self.raw_actions: list[dict[str, Any]] = []
@@ -462,6 +463,11 @@ class BaseGame(TitleRules, RouteHooksMixin):
         self.end_reason = reason
         self.log.append(f"The game ends ({reason.replace('_', ' ')})")
 
+    def end_when_settled(self, reason: str) -> None:
+        """End the game once the action being played has played out: the steps and the round's
+        end that need no decision happen first, no new round begins."""
+        self.ending = reason
+
     # --- processing --------------------------------------------------------------------------
     def acting_players(self) -> list[Player]:
         if self.finished:
@@ -558,6 +564,9 @@ class BaseGame(TitleRules, RouteHooksMixin):
                     self.round.finish(self)
                 if self.finished:
                     return
+                if self.ending:
+                    self.end_game(self.ending)
+                    return
                 # What the round's end did may ask for a decision first (a discard after an
                 # export over the train limit): the round stays until it is made.
                 if self._interrupt_pending():
@@ -569,5 +578,7 @@ class BaseGame(TitleRules, RouteHooksMixin):
                 self.programs.round_changed(self.cursor.kind(self.ROUNDS), self.PROGRAM_RULES.merger_kinds)
                 self.round.start(self)
                 continue
+            if self.ending:
+                self.end_game(self.ending)
             return
         raise RuntimeError("the game did not settle")

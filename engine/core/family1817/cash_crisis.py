@@ -33,6 +33,10 @@ SITE_BANKRUPT_PRIVATES = "site_bankrupt_privates"
 # owe when they go bankrupt: the company gets nothing. Rule 15 puts the bankrupt's money (what
 # they had towards the interest) on the company's charter.
 SITE_INTEREST_BANKRUPTCY = "site_interest_bankruptcy"
+# The site ends the game over a bankruptcy once the action is fully played out: what needs no
+# decision still happens (the operating round's end and its export when the bankrupt's company
+# was the last to operate). Rule 15 ends it at once.
+SITE_END_AFTER_BANKRUPTCY = "site_end_after_bankruptcy"
 
 
 def crisis_sales(game: Any, player: Player, need: int) -> list[Move]:
@@ -123,4 +127,7 @@ def go_bankrupt(game: Family1817Game, player: Player, debt: Debt | None) -> None
     game.log.append(f"{player.name} is bankrupt")
     game.after_bankruptcy(player)
     if len(game.active_players()) <= 1:
-        game.end_game("bankrupt")
+        if game.option(SITE_END_AFTER_BANKRUPTCY):
+            game.end_when_settled("bankrupt")
+        else:
+            game.end_game("bankrupt")

@@ -10,6 +10,7 @@ from engine.core.entities import Corporation, Player, Share, Train
 from engine.core.family1817 import market as areas
 from engine.core.family1817.cash_crisis import (
     SITE_BANKRUPT_PRIVATES,
+    SITE_END_AFTER_BANKRUPTCY,
     SITE_INTEREST_BANKRUPTCY,
     FamilyCashCrisisStep,
     go_bankrupt,
@@ -76,6 +77,9 @@ FAMILY_OPTIONS: dict[str, str] = {
                                 "company with room for a train and at least $1 is asked at its buy-trains "
                                 "step, even with nothing it can buy, as on the site (a step with nothing to "
                                 "decide is passed over).",
+    SITE_END_AFTER_BANKRUPTCY: "A bankruptcy that leaves one player ends the game once what needs no decision "
+                               "has happened, the end of the operating round and its export included, as on "
+                               "the site (rule 15: the game ends at once).",
     SITE_BANKRUPT_PRIVATES: "A bankrupt player keeps their private companies, as on the site (rule 15: they go "
                             "to the open market).",
 }
@@ -212,6 +216,7 @@ class Family1817Game(BaseGame):
         corporation.president_certificate_kept_by = None
         corporation.president_certificate_kept = 0
         corporation.president_certificate_sold = 0
+        corporation.market_percent_offset = 0
         corporation.token_count = self.starting_tokens(corporation)
         self.ledger.create(corporation, 2, 2)
         self.log.append(f"{corporation.id} leaves play and may be started again")
@@ -267,6 +272,11 @@ class Family1817Game(BaseGame):
         market it came from, as a new president does; otherwise the president stays."""
         from engine.core.family1817.sizes import hand_shares_for_certificate
 
+        if source is self.pool:
+            # The site counted the certificate in the market for the part its sale named and
+            # takes all of it out now: its count of the market stays that much lower (11.8).
+            certificate = corporation.president_share().percent
+            corporation.market_percent_offset -= certificate - min(certificate, corporation.president_certificate_sold)
         president = corporation.president_without_certificate
         if president is not None and president is not player:
             kept = corporation.president_certificate_kept * corporation.share_percent \

@@ -120,5 +120,6 @@ def end_of_stock_round_moves(game: BaseGame) -> None:
         in_market = sum(min(corporation.units(corporation.president_certificate_sold), corporation.units(share.percent))
                         if share.president else corporation.units(share.percent)
                         for share in corporation.shares if share.owner is game.pool)
+        in_market = max(0, in_market + corporation.units(corporation.market_percent_offset))
         if in_market:
             game.market.move(corporation.id, "left", 2 * in_market)

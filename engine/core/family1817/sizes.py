@@ -35,6 +35,7 @@ def resize(game: Family1817Game, corporation: Corporation, size: int) -> list[Sh
     corporation.share_percent = unit
     # New certificates: nothing of a sold president's certificate counts as its seller's any more.
     corporation.president_certificate_kept = 0
+    corporation.market_percent_offset = 0
     for share in corporation.shares:
         sign = -1 if share.percent < 0 else 1
         share.percent = sign * unit * (2 if share.president else 1)

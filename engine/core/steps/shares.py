@@ -282,17 +282,21 @@ class BuySellParShares(Step):
         for corporation in game.corporations.values():
             by_id = sorted(corporation.shares, key=lambda s: s.id)
             for source in (corporation, game.pool):
-                share = next((s for s in by_id if s.owner is source and s.percent > 0
-                              and (not s.president or game.may_buy_president_certificate(s))), None)
-                if share is None:
-                    continue
-                try:
-                    price = self.check_buy(game, rnd, player, share)
-                except GameError:
-                    continue
-                yield {"corporation": corporation.id, "share": share.id,
-                       "from": "treasury" if source is corporation else "pool",
-                       "percent": share.percent, "price": price}
+                # An ordinary certificate, and a president's one a title lets be bought back (the
+                # 1817 family's dumped one): each may be bought when the other may not.
+                ordinary = next((s for s in by_id if s.owner is source and s.percent > 0 and not s.president), None)
+                president = next((s for s in by_id if s.owner is source and s.president
+                                  and game.may_buy_president_certificate(s)), None)
+                for share in (president, ordinary):
+                    if share is None:
+                        continue
+                    try:
+                        price = self.check_buy(game, rnd, player, share)
+                    except GameError:
+                        continue
+                    yield {"corporation": corporation.id, "share": share.id,
+                           "from": "treasury" if source is corporation else "pool",
+                           "percent": share.percent, "price": price}
 
     def par_choices(self, game: BaseGame, player: Player) -> list[Move]:
         return list(self.par_offers(game, player))
