@@ -232,7 +232,8 @@ def _normal_candidates(umap: UsaMap, turn: TrackTurn, state: HexState, tile: Til
     phase_5 = phase.at_least("5", umap.phase_order)
     coord = state.coord
     browns = _home_browns(umap, state)
-    home_brown = (phase_5 and turn.first_turn and coord == turn.home and tile.name in browns
+    # Asked with a tile class's sample (legal_lays), any brown tile stands for the home's browns.
+    home_brown = (phase_5 and turn.first_turn and coord == turn.home and tile.color == "brown" and bool(browns)
                   and (not state.tile_laid or state.tile.color == "green" or not umap.option(SITE_HOME_BROWN)))
     if home_brown and not any(record.coord == coord for record in turn.lays):
         return "home_brown", list(browns), 0
