@@ -63,11 +63,10 @@ def test_free_station_not_onto_a_company_town_nor_p20_into_an_open_city() -> Non
     station(umap, "NYC", "E25")
     with pytest.raises(GameError, match="Company Town"):
         check_station(umap, "PRR", "E25", 0, None, source="S9")
-    printed = usa_map(options=())
     with pytest.raises(GameError, match="only in a city with no open slot"):
-        check_station(printed, "PRR", "E23", 0, None, source="P20")
+        check_station(umap, "PRR", "E23", 0, None, source="P20")
     # The site's reading (site_p20_open_city) lets P20 use an open slot as well.
-    assert not check_station(umap, "PRR", "E23", 0, None, source="P20").extra
+    assert not check_station(usa_map(), "PRR", "E23", 0, None, source="P20").extra
 
 
 def test_removing_a_station_lets_an_extra_one_move_into_the_slot() -> None:
