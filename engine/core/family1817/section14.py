@@ -73,6 +73,8 @@ _INTERRUPTS = {"reduce_tokens": Stage.REMOVING_STATIONS, "discard_train": Stage.
 # the site's).
 Transitions = dict[Stage, dict[str, dict[Stage, str]]]
 PRINTED = "printed order: "
+# A reason that begins with UNSEEN is a transition the rules allow that none of the 166 logs takes.
+UNSEEN = "in no log yet: "
 
 _NEXT_COMPANY = {
     Stage.CHOOSING: "the next company in operating order",
@@ -144,12 +146,13 @@ ACQUISITION_ROUND: Transitions = {
         "pass": {Stage.OFFERING: "the next company offered", Stage.NEXT_ROUND: "no company is left for sale"},
     },
     Stage.BIDDING: {
-        "bid": {Stage.BIDDING: "the next player", **_WON},
+        "bid": {Stage.BIDDING: "the next player", **_WON,
+                Stage.CASH_CRISIS: UNSEEN + "a liquidation's loans fall on its president"},
         "pass": {Stage.BIDDING: "the next player", **_WON},
     },
-    Stage.NAMING_BUYER: {"merge": dict(_BOUGHT)},
+    Stage.NAMING_BUYER: {"merge": {**_BOUGHT, Stage.NEXT_ROUND: UNSEEN + "no company is left for sale"}},
     Stage.BUYER_LOANS: {
-        "take_loan": {Stage.BUYER_LOANS: "it may take another"},
+        "take_loan": {Stage.BUYER_LOANS: UNSEEN + "it may take another"},
         "pass": {Stage.REPAYING: "it may repay acquired loans", Stage.CASH_CRISIS: "a player owes money",
                  **_NEXT_SALE},
         "payoff_loan": {Stage.REPAYING: "repaying ends the loans: the room it makes takes none"},
@@ -157,7 +160,7 @@ ACQUISITION_ROUND: Transitions = {
     },
     Stage.REPAYING: {
         "payoff_loan": {Stage.REPAYING: "another acquired loan", Stage.CASH_CRISIS: "a player owes money",
-                        **_NEXT_SALE},
+                        **_NEXT_SALE, Stage.BIDDING: UNSEEN + "the next company for sale"},
         "pass": dict(_NEXT_SALE),
     },
     Stage.REMOVING_STATIONS: {"remove_token": {}, "choose": {}},

@@ -98,3 +98,32 @@ def test_a_move_the_table_does_not_list_is_caught() -> None:
     assert not allowed(MERGER_ROUND, Stage.CHOOSING, "pass", Stage.PRESIDENT_BUYS)
     assert not allowed(MERGER_ROUND, Stage.OTHERS_DEAL, "sell_shares", Stage.PRESIDENT_BUYS)
     assert not allowed(MERGER_ROUND, Stage.CHOOSING, "buy_shares", Stage.OTHERS_DEAL)
+
+
+def test_a_merger_takes_over_a_short_position_short_first_after_the_survivor_s_numbers() -> None:
+    """14.1.2 with a short: Bob's open short of D becomes a short of the survivor, numbered as
+    the site numbers it: after the survivor's highest certificate, the short one first, then the
+    ordinary share that balances it (which stays in the market); Bob presides nothing and
+    the survivor's certificates still add up to 100%."""
+    from family_helpers import player, to_next_stock_round
+
+    game = new(3)
+    start(game, "a", "C", 70)
+    act(game, "pass", "b")
+    start(game, "c", "D", 60)
+    to_next_stock_round(game)
+    bob = player(game, "b")
+    game.round.current_index = game.players.index(bob)
+    act(game, "short", "b", corporation="D")
+    to_merger_round(game)
+    first, other = first_and_other(game, "C", "D")
+    assert step(game, "merge", first, corporation=other) in (Stage.PRESIDENT_BUYS, Stage.OTHERS_DEAL)
+    survivor = corp(game, first)
+    numbers = {s.id: s for s in survivor.shares}
+    highest_ordinary = max(int(i.rsplit("_", 1)[1]) for i, s in numbers.items() if s.percent > 0 and s.owner is not game.pool)
+    short = next(s for s in survivor.shares if s.percent < 0)
+    index = int(short.id.rsplit("_", 1)[1])
+    assert short.owner is bob and index >= 10 and index > highest_ordinary
+    balancing = numbers[f"{first}_{index + 1}"]
+    assert balancing.percent == -short.percent and balancing.owner is game.pool
+    assert sum(s.percent for s in survivor.shares) == 100

@@ -11,6 +11,7 @@ from engine.core.family1817.section14 import (
     INTERRUPTIONS,
     MERGER_ROUND,
     PRINTED,
+    UNSEEN,
     Stage,
     Transitions,
     stage,
@@ -40,13 +41,13 @@ def transitions_in(log_name: str) -> set[Transition]:
 
 
 def listed() -> set[Transition]:
-    """Every transition the tables list for the site's order (interruptions resume the round
-    wherever it was, so they are checked, not listed)."""
+    """Every transition the tables list for the site's order that the logs take (interruptions
+    resume the round wherever it was, so they are checked, not listed; UNSEEN ones no log takes)."""
     found = set()
     for kind, table in TABLES.items():
         for before, moves in table.items():
             if before in INTERRUPTIONS:
                 continue
             for move, targets in moves.items():
-                found |= {(kind, before, move, after) for after, why in targets.items() if not why.startswith(PRINTED)}
+                found |= {(kind, before, move, after) for after, why in targets.items() if not why.startswith((PRINTED, UNSEEN))}
     return found
