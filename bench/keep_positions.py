@@ -240,12 +240,12 @@ def document(game: Game, wanted: Wanted, said: str) -> dict[str, Any]:
 
 def search(names: list[str], first_seed: int | None, seeds: int, policy: str | None = None,
            players: int | None = None, write: bool = False) -> dict[str, dict[str, Any]]:
-    settings = {(WANTED[n].players, WANTED[n].policy, WANTED[n].options, WANTED[n].cap) for n in names}
-    if len(settings) != 1:
-        raise SystemExit(f"{names} are played with different settings: search them one at a time")
     for name in names:  # another player or player count than the original's, when asked
         WANTED[name] = replace(WANTED[name], policy=policy or WANTED[name].policy,
                                players=players or WANTED[name].players)
+    settings = {(WANTED[n].players, WANTED[n].policy, WANTED[n].options, WANTED[n].cap) for n in names}
+    if len(settings) != 1:
+        raise SystemExit(f"{names} are played with different settings: search them one at a time")
     wanted = WANTED[names[0]]
     start = wanted.seed if first_seed is None else first_seed
     found = Search(names, write)
