@@ -10,7 +10,12 @@ from engine.core.board import NEUTRAL_TOKEN, Marker
 from engine.core.graph import Reach, reach_of
 from engine.core.position_cache import cached
 from engine.errors import GameError
-from engine.titles.g18usa.usa_map import SITE_JUNCTION_BRIDGES, SITE_P20_OPEN_CITY, UsaMap
+from engine.titles.g18usa.usa_map import (
+    SITE_COMPANY_TOWN_STATIONS,
+    SITE_JUNCTION_BRIDGES,
+    SITE_P20_OPEN_CITY,
+    UsaMap,
+)
 
 BRIDGE = "bridge"
 CITY_BONUS = "city_bonus"
@@ -56,6 +61,9 @@ def check_station(umap: UsaMap, corporation: str, coord: str, city: int, reach: 
         raise GameError(f"{corporation} already has a station in {coord}; one per hex (12.3)")
     if reach is not None and (coord, "city", city) not in reach.nodes:
         raise GameError(f"{corporation} has no route to the city in {coord} (12.3)")
+    if state.tile.kind == "company_town" and not umap.option(SITE_COMPANY_TOWN_STATIONS):
+        raise GameError(f"no station may be placed on the Company Town in {coord}: its slots are for the "
+                        f"neutral token and the bonus station of the company that laid it (P27)")
     slots = state.tokens[city]
     if None in slots:
         if source == "P20" and not umap.option(SITE_P20_OPEN_CITY):

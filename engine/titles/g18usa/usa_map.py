@@ -27,7 +27,11 @@ SITE_RURAL_JUNCTION_ENDS = "site_rural_junction_ends"
 SITE_RESOURCE_NEIGHBOURS = "site_resource_neighbours"
 SITE_JUNCTION_BRIDGES = "site_junction_bridges"
 SITE_P20_OPEN_CITY = "site_p20_open_city"
+SITE_COMPANY_TOWN_STATIONS = "site_company_town_stations"
 MAP_OPTIONS = {
+    SITE_COMPANY_TOWN_STATIONS: "A company may place an ordinary station in a Company Town's open slot, as on "
+                                "the site (P27's card: other companies cannot station there; its slots "
+                                "hold the neutral token and the laying company's bonus station).",
     SITE_P20_OPEN_CITY: "P20 may place its station in a connected city with an open slot too, as on the "
                         "site (its card: only in a city with no open slot).",
     SITE_MAX_EXITS: "Every city and plain-track upgrade must use a tile with the most exits that "

@@ -317,6 +317,27 @@ def test_p27_no_bonus_station_for_a_company_with_eight() -> None:
     assert game.corporations["PRR"].token_count == 8
 
 
+@pytest.mark.parametrize("site", [False, True], ids=["printed", "site_company_town_stations"])
+def test_no_ordinary_station_on_a_company_town_but_by_the_sites_reading(site: bool) -> None:
+    """P27's card: other companies "cannot token there"; its slots are the neutral token's and
+    the bonus station's. Here the bonus station was not placed (eight stations), so a slot is open."""
+    game = fargo("P27", site=site)
+    game.corporations["PRR"].token_count = 8
+    to_helena(game)
+    put(game, "B8", "57", {1, 4})  # an open city PRR reaches, so its station step is on
+    card_lay(game, "P27", "B16", "X20", {1})
+    played(game, {"type": "pass", "entity": "PRR", "entity_type": "corporation"})  # the track step
+    offered = {choice["hex"] for move in moves_of(game, "place_token", "PRR") for choice in move["choices"]}
+    assert offered == ({"B8", "B16"} if site else {"B8"})
+    city = {"type": "place_token", "entity": "PRR", "entity_type": "corporation",
+            "city": f"{game.board.hexes['B16'].tile_id}-0", "slot": 1}
+    if site:
+        played(game, city)
+        assert "PRR" in game.board.hexes["B16"].corporations_here()
+    else:
+        refused(game, city, "no station may be placed on the Company Town in B16")
+
+
 def test_p27_not_next_to_a_metropolis_nor_on_a_station() -> None:
     game = fargo("P27")
     station(game, "PRR", "H22")
