@@ -30,6 +30,7 @@ from bot.route_search import RouteSearch
 from bot.sessions import Session
 from engine.automatic import AutomaticMove
 from engine.describe import log_by_action
+from engine.errors import GameError
 from engine.log import Game, rules_words
 from engine.program_words import automatic_lines
 from render.closeup import DEFAULT_RADIUS
@@ -58,8 +59,11 @@ class Info:
             session = await self.games.sessions.get(game_id)
             record = session.loaded.game
             names = ", ".join(f"{s.seat}. {s.display_name}" for s in session.seats) or "nobody yet"
-            head = (f"{record.title} game #{game_id} ({record.status}). Players: {names}.\n"
-                    f"Rules: {rules_words(record.title, record.options)}.")
+            try:
+                rules = f"\nRules: {rules_words(record.title, record.options)}."
+            except GameError:  # a title the engine lacks (a store edited by hand): the broken line says so
+                rules = ""
+            head = f"{record.title} game #{game_id} ({record.status}). Players: {names}.{rules}"
             if session.broken is not None:
                 return Reply(f"{head}\n{session.broken}", game_id=game_id, seq=session.seq)
             if session.game is None:
