@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
+from kept_positions import stale_mark
 from test_router_usa import COMPANY, usa_position
 
 from engine.attachments import attachment_actions
@@ -39,7 +40,7 @@ MOST = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(MOST))
+@pytest.mark.parametrize("name", [pytest.param(name, marks=stale_mark(name)) for name in sorted(MOST)])
 def test_kept_positions_are_proven_by_the_listing_and_taken_by_the_run_step(name: str) -> None:
     corp, most = MOST[name]
     game = load_game(json.loads((KEPT / f"{name}.json").read_text()))

@@ -12,6 +12,8 @@ The optimizer now checks runs with attachments in the title's run step itself, o
 
 from __future__ import annotations
 
+import pytest
+from kept_positions import stale_reason
 from usa_positions import kept_position
 from usa_tracecheck import position_in
 
@@ -33,6 +35,7 @@ def run_the_proposal(game: Game, company: str) -> str:
     return str(game.state.log[-1])
 
 
+@pytest.mark.xfail(strict=True, reason=stale_reason("usa_extender_then_pullman"))
 def test_an_attached_extender_keeps_the_pullman_off_its_train() -> None:
     game = kept_position("usa_extender_then_pullman")
     rnd = game.state.round

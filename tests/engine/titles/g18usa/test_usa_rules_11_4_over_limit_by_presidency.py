@@ -9,6 +9,8 @@ at the limit of 13, gets two 10% certificates for the president's 20% one.
 
 from __future__ import annotations
 
+import pytest
+from kept_positions import stale_reason
 from usa_positions import kept_position
 
 from engine import GameError
@@ -26,6 +28,10 @@ def after_the_presidency_changes() -> Game:
     return game
 
 
+STALE = stale_reason("usa_presidency_lost_over_cert_limit")
+
+
+@pytest.mark.xfail(strict=True, reason=STALE)
 def test_losing_the_presidency_puts_the_former_president_over_the_limit() -> None:
     state = after_the_presidency_changes().state
     kcs = state.corporations["KCS"]
@@ -33,6 +39,7 @@ def test_losing_the_presidency_puts_the_former_president_over_the_limit() -> Non
     assert state.certificate_count(state.players[2]) == 14 > state.cert_limit
 
 
+@pytest.mark.xfail(strict=True, reason=STALE)
 def test_over_the_limit_with_nothing_to_sell_they_may_only_pass_and_not_buy() -> None:
     game = after_the_presidency_changes()
     moves = [(m["type"], m["entity"]) for m in legal_moves(game.state) if m["entity"] == 1003]

@@ -1,0 +1,27 @@
+"""Kept random-play positions (tests/data/positions/) whose tests wait for a new position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+# Kept positions that stopped replaying when 18USA's rules were corrected (issue 29) and that
+# random play has not reached again yet: their tests are expected to fail, strictly, until a new
+# position is found (`python bench/keep_positions.py NAME --policy rare --write`) and the tests'
+# specifics follow it.
+STALE_POSITIONS: dict[str, str] = {
+    "usa_presidency_lost_over_cert_limit": "a player at the limit who loses a presidency",
+    "usa_extender_then_pullman": "P30's extender attached, then a Pullman bought",
+    "usa_three_trains_switcher_open": "GN's 4+3+3 with P19's switcher open and P17",
+}
+
+
+def stale_reason(name: str) -> str:
+    return (f"kept position {name} ({STALE_POSITIONS[name]}) no longer replays after the 18USA rule "
+            "corrections; regenerate it with bench/keep_positions.py")
+
+
+def stale_mark(name: str) -> list[Any]:
+    """The strict expected failure of a test on a stale kept position (none for a live one)."""
+    return [pytest.mark.xfail(strict=True, reason=stale_reason(name))] if name in STALE_POSITIONS else []
