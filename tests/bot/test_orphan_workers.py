@@ -43,7 +43,13 @@ async def test_the_workers_end_with_a_killed_moderator(pg_url: str, tmp_path: Pa
     lines = script(FIXTURE)[0]
     assert lines[BEFORE + 1].startswith("@Player 3 /run")
     game_id = await fixture_game_before(pg_url, lines[:BEFORE])
-    terminal = await Terminal.start("--game", str(game_id), "--db", pg_url, "--out", str(tmp_path), images=images)
+    # A test run started under nohup ignores SIGHUP, and its children would inherit that: the
+    # moderator is started with the signal's default action, as from a terminal.
+    inherited = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        terminal = await Terminal.start("--game", str(game_id), "--db", pg_url, "--out", str(tmp_path), images=images)
+    finally:
+        signal.signal(signal.SIGHUP, inherited)
     workers = 3 if images == "each" else 1
     try:
         await terminal.expect(f"18Texas game #{game_id} (active)")

@@ -123,9 +123,14 @@ async def test_an_unproven_proposal_is_searched_on_and_posted_after_the_reply(tm
 
 async def test_a_follow_up_of_a_position_the_game_left_posts_nothing(tmp_path: Path) -> None:
     async with _moderator(tmp_path / "games.db", 20) as (moderator, posted):
-        game_id, president, laid = await _lay(moderator, S8603, MKT_RUNS)
-        # The president runs the quick proposal at once, before the longer search is in.
-        ran = await moderator.perform(game_id, president, Command("run"))
+        # The worker is busy (its lock held) until the president has run: the follow-up waits.
+        await moderator.follow_ups.turn.acquire()
+        try:
+            game_id, president, laid = await _lay(moderator, S8603, MKT_RUNS)
+            # The president runs the quick proposal at once, before the longer search is in.
+            ran = await moderator.perform(game_id, president, Command("run"))
+        finally:
+            moderator.follow_ups.turn.release()
         assert ran.ok and f"MKT runs for ${_total(laid.text)}" in ran.text, ran.text
         moderator.delivered(laid)
         moderator.delivered(ran)

@@ -89,9 +89,22 @@ def test_16_the_printed_result_leaves_out_privates() -> None:
 
 def test_16_all_but_one_bankrupt_ends_the_game_at_once() -> None:
     game = replayed("s8401", 800)  # P2 is bankrupt; P1, P3 and P4 play on
+    game.options = game.options - {"site_end_after_bankruptcy"}
     assert not game.finished
     game.bankrupt(game.player("P3"))
     assert not game.finished
     game.bankrupt(game.player("P4"))
     assert game.finished and game.end_reason == "bankrupt"
     assert set(game.result()) == {"P1", "P2", "P3", "P4"}
+
+
+def test_16_on_the_site_the_game_ends_once_the_action_has_played_out() -> None:
+    """site_end_after_bankruptcy: the last bankruptcy ends the game when what needs no decision
+    has happened (s12254: the operating round's end and its export)."""
+    game = replayed("s8401", 800)
+    assert "site_end_after_bankruptcy" in game.options
+    game.bankrupt(game.player("P3"))
+    game.bankrupt(game.player("P4"))
+    assert not game.finished and game.ending == "bankrupt"
+    game.settle()
+    assert game.finished and game.end_reason == "bankrupt"
