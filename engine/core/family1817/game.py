@@ -212,10 +212,7 @@ class Family1817Game(BaseGame):
         corporation.ipoed = corporation.floated = False
         corporation.times_operated = 0
         corporation.has_paid = corporation.route_seen = False
-        corporation.president_without_certificate = None
-        corporation.president_certificate_kept_by = None
-        corporation.president_certificate_kept = 0
-        corporation.president_certificate_sold = 0
+        _forget_dumped_certificate(corporation)
         corporation.market_percent_offset = 0
         corporation.token_count = self.starting_tokens(corporation)
         self.ledger.create(corporation, 2, 2)
@@ -257,10 +254,8 @@ class Family1817Game(BaseGame):
         # player holding more, and at least as much as the certificate, becomes president, the
         # certificate staying in the market.
         certificate = corporation.president_share()
-        kept = corporation.president_certificate_kept * corporation.share_percent \
-            if corporation.president_certificate_kept_by is president else 0
         held = corporation.percent_owned_by(buyer)
-        if held >= certificate.percent and held > corporation.percent_owned_by(president) + kept:
+        if held >= certificate.percent and held > corporation.percent_owned_by(president) + _kept(corporation, president):
             corporation.president_without_certificate = buyer
             corporation.president_certificate_kept_by = None
             corporation.president_certificate_kept = 0
@@ -278,16 +273,11 @@ class Family1817Game(BaseGame):
             certificate = corporation.president_share().percent
             corporation.market_percent_offset -= certificate - min(certificate, corporation.president_certificate_sold)
         president = corporation.president_without_certificate
-        if president is not None and president is not player:
-            kept = corporation.president_certificate_kept * corporation.share_percent \
-                if corporation.president_certificate_kept_by is president else 0
-            if corporation.percent_owned_by(player) <= corporation.percent_owned_by(president) + kept:
-                return
+        if president is not None and president is not player and \
+                corporation.percent_owned_by(player) <= corporation.percent_owned_by(president) + _kept(corporation, president):
+            return
         hand_shares_for_certificate(self, corporation, player, source)
-        corporation.president_without_certificate = None
-        corporation.president_certificate_kept_by = None
-        corporation.president_certificate_kept = 0
-        corporation.president_certificate_sold = 0
+        _forget_dumped_certificate(corporation)
 
     def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:
         """Rule 11.4: two shares of a 2-share company, three of a 5, six of a 10 (a title's
@@ -412,3 +402,20 @@ class Family1817Game(BaseGame):
         unknown = set(FAMILY_OPTIONS) - set(self.RULE_OPTIONS)
         if unknown:
             raise GameError(f"{self.TITLE} must list the family options {sorted(unknown)} in RULE_OPTIONS")
+
+
+def _kept(corporation: Corporation, president: Player) -> int:
+    """The percent of a president's certificate sold in the dealings (site_dealing_dumps) that
+    still counts as its seller's while they preside."""
+    if corporation.president_certificate_kept_by is not president:
+        return 0
+    return corporation.president_certificate_kept * corporation.share_percent
+
+
+def _forget_dumped_certificate(corporation: Corporation) -> None:
+    """The president's certificate is held again (or the company left play): no president
+    without it, nothing of it counted as kept or sold."""
+    corporation.president_without_certificate = None
+    corporation.president_certificate_kept_by = None
+    corporation.president_certificate_kept = 0
+    corporation.president_certificate_sold = 0
