@@ -120,6 +120,10 @@ class Corporation(Holder):
     # certificates there by, after such a certificate was bought back (counted there for the part
     # sold, taken out whole); the company's new certificates (a conversion, a merger) end it.
     market_percent_offset: int = 0
+    # Likewise the players' percent: the site's count keeps the unsold part of such a certificate
+    # with its seller and, when a buyer of it from the market hands shares worth it back there,
+    # records neither side of the hand-over (so the market's count drops by them too).
+    players_percent_offset: int = 0
 
     @property
     def key(self) -> str:

@@ -213,7 +213,7 @@ class Family1817Game(BaseGame):
         corporation.times_operated = 0
         corporation.has_paid = corporation.route_seen = False
         _forget_dumped_certificate(corporation)
-        corporation.market_percent_offset = 0
+        corporation.market_percent_offset = corporation.players_percent_offset = 0
         corporation.token_count = self.starting_tokens(corporation)
         self.ledger.create(corporation, 2, 2)
         self.log.append(f"{corporation.id} leaves play and may be started again")
@@ -269,14 +269,21 @@ class Family1817Game(BaseGame):
 
         if source is self.pool:
             # The site counted the certificate in the market for the part its sale named and
-            # takes all of it out now: its count of the market stays that much lower (11.8).
+            # takes all of it out now: its count of the market stays that much lower, and its
+            # count of the players' holdings that much higher, the seller keeping that part (11.8).
             certificate = corporation.president_share().percent
-            corporation.market_percent_offset -= certificate - min(certificate, corporation.president_certificate_sold)
+            unsold = certificate - min(certificate, corporation.president_certificate_sold)
+            corporation.market_percent_offset -= unsold
+            corporation.players_percent_offset += unsold
         president = corporation.president_without_certificate
         if president is not None and president is not player and \
                 corporation.percent_owned_by(player) <= corporation.percent_owned_by(president) + _kept(corporation, president):
             return
-        hand_shares_for_certificate(self, corporation, player, source)
+        handed = hand_shares_for_certificate(self, corporation, player, source)
+        if source is self.pool:
+            # The site's counts do not see the shares handed back to the market.
+            corporation.market_percent_offset -= handed
+            corporation.players_percent_offset += handed
         _forget_dumped_certificate(corporation)
 
     def max_player_percent_of(self, corporation: Corporation, player: Player | None = None) -> int:

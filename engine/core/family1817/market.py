@@ -100,10 +100,11 @@ def move_for_dividend(game: BaseGame, corporation: Corporation, paid: int) -> No
 
 
 def players_hold_all(corporation: Corporation) -> bool:
-    """Whether players hold 100% or more counting only their ordinary holdings (not shorts)."""
+    """Whether players hold 100% or more counting only their ordinary holdings (not shorts), as
+    the site counts them after a dumped president's certificate was bought back (11.8)."""
     held = sum(share.percent for share in corporation.shares
                if isinstance(share.owner, Player) and share.percent > 0)
-    return held >= 100
+    return held + corporation.players_percent_offset >= 100
 
 
 def end_of_stock_round_moves(game: BaseGame) -> None:

@@ -35,7 +35,7 @@ def resize(game: Family1817Game, corporation: Corporation, size: int) -> list[Sh
     corporation.share_percent = unit
     # New certificates: nothing of a sold president's certificate counts as its seller's any more.
     corporation.president_certificate_kept = 0
-    corporation.market_percent_offset = 0
+    corporation.market_percent_offset = corporation.players_percent_offset = 0
     for share in corporation.shares:
         sign = -1 if share.percent < 0 else 1
         share.percent = sign * unit * (2 if share.president else 1)
@@ -229,9 +229,9 @@ def _give_president_certificate(game: Family1817Game, corporation: Corporation, 
 
 
 def hand_shares_for_certificate(game: Family1817Game, corporation: Corporation, player: Player,
-                                where: Holder) -> None:
+                                where: Holder) -> int:
     """`player` hands ordinary shares worth the president's certificate (as far as they hold them)
-    to `where`, the certificate's last holder."""
+    to `where`, the certificate's last holder; the percent handed."""
     certificate = corporation.president_share()
     handed = 0
     for share in game.ledger.holding_order(corporation, player):
@@ -240,6 +240,7 @@ def hand_shares_for_certificate(game: Family1817Game, corporation: Corporation, 
         if not share.president and share.percent > 0:
             game.ledger.move(share, where)
             handed += share.percent
+    return handed
 
 
 def take_over_assets(game: Family1817Game, buyer: Corporation, target: Corporation, with_treasury: bool) -> None:
