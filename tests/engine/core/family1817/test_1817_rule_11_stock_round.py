@@ -20,8 +20,13 @@ from family_helpers import (
 )
 
 from engine.core.entities import Player
-from engine.core.family1817.game import SITE_CLOSE_SHORT_AT_LIMIT, SITE_LIQUIDATION_PRESIDENT_ASKED
+from engine.core.family1817.game import (
+    SITE_CLOSE_SHORT_AT_LIMIT,
+    SITE_DEALING_DUMPS,
+    SITE_LIQUIDATION_PRESIDENT_ASKED,
+)
 from engine.core.family1817.market import area, end_of_stock_round_moves, liquidate
+from engine.core.family1817.merger_round import dump_president_certificate
 from engine.core.family1817.shorts import short_count
 
 
@@ -227,6 +232,32 @@ def test_11_8_end_of_round_moves_sold_out_up_and_two_back_per_market_share() -> 
     before = col(game2, "C")
     pass_stock_round(game2)
     assert col(game2, "C") == before - 2
+
+
+def test_11_8_after_a_dumped_certificate_is_bought_back_the_site_counts_its_books() -> None:
+    """`SITE_DEALING_DUMPS`: Ann sold half of E's president's certificate into the market (the
+    site's dealing dump). Bob buys it back and hands two shares to the market for it. The site's
+    books keep the unsold half with Ann and never see the two shares handed back, so at the
+    round's end E counts as wholly held by players (one step ahead) with 70% in their hands and
+    30% in its treasury, and the market's two shares bought since count nothing there."""
+    game = new(options=[SITE_DEALING_DUMPS])
+    start(game, "a", "E", 60)  # 10 shares, Ann's certificate 20%
+    act(game, "buy_shares", "b", shares=["E_1"])
+    company = corp(game, "E")
+    dump_president_certificate(game, player(game, "a"), company, ["E_0"], 10)
+    to_next_stock_round(game)
+    act(game, "pass", "a")
+    act(game, "buy_shares", "b", shares=["E_2"])
+    act(game, "buy_shares", "a", shares=["E_3"])
+    act(game, "buy_shares", "b", shares=["E_0"])  # the certificate, from the market
+    assert [game.describe(company.share_by_id(s).owner) for s in ("E_0", "E_1", "E_2")] == ["Bob", "Market", "Market"]
+    for who, share in (("a", "E_1"), ("b", "E_4"), ("a", "E_2"), ("b", "E_5")):
+        act(game, "buy_shares", who, shares=[share])
+    held = sum(s.percent for s in company.shares if isinstance(s.owner, Player))
+    assert (held, company.percent_owned_by(company)) == (70, 30)
+    before = col(game, "E")
+    pass_stock_round(game)
+    assert col(game, "E") == before + 1
 
 
 def test_11_8_priority_goes_left_of_the_last_player_who_acted_for_a_company() -> None:

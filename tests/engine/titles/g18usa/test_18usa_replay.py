@@ -38,12 +38,7 @@ def offered_today() -> list[tuple[Path, Path]]:
 
 # Logs whose replay still differs from the reference's, with what is not understood yet. Each
 # is expected to fail, strictly: when the rules come right it fails until taken off this list.
-KNOWN_DIVERGENCES: dict[str, str] = {
-    "randplay_18USA_2p_s12200": "at a stock round's end (534) the site moves B&O one step ahead with 70% held by "
-                                "players and none in the market, after a dumped president's certificate was "
-                                "bought back (its books then count the market 10% short, 11.8); the rule "
-                                "behind the step is not known",
-}
+KNOWN_DIVERGENCES: dict[str, str] = {}
 
 
 def replay_cases() -> list[object]:
