@@ -10,11 +10,12 @@ plays random games with the current engine (`usa_random_play.play_random_game`, 
 policy below, the first seed the original's) until the position's predicate holds, and saves the
 game's document there, as the originals were saved:
 
-    python bench/keep_positions.py NAME [NAME ...] [--seeds 20] [--first-seed N] [--write]
+    python bench/keep_positions.py NAME [NAME ...] [--seeds 20] [--first-seed N] [--policy P]
+                                   [--players N] [--options A,B] [--write]
     python bench/keep_positions.py --check      # which kept positions still replay
 
-Several names share one search when their settings agree (the three switcher positions come from
-one deep game). Random play asks the route optimizer with a 1 s budget, so a game is the same
+Several names share one search when their settings agree (two switcher positions come from one
+deep game). Random play asks the route optimizer with a 1 s budget, so a game is the same
 only while every proposal is proven: a seed may reach another position on another day. After a
 new position is written, the tests that use it need their specifics (companies, trains,
 revenues, the proven most from a long search: `--prove NAME`) rewritten to it: each test's
@@ -193,7 +194,7 @@ WANTED: dict[str, Wanted] = {
         "several trains, the switcher on one", (3, 4), (0, 999), True, False)),
     "usa_switcher_sixty_edges": Wanted(**SWITCHER_GAME, finder=lambda: switcher(  # type: ignore[arg-type]
         "one train, the switcher, a model of 55-64 edges", (1, 1), (55, 64), None, True)),
-    "usa_three_trains_switcher_open": Wanted(**SWITCHER_GAME, finder=lambda: switcher(  # type: ignore[arg-type]
+    "usa_three_trains_switcher_open": Wanted(5, 30017, "rare", (), lambda: switcher(
         "three trains, the switcher not yet attached, P17", (3, 3), (15, 40), False, True)),
 }
 
@@ -239,10 +240,12 @@ def document(game: Game, wanted: Wanted, said: str) -> dict[str, Any]:
 
 
 def search(names: list[str], first_seed: int | None, seeds: int, policy: str | None = None,
-           players: int | None = None, write: bool = False) -> dict[str, dict[str, Any]]:
-    for name in names:  # another player or player count than the original's, when asked
+           players: int | None = None, write: bool = False,
+           options: tuple[str, ...] | None = None) -> dict[str, dict[str, Any]]:
+    for name in names:  # another policy, player count or rule options than the original's, when asked
         WANTED[name] = replace(WANTED[name], policy=policy or WANTED[name].policy,
-                               players=players or WANTED[name].players)
+                               players=players or WANTED[name].players,
+                               options=WANTED[name].options if options is None else options)
     settings = {(WANTED[n].players, WANTED[n].policy, WANTED[n].options, WANTED[n].cap) for n in names}
     if len(settings) != 1:
         raise SystemExit(f"{names} are played with different settings: search them one at a time")
@@ -292,6 +295,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=20, help="seeds to try at most")
     parser.add_argument("--policy", choices=["weighted", "deep", "rare"], help="default: the original's")
     parser.add_argument("--players", type=int, help="default: the original's")
+    parser.add_argument("--options", help="rule options, comma-separated ('' for none); default: the original's")
     parser.add_argument("--write", action="store_true", help="save the documents found")
     parser.add_argument("--check", action="store_true", help="say which kept positions replay")
     parser.add_argument("--prove", metavar="NAME", help="the most of a kept position, by two searches")
@@ -303,7 +307,8 @@ def main() -> None:
         prove(args.prove, args.budget)
     if not args.names:
         return
-    found = search(args.names, args.first_seed, args.seeds, args.policy, args.players, args.write)
+    options = None if args.options is None else tuple(o for o in args.options.split(",") if o)
+    found = search(args.names, args.first_seed, args.seeds, args.policy, args.players, args.write, options)
     for name in sorted(set(args.names) - set(found)):
         print(f"not found: {name}")
 

@@ -13,7 +13,6 @@ import pytest
 STALE_POSITIONS: dict[str, str] = {
     "usa_presidency_lost_over_cert_limit": "a player at the limit who loses a presidency",
     "usa_extender_then_pullman": "P30's extender attached, then a Pullman bought",
-    "usa_three_trains_switcher_open": "GN's 4+3+3 with P19's switcher open and P17",
 }
 
 

@@ -36,7 +36,7 @@ MOST = {
     "usa_switcher_one_counted_stop": ("SR", 50),  # P19 and P30 attached
     "usa_switcher_rural_junction": ("UP", 110),  # P19 attached
     "usa_switcher_sixty_edges": ("NYC", 310),  # 4-train, 59 edges, P19 attached, P17
-    "usa_three_trains_switcher_open": ("GN", 410),  # 4+3+3, P19, P17
+    "usa_three_trains_switcher_open": ("IC", 490),  # 3+4+4, P19, P17
 }
 
 
