@@ -14,6 +14,11 @@ game's document there, as the originals were saved:
                                    [--players N] [--options A,B] [--write]
     python bench/keep_positions.py --check      # which kept positions still replay
 
+A position random players seldom reach has a steer: before the policy picks, it narrows the
+legal moves offered (to some of them, or to some of a move's choices) toward the position, so the
+game is still played by legal moves only; the document names the steer. Positions that need a
+private company skip the seeds that do not deal it.
+
 Several names share one search when their settings agree (two switcher positions come from one
 deep game). Random play asks the route optimizer with a 1 s budget, so a game is the same
 only while every proposal is proven: a seed may reach another position on another day. After a
@@ -36,7 +41,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / "titles" / "g18usa")]
 
-from usa_random_play import play_random_game  # noqa: E402
+from usa_deep_policy import is_pullman, paid_from_cash  # noqa: E402
+from usa_random_play import new_random_game, play_random_game  # noqa: E402
 
 from engine.core.entities import Corporation, Player  # noqa: E402
 from engine.core.game import BaseGame  # noqa: E402
@@ -45,12 +51,16 @@ from engine.legal import legal_moves, make_unattended_moves, move_decider  # noq
 from engine.log import Game, load_game  # noqa: E402
 from engine.titles.g18usa import phases as usa_phases  # noqa: E402
 from engine.titles.g18usa.operating import UsaOperatingRound  # noqa: E402
+from engine.titles.g18usa.revenue import EXTENDABLE  # noqa: E402
 
 KEPT = ROOT / "tests" / "data" / "positions"
 HARNESS = "tests/engine/titles/g18usa/usa_random_play.py"
 
 # What a finder says of the position it found (the document's description), or None.
 Finder = Callable[[Game, dict[str, Any]], str | None]
+# The legal moves narrowed toward a position (`play_random_game`'s steer): some of them, or some
+# of a move's choices; an empty list leaves them all.
+Steer = Callable[[BaseGame, list[dict[str, Any]]], list[dict[str, Any]]]
 
 
 def operating_company(state: BaseGame) -> tuple[UsaOperatingRound, Corporation] | None:
@@ -145,6 +155,54 @@ def extender_then_pullman() -> Finder:
     return found
 
 
+# --- the steers: each leads random play toward a position its finder then recognises ----------
+def toward_extender_and_pullman() -> Steer:
+    """A company owning P30's extender and one train it may extend (and no more) buys a Pullman
+    as soon as it can pay for one from its cash, and then no other train while that one runs:
+    random companies seldom keep to one train."""
+    def steer(state: BaseGame, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        kept = []
+        for move in moves:
+            corp = state.corporation(str(move["entity"])) if move["type"] == "buy_train" else None
+            trains = [t for t in corp.trains if not usa_phases.is_pullman(t)] if corp is not None else []
+            extender = state.companies.get("P30")
+            if corp is None or extender is None or extender.owner is not corp or extender.closed \
+                    or len(trains) != 1 or trains[0].name not in EXTENDABLE:
+                kept.append(move)
+                continue
+            affordable = paid_from_cash(state, move)
+            pullmans = [c for c in (affordable or {"choices": []})["choices"] if is_pullman(c.get("train"))]
+            if pullmans and len(trains) == len(corp.trains):
+                return [move | {"choices": pullmans}]
+        return kept
+    return steer
+
+
+def toward_presidency_from_the_limit() -> Steer:
+    """In a stock round, a buyer takes the presidency of a company whose president is at the
+    certificate limit when a purchase offered can, and a player who may buy shares does not
+    pass: random players seldom come near the limit, nor aim at a presidency."""
+    def steer(state: BaseGame, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        buying = [move for move in moves if move["type"] == "buy_shares" and move["entity_type"] == "player"]
+        for move in buying:
+            buyer = state.player(move["entity"])
+            taking = [c for c in move["choices"] if takes_presidency_from_the_limit(state, buyer, c)]
+            if taking:
+                return [move | {"choices": taking}]
+        return [move for move in moves if move["type"] != "pass"] if buying else []
+    return steer
+
+
+def takes_presidency_from_the_limit(state: BaseGame, buyer: Player, choice: dict[str, Any]) -> bool:
+    shares = choice["shares"] if "shares" in choice else [choice.get("share")]
+    corp = state.corporations.get(str(shares[0]).rsplit("_", 1)[0])
+    former = corp.president() if corp is not None else None
+    if corp is None or not isinstance(former, Player) or former is buyer \
+            or state.certificate_count(former) != state.cert_limit:
+        return False
+    return corp.percent_owned_by(buyer) + int(choice["percent"]) > corp.percent_owned_by(former)
+
+
 def switcher(label: str, trains: tuple[int, int], edges: tuple[int, int], attached: bool | None,
              great_northern: bool) -> Finder:
     """A company at its run step owning P19's switcher (`attached`: on a train already, or not yet;
@@ -181,6 +239,8 @@ class Wanted:
     finder: Callable[[], Finder]
     cap: int = 1500
     drop_last: bool = False  # the log ends before the action found: the test makes it
+    steer: Callable[[], Steer] | None = None  # leads play toward the position
+    needs: tuple[str, ...] = ()  # private companies the position needs: games dealt without one are skipped
 
 
 SWITCHER_GAME = {"players": 4, "seed": 20700, "policy": "deep", "options": (), "cap": 1500}
@@ -188,8 +248,10 @@ WANTED: dict[str, Wanted] = {
     "usa_presidentless_company_turn": Wanted(5, 8005, "weighted", (), presidentless_turn),
     "usa_presidency_lost_over_cert_limit": Wanted(6, 17770, "weighted",
                                                   ("site_rules", "president_above_60", "seventeen_trains"),
-                                                  presidency_lost_over_limit, drop_last=True),
-    "usa_extender_then_pullman": Wanted(6, 11058, "weighted", (), extender_then_pullman),
+                                                  presidency_lost_over_limit, drop_last=True,
+                                                  steer=toward_presidency_from_the_limit),
+    "usa_extender_then_pullman": Wanted(5, 31010, "rare", (), extender_then_pullman,
+                                        steer=toward_extender_and_pullman, needs=("P30",)),
     "usa_switcher_drop_revalued": Wanted(**SWITCHER_GAME, finder=lambda: switcher(  # type: ignore[arg-type]
         "several trains, the switcher on one", (3, 4), (0, 999), True, False)),
     "usa_switcher_sixty_edges": Wanted(**SWITCHER_GAME, finder=lambda: switcher(  # type: ignore[arg-type]
@@ -208,8 +270,16 @@ class Search:
     finders: dict[str, Finder] = field(default_factory=dict)
     found: dict[str, dict[str, Any]] = field(default_factory=dict)
 
+    steers: list[Steer] = field(default_factory=list)
+
     def start(self) -> None:
         self.finders = {name: WANTED[name].finder() for name in self.names if name not in self.found}
+        self.steers = [make() for name in self.finders if (make := WANTED[name].steer) is not None]
+
+    def steer(self, state: BaseGame, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for steer in self.steers:
+            moves = steer(state, moves) or moves
+        return moves
 
     def stop(self, game: Game, action: dict[str, Any]) -> bool:
         for name, finder in list(self.finders.items()):
@@ -228,7 +298,8 @@ def document(game: Game, wanted: Wanted, said: str) -> dict[str, Any]:
     state = game.state
     how = f"{HARNESS}{', policy ' + wanted.policy if wanted.policy != 'weighted' else ''}, " \
           f"{len(state.players)} players, seed {state.seed}" \
-          f"{', options ' + ', '.join(wanted.options) if wanted.options else ''}"
+          f"{', options ' + ', '.join(wanted.options) if wanted.options else ''}" \
+          f"{', steered by ' + wanted.steer.__name__ if wanted.steer is not None else ''}"
     return {
         "title": "18USA",
         "players": [{"id": p.id, "name": p.name} for p in state.players],
@@ -252,11 +323,16 @@ def search(names: list[str], first_seed: int | None, seeds: int, policy: str | N
     wanted = WANTED[names[0]]
     start = wanted.seed if first_seed is None else first_seed
     found = Search(names, write)
+    needs = {company for name in names for company in WANTED[name].needs}
     for seed in range(start, start + seeds):
+        dealt = new_random_game(wanted.players, seed, wanted.options).state.companies
+        if missing := sorted(needs - set(dealt)):
+            print(f"seed {seed}: skipped, {', '.join(missing)} not dealt", flush=True)
+            continue
         found.start()
         began = time.process_time()
         played = play_random_game(wanted.players, seed, wanted.cap, options=wanted.options,
-                                  policy=wanted.policy, stop=found.stop)
+                                  policy=wanted.policy, stop=found.stop, steer=found.steer)
         print(f"seed {seed}: {played.ending} at {played.where()} ({time.process_time() - began:.0f} s CPU)"
               + (f"\n    {played.failure}" if played.failure else ""), flush=True)
         if len(found.found) == len(names):

@@ -12,7 +12,6 @@ import pytest
 # specifics follow it.
 STALE_POSITIONS: dict[str, str] = {
     "usa_presidency_lost_over_cert_limit": "a player at the limit who loses a presidency",
-    "usa_extender_then_pullman": "P30's extender attached, then a Pullman bought",
 }
 
 

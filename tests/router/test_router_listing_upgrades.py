@@ -31,7 +31,7 @@ MOST = {
     "optimizer_18usa_20910_president_above_60_seventeen_trains_1065_C_O": ("C&O", 350),  # 2+,2+,2; P19, P30
     "optimizer_18usa_22303_674_PRR": ("PRR", 310),  # 2+2+2, P19
     "usa_extender_solver_loading": ("UP", 150),  # 2+2, P30
-    "usa_extender_then_pullman": ("N&W", 170),  # P30 attached
+    "usa_extender_then_pullman": ("B&O", 200),  # a 3-train, P30 attached, a Pullman
     "usa_switcher_drop_revalued": ("SP", 270),  # 2+2+2+, P19 attached
     "usa_switcher_one_counted_stop": ("SR", 50),  # P19 and P30 attached
     "usa_switcher_rural_junction": ("UP", 110),  # P19 attached

@@ -1,9 +1,10 @@
 """The optimizer's runs with 18USA's upgrades are the runs the run step accepts (12.7, P19, P30),
 found by random legal play, where the engine refused the proposal:
 
-* an upgrade already attached for the run holds its train's one place: N&W's 3-train carries the
-  extender, so its Pullman cannot ride there too (proposed: the 3-train with the Pullman, $190;
-  the engine: $130 without it);
+* an upgrade already attached for the run holds its train's one place: a company's one train
+  carries the extender, so its Pullman cannot ride there too (found on N&W's 3-train, proposed
+  with the Pullman for $190, the engine: $130 without it; kept now: B&O's 3-train, $200 with the
+  extender alone);
 * a run must count two stops: SR's switcher may leave out the off-board F28 (which takes 99 of a
   train's distance), but a run of F28 and G27 then counts one stop (proposed for $20).
 
@@ -12,8 +13,6 @@ The optimizer now checks runs with attachments in the title's run step itself, o
 
 from __future__ import annotations
 
-import pytest
-from kept_positions import stale_reason
 from usa_positions import kept_position
 from usa_tracecheck import position_in
 
@@ -35,14 +34,14 @@ def run_the_proposal(game: Game, company: str) -> str:
     return str(game.state.log[-1])
 
 
-@pytest.mark.xfail(strict=True, reason=stale_reason("usa_extender_then_pullman"))
 def test_an_attached_extender_keeps_the_pullman_off_its_train() -> None:
     game = kept_position("usa_extender_then_pullman")
     rnd = game.state.round
-    assert isinstance(rnd, UsaOperatingRound) and rnd.attachments == {"P30": "3-0"}
-    best = best_runs(game.state, "N&W", time_budget=2.0)
-    assert [run.attachments for run in best.runs] == [("P30",)]
-    assert run_the_proposal(game, "N&W") == f"N&W runs for ${best.total}"
+    assert isinstance(rnd, UsaOperatingRound) and rnd.attachments == {"P30": "3-2"}
+    assert [train.name for train in game.state.corporations["B&O"].trains] == ["3", "P"]
+    best = best_runs(game.state, "B&O", time_budget=2.0)
+    assert [run.attachments for run in best.runs] == [("P30",)] and best.total == 200
+    assert run_the_proposal(game, "B&O") == "B&O runs for $200"
 
 
 def test_a_switcher_run_counts_two_stops() -> None:

@@ -322,11 +322,15 @@ def new_random_game(count: int, seed: int, options: Sequence[str] = ()) -> Game:
 
 def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
                      options: Sequence[str] = (), policy: str = "weighted",
-                     stop: Callable[[Game, dict[str, Any]], bool] | None = None) -> Played:
+                     stop: Callable[[Game, dict[str, Any]], bool] | None = None,
+                     steer: Callable[[BaseGame, list[dict[str, Any]]], list[dict[str, Any]]] | None = None,
+                     ) -> Played:
     """Play until the game ends, `cap` actions, or the first broken property (recorded, with
     the action, in `failure`: the caller reports it). `stop`, asked after each action with the
     game and that action, ends the play when it answers True (`bench/keep_positions.py` looks
-    for a position to keep that way)."""
+    for a position to keep that way). `steer` narrows the legal moves offered (some of them, or
+    some of a move's choices) before the policy picks: a position to keep is led toward that way,
+    by legal moves only."""
     rng = random.Random(seed)
     game = new_random_game(count, seed, options)
     played = Played(game)
@@ -342,7 +346,8 @@ def play_random_game(count: int, seed: int, cap: int, probe_rate: float = 0.03,
         if not moves:
             played.failure = f"nobody can move at {played.where()}"
             return played
-        action = concrete(game.state, pick(game.state, moves, rng, policy), rng)
+        offered = (steer(game.state, moves) or moves) if steer is not None else moves
+        action = concrete(game.state, pick(game.state, offered, rng, policy), rng)
         played.kinds[action["type"]] = played.kinds.get(action["type"], 0) + 1
         counts = certificate_counts(game.state)
         was = before(game.state)
