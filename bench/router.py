@@ -3,7 +3,7 @@
     python bench/router.py [--warm] [--dense N] [--budget S] [--jobs N] [--no-logs] [--no-kept]
                            [--no-usa] [--board-usa] [LOG.json ...]
 
-Logs (default: the real and generated 18Texas games in tests/data): every logged run position,
+Logs (default: the real and generated 18Texas games in tests/data, the larger corpus included): every logged run position,
 cold (each position on a fresh copy of the game, so no cache) unless --warm. Then the positions
 random play kept in tests/data/positions whose company may attach P19's switcher or P30's
 extender (each the best of three cold runs; the listing search proves them). Then every run
@@ -53,7 +53,8 @@ from engine.router_cli import run_positions  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 DEFAULT_LOGS = [*sorted((DATA / "fixtures" / "18Texas").glob("*.json")),
-                *sorted((DATA / "generated" / "18Texas").glob("*.json"))]
+                *sorted((DATA / "generated" / "18Texas").glob("*.json")),
+                *sorted((DATA / "generated" / "18Texas-more").glob("*.json"))]
 ALL_COLORS = ("yellow", "green", "brown", "gray")
 
 

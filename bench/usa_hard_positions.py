@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "engine" / "titles" / "g18usa"))
 
-from usa_logs import LOGS, read_log  # noqa: E402
+from usa_logs import ALL_LOGS, read_log  # noqa: E402
 from usa_tracecheck import start  # noqa: E402
 
 from engine.core.most_earnings import problem_from_game  # noqa: E402
@@ -40,7 +40,7 @@ PHASES = ("plan_trains", "solve", "improve_plans", "prove")
 
 def positions(log_name: str, actions: set[int]) -> dict[int, tuple[str, ModelInput]]:
     """Action index -> (company, model input) for each wanted run_routes action of the log."""
-    log_path = next(path for path, _ in LOGS if path.stem.endswith(log_name))
+    log_path = next(path for path, _ in ALL_LOGS if path.stem.endswith(log_name))
     log = read_log(log_path)
     game = start(log)
     found: dict[int, tuple[str, ModelInput]] = {}

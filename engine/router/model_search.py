@@ -182,9 +182,14 @@ def _search(problem: ModelInput, deadline: float, bounds: list[int]) -> ModelOut
             return _best_of(problem, plans, first, outcome)
         start, start_holders = _restart(problem, plans, holders, first, outcome)
         # The caps alone: their sum as a bound on the total, though implied, slowed CP-SAT down
-        # (109372 action 1246: proven in 1.7-2.0 s with it, 0.6-0.8 s without).
-        again = solve(problem, deadline - time.perf_counter(), plans=start, holders=start_holders,
-                      caps=searched.caps, linearization=linearization)
+        # (109372 action 1246: proven in 1.7-2.0 s with it, 0.6-0.8 s without). In a longer
+        # search (a follow-up) none: on 18USA random play's s12265 action 1252 (8+8) the model
+        # with the caps was still open after 15 s, without them proven in 10 s; of the other 20
+        # positions the bot's follow-up searched in the 166 logs, one took 11 s instead of 4 s,
+        # the rest the same (all proven).
+        left = deadline - time.perf_counter()
+        again = solve(problem, left, plans=start, holders=start_holders,
+                      caps=searched.caps if left < LONG_SEARCH else None, linearization=linearization)
         _note(bounds, again)
         if again.found and (again.proven or again.total > outcome.total or not outcome.found):
             outcome = again
