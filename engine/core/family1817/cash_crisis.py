@@ -119,6 +119,12 @@ def go_bankrupt(game: Family1817Game, player: Player, debt: Debt | None) -> None
             if private.owner is player:
                 private.owner = game.pool
     for corporation in presided:
+        # A president without their certificate (the site's dealing dumps) presides no more:
+        # the company has no president (14.2.1), so nobody pays what its loans leave unpaid.
+        if corporation.president_without_certificate is player:
+            corporation.president_without_certificate = None
+            corporation.president_certificate_kept_by = None
+            corporation.president_certificate_kept = 0
         liquidate(game, corporation, f"its president {player.name} is bankrupt")
         game.former_presidents[corporation.id] = player.key
     match_market_shorts(game)

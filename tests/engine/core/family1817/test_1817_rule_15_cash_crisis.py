@@ -14,14 +14,16 @@ from family_helpers import (
     start,
 )
 
+from engine.core.family1817.game import SITE_DEALING_DUMPS
 from engine.core.family1817.market import area
+from engine.core.family1817.merger_round import dump_president_certificate
 from engine.core.family1817.shorts import bank_closes_market_shorts
 from engine.core.steps.cash_crisis import Debt
 
 
-def three_players() -> object:
+def three_players(options: list[str] | None = None) -> object:
     """Ann president of C (40%) and holding 20% of D; Bob president of D (40%) with 20% of C."""
-    game = new(3)
+    game = new(3, options)
     start(game, "a", "C", 60)
     start(game, "b", "D", 60)
     act(game, "pass", "c")
@@ -73,6 +75,23 @@ def test_15_bankruptcy_holdings_to_the_market_and_presidencies_to_liquidation() 
     assert ann.bankrupt and ann.cash == 0 and not corp(game, "C").shares_of(ann)
     assert corp(game, "C").president_share().owner is game.pool and area(game, corp(game, "C")) == "liquidation"
     assert not game.finished  # two players are left
+
+
+def test_15_a_bankrupt_president_without_their_certificate_leaves_the_company_without_one() -> None:
+    """`SITE_DEALING_DUMPS`: Ann sold half of C's president's certificate into the market and
+    presides without it. Bankrupt, she presides no more: C goes to liquidation with no president
+    (14.2.1: its unpaid loans go back to the bank, nobody is asked to pay them)."""
+    game = three_players([SITE_DEALING_DUMPS])
+    ann = player(game, "a")
+    dump_president_certificate(game, ann, corp(game, "C"), ["C_0"], 20)
+    assert corp(game, "C").president() is ann
+    ann.cash = 0
+    game.demand(ann, 5000, game.bank, "a test debt")
+    act(game, "sell_shares", "a", shares=["D_1"], percent=20)
+    act(game, "bankrupt", "a")
+    company = corp(game, "C")
+    assert company.president() is None and area(game, company) == "liquidation"
+    assert game.former_presidents["C"] == ann.key
 
 
 def test_15_interest_bankruptcy_money_goes_to_the_company() -> None:
