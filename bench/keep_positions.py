@@ -44,6 +44,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine" / 
 from usa_deep_policy import is_pullman, paid_from_cash  # noqa: E402
 from usa_random_play import new_random_game, play_random_game  # noqa: E402
 
+from engine import GameError  # noqa: E402
 from engine.core.entities import Corporation, Player  # noqa: E402
 from engine.core.game import BaseGame  # noqa: E402
 from engine.core.most_earnings import best_runs, problem_from_game  # noqa: E402
@@ -112,8 +113,9 @@ def presidentless_turn() -> Finder:
 
 def presidency_lost_over_limit() -> Finder:
     """A player's share purchase makes them a company's president; the former president, at the
-    certificate limit, gets smaller certificates for the president's one and goes over it, with
-    nothing to sell: a pass is all they may do (11.4). The log ends with that purchase."""
+    certificate limit, gets smaller certificates for the president's one and goes over it (11.4).
+    They act next, and must sell first: selling is their only move of their own (11.1). The log
+    ends with that purchase."""
     memory: dict[str, Any] = {}
 
     def found(game: Game, action: dict[str, Any]) -> str | None:
@@ -127,15 +129,16 @@ def presidency_lost_over_limit() -> Finder:
         corp_id = str(action["shares"][0]).rsplit("_", 1)[0]
         buyer, former = presidents.get(corp_id), before_presidents.get(corp_id)
         if not isinstance(buyer, Player) or str(buyer.id) != str(action["entity"]) or not isinstance(former, Player) \
-                or former is buyer or counts[former.id] <= state.cert_limit or counts[former.id] <= before_counts[former.id]:
+                or former is buyer or counts[former.id] <= state.cert_limit or before_counts[former.id] != state.cert_limit:
             return None
-        if [(m["type"], m["entity"]) for m in legal_moves(state) if m["entity"] == former.id] != [("pass", former.id)]:
+        own = {m["type"] for m in legal_moves(state) if m["entity"] == former.id}
+        if own != {"sell_shares"}:
             return None
         return (f"up to {buyer.name}'s purchase in {state.round_title()} (the log ends before it): {buyer.name} "
                 f"buys {action['shares'][0]} and presides {corp_id}; {former.name}, its president at the "
                 f"certificate limit of {state.cert_limit}, gets smaller certificates for the president's one "
-                f"({before_counts[former.id]} to {counts[former.id]} certificates, over the limit, 11.4) "
-                f"and, with nothing to sell, may only pass")
+                f"({before_counts[former.id]} to {counts[former.id]} certificates, over the limit, 11.4), acts "
+                f"next and must sell first (11.1)")
     return found
 
 
@@ -179,28 +182,69 @@ def toward_extender_and_pullman() -> Steer:
 
 
 def toward_presidency_from_the_limit() -> Steer:
-    """In a stock round, a buyer takes the presidency of a company whose president is at the
-    certificate limit when a purchase offered can, and a player who may buy shares does not
-    pass: random players seldom come near the limit, nor aim at a presidency."""
+    """Random players seldom come near the certificate limit (they run out of money first), nor
+    aim at a presidency. So in a stock round a player who can pay for a share from their cash
+    buys one rather than make another move: one that takes the presidency of a company from the
+    next player, at the limit, who then may only pass (tried on a copy), if one does; else one of
+    a company presided by another player within NEAR_LIMIT certificates of the limit, where the
+    buyer comes closest to the president's holding without passing it; else the cheapest. (The
+    steer aims at a former president with nothing to sell, whom the finder once wanted; the
+    purchases it leads to meanwhile made the kept position, a former president who must sell.)"""
     def steer(state: BaseGame, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        buying = [move for move in moves if move["type"] == "buy_shares" and move["entity_type"] == "player"]
-        for move in buying:
-            buyer = state.player(move["entity"])
-            taking = [c for c in move["choices"] if takes_presidency_from_the_limit(state, buyer, c)]
-            if taking:
-                return [move | {"choices": taking}]
-        return [move for move in moves if move["type"] != "pass"] if buying else []
+        step = state.round.blocking_step(state)
+        move = next((m for m in moves if m["type"] == "buy_shares" and m["entity_type"] == "player"), None)
+        if move is None or step is None or step.key != "stock":
+            return []
+        buyer = state.player(move["entity"])
+        paid = [c for c in move["choices"] if c["price"] <= buyer.cash]
+        taking = [c for c in paid if leaves_the_former_only_a_pass(state, buyer, c)]
+        if taking:
+            return [move | {"choices": taking}]
+        aimed = [c for c in paid if (corp := bought_company(state, c)) is not None
+                 and isinstance(president := corp.president(), Player) and president is not buyer
+                 and state.certificate_count(president) >= state.cert_limit - NEAR_LIMIT
+                 and gap_to_president(state, buyer, c) >= 0]
+        if aimed:
+            closest = min(gap_to_president(state, buyer, c) for c in aimed)
+            return [move | {"choices": [c for c in aimed if gap_to_president(state, buyer, c) == closest]}]
+        if paid:
+            cheapest = min(c["price"] for c in paid)
+            return [move | {"choices": [c for c in paid if c["price"] == cheapest]}]
+        return []
     return steer
 
 
-def takes_presidency_from_the_limit(state: BaseGame, buyer: Player, choice: dict[str, Any]) -> bool:
-    shares = choice["shares"] if "shares" in choice else [choice.get("share")]
-    corp = state.corporations.get(str(shares[0]).rsplit("_", 1)[0])
+NEAR_LIMIT = 3
+
+
+def bought_company(state: BaseGame, choice: dict[str, Any]) -> Corporation | None:
+    return state.corporations.get(str((choice.get("shares") or [choice.get("share")])[0]).rsplit("_", 1)[0])
+
+
+def gap_to_president(state: BaseGame, buyer: Player, choice: dict[str, Any]) -> int:
+    """How much less than the company's president the buyer holds after buying `choice`."""
+    corp = bought_company(state, choice)
+    assert corp is not None
+    return corp.percent_owned_by(corp.president()) - corp.percent_owned_by(buyer) - int(choice["percent"])
+
+
+def leaves_the_former_only_a_pass(state: BaseGame, buyer: Player, choice: dict[str, Any]) -> bool:
+    """Whether buying `choice` takes the presidency from the next player, at the certificate
+    limit, who then may only pass (tried on a copy of the game)."""
+    corp = bought_company(state, choice)
     former = corp.president() if corp is not None else None
     if corp is None or not isinstance(former, Player) or former is buyer \
-            or state.certificate_count(former) != state.cert_limit:
+            or state.next_player_in(state.player_left_of(buyer)) is not former \
+            or state.certificate_count(former) != state.cert_limit or gap_to_president(state, buyer, choice) >= 0:
         return False
-    return corp.percent_owned_by(buyer) + int(choice["percent"]) > corp.percent_owned_by(former)
+    trial = state.snapshot()
+    shares = choice["shares"] if "shares" in choice else [choice["share"]]
+    try:
+        trial.process({"type": "buy_shares", "entity": buyer.id, "entity_type": "player", "shares": list(shares),
+                       "percent": choice["percent"]})
+    except GameError:
+        return False
+    return [(m["type"], m["entity"]) for m in legal_moves(trial) if m["entity"] == former.id] == [("pass", former.id)]
 
 
 def switcher(label: str, trains: tuple[int, int], edges: tuple[int, int], attached: bool | None,
@@ -246,9 +290,8 @@ class Wanted:
 SWITCHER_GAME = {"players": 4, "seed": 20700, "policy": "deep", "options": (), "cap": 1500}
 WANTED: dict[str, Wanted] = {
     "usa_presidentless_company_turn": Wanted(5, 8005, "weighted", (), presidentless_turn),
-    "usa_presidency_lost_over_cert_limit": Wanted(6, 17770, "weighted",
-                                                  ("site_rules", "president_above_60", "seventeen_trains"),
-                                                  presidency_lost_over_limit, drop_last=True,
+    "usa_presidency_lost_over_cert_limit": Wanted(7, 33041, "rare", (), presidency_lost_over_limit, cap=2500,
+                                                  drop_last=True,
                                                   steer=toward_presidency_from_the_limit),
     "usa_extender_then_pullman": Wanted(5, 31010, "rare", (), extender_then_pullman,
                                         steer=toward_extender_and_pullman, needs=("P30",)),
