@@ -41,12 +41,18 @@ SITE_PRIVATE_VALUE = "site_private_value"
 SITE_ANY_RUNS = "site_any_runs"
 SITE_UNASKED_TRAIN_SALES = "site_unasked_train_sales"
 SITE_STICKY_ROUTES = "site_sticky_routes"
+SITE_P3_VALUE = "site_p3_value"
+SITE_PHASE_8_STARTS = "site_phase_8_starts"
 GAME_OPTIONS = {
     SEVENTEEN_TRAINS: "Rule 17 variant: 1817's train roster and exports.",
     PRESIDENT_ABOVE_60: "Rule 17 variant: a president may hold more than 60%; when no other share is for "
                         "sale, other players may buy one from them at the price plus 10% (rounded up).",
     MAX_START_300: "Rule 17 variant: from phase 5 a company may start at up to $300; a company whose "
                    "players hold under 50% at the end of its first stock round goes into liquidation.",
+    SITE_P3_VALUE: "P3 (Reece Oil and Gas) has a face value of $30 and a minimum bid of $15, as on the site "
+                   "(the rulebook's private list: $40, so a minimum bid of $20 by rule 10).",
+    SITE_PHASE_8_STARTS: "10-share companies may be started in phase 8, as on the site and the rulebook's phase "
+                         "table (rule 8's phase 8 text: no new companies may be started).",
     SITE_PRIVATE_VALUE: "A player's private companies count at face value in their total, as on the site "
                         "(rule 16: private companies have no value).",
     SITE_ANY_RUNS: "A company may run any legal set of runs, even for less than its trains can earn, as on "
@@ -101,6 +107,15 @@ class G18USA(Family1817Game):
         self.umap = UsaMap(self.usa, self.options)
         return self.umap.board
 
+    def face_value(self, raw: dict[str, Any]) -> tuple[int, int | None]:
+        """A private's face value and its minimum opening bid (None: half the face value, rule 10).
+        Where the rulebook's private list prints another value than the site (P3: $40, the site
+        $30), the printed one is the default and its minimum bid half of it; `site_p3_value`
+        gives the site's value and minimum bid."""
+        if "rulebook_value" in raw and not self.option(SITE_P3_VALUE):
+            return int(raw["rulebook_value"]), None
+        return int(raw["value"]), raw.get("min_auction_bid")
+
     def setup(self) -> None:
         self.rng.state = self.usa.rand_state_after_setup
         self.depot = Depot.from_data(usa_phases.depot_trains(self.usa), len(self.players))
@@ -122,10 +137,11 @@ class G18USA(Family1817Game):
                 # position, and must not share lists with the map's read-only data (a refused
                 # move's restored copy would otherwise share one and not the other).
                 ability = copy.deepcopy(raw.get("ability", {}))
-                if "min_auction_bid" in raw:
-                    ability["min_bid"] = raw["min_auction_bid"]
+                value, min_bid = self.face_value(raw)
+                if min_bid is not None:
+                    ability["min_bid"] = min_bid
                 self.companies[raw["id"]] = Company(id=raw["id"], name=raw.get("rulebook_name") or raw["name"],
-                                                    value=raw["value"], revenue=raw["revenue"], ability=ability,
+                                                    value=value, revenue=raw["revenue"], ability=ability,
                                                     text=raw["text"])
         for deal in self.usa.subsidies:
             raw = next(r for r in entities["subsidies"]["tiles"] if r["id"] == deal.subsidy)
@@ -283,8 +299,14 @@ class G18USA(Family1817Game):
         return self.phase_index >= order.index(name)
 
     def corporation_sizes(self) -> list[int]:
+        """The sizes a company may start with in this phase (rule 8). Phase 8's text says no new
+        company may be started, its table and the site say 10-share: the text is the default,
+        `site_phase_8_starts` the table's and the site's."""
         raw = self.data["entities"]["phases"][self.phase_index]
-        return [int(size) for size in raw["corporation_sizes"]]
+        sizes = raw["corporation_sizes"]
+        if "rulebook_corporation_sizes" in raw and not self.option(SITE_PHASE_8_STARTS):
+            sizes = raw["rulebook_corporation_sizes"]
+        return [int(size) for size in sizes]
 
     # --- stock -----------------------------------------------------------------------------------
     def certificate_count(self, player: Player) -> int:

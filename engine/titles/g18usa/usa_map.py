@@ -28,6 +28,7 @@ SITE_RESOURCE_NEIGHBOURS = "site_resource_neighbours"
 SITE_JUNCTION_BRIDGES = "site_junction_bridges"
 SITE_P20_OPEN_CITY = "site_p20_open_city"
 SITE_COMPANY_TOWN_STATIONS = "site_company_town_stations"
+SITE_TILE_COUNTS = "site_tile_counts"
 MAP_OPTIONS = {
     SITE_COMPANY_TOWN_STATIONS: "A company may place an ordinary station in a Company Town's open slot, as on "
                                 "the site (P27's card: other companies cannot station there; its slots "
@@ -47,6 +48,8 @@ MAP_OPTIONS = {
     SITE_JUNCTION_BRIDGES: "A bridge token may go on a rural junction laid on a river city hex, as "
                            "the site's P26 allows (rule 13.4: bridges go only on cities, and on a "
                            "Company Town on a river hex).",
+    SITE_TILE_COUNTS: "The B metropolis tiles 592, 593 and 597 and New York's gray X30 are unlimited, as on "
+                      "the site (the rulebook's manifest: four of each B tile and one X30).",
 }
 RESOURCES = ("coal", "oil", "ore")
 METROPOLIS_KINDS = ("metropolis", "metropolis_b", "new_york")
@@ -107,6 +110,18 @@ def rural_junction_tiles(tiles_data: dict[str, Any], options: Collection[str]) -
     return {**tiles_data, "tiles": tiles}
 
 
+def printed_tile_counts(tiles_data: dict[str, Any], options: Collection[str]) -> dict[str, Any]:
+    """The tile data with the manifest's counts where the site has more copies (`rulebook_count`:
+    the B metropolis tiles and X30), unless the site's reading is on. Rule 12.2 makes only plain
+    city and plain track tiles unlimited; a tile with no copy left in the supply is not offered."""
+    if SITE_TILE_COUNTS in options:
+        return tiles_data
+    # Only the counted tiles are copied: the other tiles are shared with the data, never changed.
+    tiles = [{**raw, "count": raw["rulebook_count"]} if "rulebook_count" in raw else raw
+             for raw in tiles_data["tiles"]]
+    return {**tiles_data, "tiles": tiles}
+
+
 class UsaMap:
     """The 18USA board with its dealt setup and the map facts the track and run rules read."""
 
@@ -118,7 +133,7 @@ class UsaMap:
         self.tiles_data: dict[str, Any] = data["tiles"]
         self.subsidy_tiles: list[dict[str, Any]] = data["entities"]["subsidies"]["tiles"]
         self.board = Board(map_with_red_area_values(self.map_data, setup),
-                           rural_junction_tiles(self.tiles_data, self.options))
+                           printed_tile_counts(rural_junction_tiles(self.tiles_data, self.options), self.options))
         self.raw_tiles: dict[str, dict[str, Any]] = {raw["name"]: raw for raw in self.tiles_data["tiles"]}
         self.raw_hexes: dict[str, dict[str, Any]] = {raw["coord"]: raw for raw in self.map_data["hexes"]}
         phases = data["entities"]["phases"]
