@@ -47,6 +47,8 @@ def test_the_engine_trusts_the_consent_given() -> None:
 
 
 def test_on_the_site_nobody_is_asked() -> None:
-    document = kept_document(POSITION) | {"stationmaster": {"rule_options": ["site_unasked_train_sales"]}}
+    document = kept_document(POSITION)
+    played = document["stationmaster"]["rule_options"]
+    document |= {"stationmaster": {"rule_options": [*played, "site_unasked_train_sales"]}}
     state = kept_position(POSITION, document).state
     assert state.train_sale_consent(state.corporation("TP"), "2-0") is None

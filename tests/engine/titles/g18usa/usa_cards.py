@@ -16,7 +16,7 @@ from engine.core.entities import Company, Holder
 from engine.core.game import BaseGame
 from engine.errors import GameError
 from engine.legal import is_offered, legal_moves
-from engine.titles.g18usa.game import G18USA
+from engine.titles.g18usa.game import G18USA, SITE_P3_VALUE
 from engine.titles.g18usa.phases import SITE_P25_FULL_PRICE
 from engine.titles.g18usa.setup import SETUP_OPTIONS
 
@@ -26,10 +26,11 @@ from engine.titles.g18usa.setup import SETUP_OPTIONS
 PRR_TRACK = ("s12045", 107)
 
 
-# The site's readings of the rules (the deal's aside, which decide what the log's seed deals,
-# and P25's full price, which s12045's MKT paid before PRR_TRACK: a test of P25's printed price
-# switches that reading off in its position).
-KEPT_READINGS = frozenset(SETUP_OPTIONS) | {SITE_P25_FULL_PRICE}
+# The site's readings of the rules (the deal's aside, which decide what the log's seed deals;
+# P3's face value, which the log's auction was bid by and its companies started with; and P25's
+# full price, which s12045's MKT paid before PRR_TRACK: a test of P25's printed price switches
+# that reading off in its position).
+KEPT_READINGS = frozenset(SETUP_OPTIONS) | {SITE_P3_VALUE, SITE_P25_FULL_PRICE}
 SITE_READINGS = tuple(option for option in G18USA.RULE_OPTIONS
                       if option.startswith("site_") and option not in KEPT_READINGS)
 
