@@ -36,8 +36,9 @@ def fund(game: Any, player: str = "P1") -> None:
     played(game, {"type": "pass", "entity": player, "entity_type": "player"})
 
 
-# The face values printed on the cards (the rulebook's list prints P3 at $40; the engine, as the
-# site, has $30: see docs/rules.md).
+# The face values printed on the cards, P3's as the log was played: the site's $30
+# (`site_p3_value`, kept in the card tests' positions). The rulebook's list prints $40, the default:
+# test_usa_rules_10_p3_face_value plays both readings.
 FACE_VALUES = {"P1": 30, "P2": 40, "P3": 30, "P4": 40, "P5": 30, "P6": 30, "P7": 40, "P8": 40, "P9": 40,
                "P10": 40, "P11": 40, "P12": 60, "P13": 60, "P14": 60, "P15": 60, "P16": 60, "P17": 60,
                "P18": 60, "P19": 80, "P20": 80, "P21": 80, "P22": 80, "P23": 80, "P24": 90, "P25": 90,

@@ -10,6 +10,8 @@ import pytest
 from usa_logs import LOGS, read_log, trace_lines
 
 from engine.core.services.market import StockMarket
+from engine.log import new_game
+from engine.titles.g18usa.auction import minimum_opening_bid
 from engine.titles.g18usa.data import load_data
 
 # Section 1 of the map notes: edge e of a hex faces the neighbour at this (dx, dy).
@@ -159,8 +161,11 @@ def test_tile_counts_match_the_rulebook_manifest_apart_from_the_noted_ones() -> 
             # Rule 12.2: plain tiles are unlimited, whatever the manifest holds.
             assert raw["count"] == "unlimited", name
         elif raw["count"] == "unlimited":
+            # The site's unlimited B tiles and X30; the manifest's count is the default
+            # (site_tile_counts gives the site's).
             assert name in ("592", "593", "597", "X30") and "rulebook manifest" in raw["notes"]
-            assert manifest_count(raw["rulebook_physical_count"]) in (1, 4)
+            assert raw["rulebook_count"] == manifest_count(raw["rulebook_physical_count"]) == (
+                1 if name == "X30" else 4)
         elif raw["rulebook_physical_count"][0].isdigit():
             assert raw["count"] == manifest_count(raw["rulebook_physical_count"]), name
         else:
@@ -267,10 +272,15 @@ def test_private_values_as_in_the_rulebook_with_p3_noted() -> None:
         raw = companies[private]
         assert raw.get("rulebook_name", raw["name"]) == name
         assert raw.get("rulebook_value", raw["value"]) == value, private
-    # The one discrepancy: the site has P3 at $30.
+    # The one discrepancy: the site has P3 at $30. The printed $40 is the game's default, the
+    # site's $30 the option site_p3_value (rule 10: minimum bids $20 and $15).
     assert (companies["P3"]["value"], companies["P3"]["rulebook_value"]) == (30, 40)
     assert "$40 in the rulebook" in companies["P3"]["notes"]
     assert [c for c, raw in companies.items() if "rulebook_value" in raw] == ["P3"]
+    players = [{"id": name, "name": name} for name in "ABCD"]
+    for options, value, min_bid in (([], 40, 20), (["site_p3_value"], 30, 15)):
+        p3 = new_game("18USA", players, 7, options).state.companies["P3"]
+        assert (p3.value, minimum_opening_bid(p3)) == (value, min_bid), options
     # Rule 10: bids start at half the face value, $5 for the Pyramid Scheme.
     for private, raw in companies.items():
         assert raw["min_auction_bid"] == (5 if private == "P14" else raw["value"] // 2), private

@@ -259,3 +259,30 @@ def test_legal_lays_lists_only_lays_the_check_accepts() -> None:
                 check_lay(umap, turn(), "PRR", str(choice["hex"]), option["tile"], rotation)
     boston_tiles = {t["tile"].split("-")[0] for c in choices if c["hex"] == "C29" for t in c["tiles"]}  # type: ignore[attr-defined]
     assert boston_tiles == {"5", "6", "57"}
+
+
+@pytest.mark.parametrize(("options", "limited"), [(PRINTED, True), (SITE, False)])
+def test_12_2_3_the_b_tiles_run_out_after_the_manifests_four_but_by_the_sites_reading(
+        options: frozenset[str], limited: bool) -> None:
+    """The manifest has four of each B tile (592, 593, 597) and one X30, the default; the site's
+    are unlimited (site_tile_counts). Rule 12.2 makes only plain city and plain track tiles
+    unlimited. A game never has more than four B metropolises (three drawn, P10's fourth), so the
+    position puts two of the four green copies on cities that are not metropolises, as stand-ins:
+    with every copy out of the supply, Atlanta's upgrade is not offered and a fifth copy is refused."""
+    umap = usa_map(options=options)
+    assert [umap.board.tiles[name].count for name in ("592", "593", "597", "X30")] == (
+        [4, 4, 4, 1] if limited else [None] * 4)
+    station(umap, "PRR", "H22")  # Atlanta, X01
+    for coord in ("D20", "I19", "E11", "G17"):  # Chicago, New Orleans; Denver and Memphis as stand-ins
+        put(umap, coord, "592", set())
+    offered = {tile["tile"] for choice in legal_lays(umap, turn(phase="3")) if choice["hex"] == "H22"
+               for tile in choice["tiles"]}
+    rotation = rotation_for(umap, "H22", "592", set())
+    if limited:
+        assert umap.board.free_copy("592") is None and not offered
+        with pytest.raises(GameError, match="tile 592-4 is not in the supply; all copies are in use"):
+            check_lay(umap, turn(phase="3"), "PRR", "H22", "592-4", rotation)
+    else:
+        assert offered == {"592-4"}
+        lay(umap, turn(phase="3"), "H22", "592-4", rotation)
+        assert umap.board.hexes["H22"].tile_id == "592-4"

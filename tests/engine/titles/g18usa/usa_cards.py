@@ -60,8 +60,10 @@ def give(game: BaseGame, card: str, holder: Holder) -> Company:
         if card.startswith("P"):
             raw = next(r for r in entities["privates"]["companies"] if r["id"] == card)
             ability = copy.deepcopy(raw.get("ability", {}))
-            ability["min_bid"] = raw["min_auction_bid"]
-            company = Company(id=card, name=raw.get("rulebook_name") or raw["name"], value=raw["value"],
+            value, min_bid = usa.face_value(raw)  # the game's reading of the card's face value
+            if min_bid is not None:
+                ability["min_bid"] = min_bid
+            company = Company(id=card, name=raw.get("rulebook_name") or raw["name"], value=value,
                               revenue=raw["revenue"], ability=ability, text=raw["text"])
         else:
             raw = next(r for r in entities["subsidies"]["tiles"] if r["id"] == card)
