@@ -170,6 +170,7 @@ def test_tile_counts_match_the_rulebook_manifest_apart_from_the_noted_ones() -> 
             assert raw["count"] == manifest_count(raw["rulebook_physical_count"]), name
         else:
             assert name in ("X08", "X09") and raw["count"] == 1 and "83-tile total" in raw["rulebook_physical_count"]
+    assert sorted(name for name, raw in tiles().items() if "rulebook_count" in raw) == ["592", "593", "597", "X30"]
 
 
 def test_private_only_tiles() -> None:
