@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from untrusted.json_text import UnsafeJSON, loads
@@ -79,6 +78,8 @@ def folder_problem(path: str | os.PathLike[str]) -> str | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         return f"cannot create the folder {shown}: {error.strerror or error}"
+    import tempfile  # here: it loads shutil and random, which reading a log never needs
+
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass

@@ -29,13 +29,16 @@ from engine.core.route_hooks import (
 from engine.core.routes import action_routes, check_run
 from engine.core.run_check import check_runs
 from engine.errors import GameError
-from engine.router import RouteProblem, RouterCache, RouteResult, solve_problem
-from engine.router.problem import Train as RouterTrain
-from engine.router.result import PlannedRun
 
 if TYPE_CHECKING:
     from engine.core.entities import Corporation, Train
     from engine.core.game import BaseGame
+    from engine.router import RouteProblem, RouterCache, RouteResult
+    from engine.router.problem import Train as RouterTrain
+    from engine.router.result import PlannedRun
+
+# The optimizer is loaded at its first search, not with the rules: a replay of a logged game
+# checks runs without searching (engine.router's entry names load on first use, too).
 
 
 # --- the problem ---------------------------------------------------------------------------------
@@ -70,6 +73,8 @@ def _own(train: RouterTrain) -> Train:
 
 def problem_from_game(game: BaseGame, corporation: Corporation) -> RouteProblem:
     # A train of no distance (18USA's Pullman car) never runs: it is at most an attachment.
+    from engine.router.problem import RouteProblem
+
     trains = tuple(train for train in corporation.trains if train.distance > 0)
     return RouteProblem(game.board, corporation.id, game.colors_available(), trains, GameRules(game, corporation))
 
@@ -84,6 +89,8 @@ def cache_of(game: BaseGame) -> RouterCache:
     """The game's own router cache (made on first use)."""
     cache = _CACHES.get(game)
     if cache is None:
+        from engine.router.solve import RouterCache
+
         cache = _CACHES[game] = RouterCache()
     return cache
 
@@ -190,6 +197,8 @@ def _changes_distance(state: BaseGame, corp: Corporation, run: PlannedRun) -> bo
 def best_runs(state: BaseGame, corporation: Corporation | str, *, time_budget: float = 2.0,
               method: str | None = None) -> RouteResult:
     """The maximum-revenue runs for the company's trains in a game (see the module docstring)."""
+    from engine.router.solve import solve_problem
+
     corp = state.corporation(corporation) if isinstance(corporation, str) else corporation
     problem = problem_from_game(state, corp)
     return solve_problem(problem, time_budget=time_budget, cache=cache_of(state),

@@ -16,11 +16,38 @@ the rules. The modules import downward:
     problem, result, attachments, network, clock    the words all of them share
 """
 
-from engine.router.attachments import Attachment, EndLimit, StopRole
-from engine.router.network import Network, Node, PathKey
-from engine.router.problem import CoreRules, RouteProblem, RouteRules, StopLimits, Train
-from engine.router.result import PlannedRun, RouteResult
-from engine.router.solve import RouterCache, solve_problem
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.router.attachments import Attachment, EndLimit, StopRole
+    from engine.router.network import Network, Node, PathKey
+    from engine.router.problem import CoreRules, RouteProblem, RouteRules, StopLimits, Train
+    from engine.router.result import PlannedRun, RouteResult
+    from engine.router.solve import RouterCache, solve_problem
+
+# The entry's names, loaded when first asked for: the rules import the package's words
+# (engine.router.attachments) at every start, and a replay never searches, so it should not pay
+# for loading the searches and their solver (PEP 562).
+_HOME = {
+    "Attachment": "attachments", "EndLimit": "attachments", "StopRole": "attachments",
+    "Network": "network", "Node": "network", "PathKey": "network",
+    "CoreRules": "problem", "RouteProblem": "problem", "RouteRules": "problem", "StopLimits": "problem",
+    "Train": "problem",
+    "PlannedRun": "result", "RouteResult": "result",
+    "RouterCache": "solve", "solve_problem": "solve",
+}
 
 __all__ = ["Attachment", "CoreRules", "EndLimit", "Network", "Node", "PathKey", "PlannedRun", "RouteProblem",
            "RouteResult", "RouteRules", "RouterCache", "StopLimits", "StopRole", "Train", "solve_problem"]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

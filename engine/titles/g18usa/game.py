@@ -370,7 +370,7 @@ class G18USA(Family1817Game):
             return False
         if len(trains) > self.train_limit(corporation) and super().must_discard(corporation):
             return True
-        return sum(1 for train in trains if usa_phases.is_pullman(train)) > 1
+        return [train.name for train in trains].count(usa_phases.PULLMAN) > 1
 
     def defer_rusting(self, rusts: tuple[str, ...]) -> bool:
         """P13 Pennsy Boneyard: the rusting waits for its company's choice."""
