@@ -214,6 +214,17 @@ class TitleRules:
         """Whether the company holds more trains than it may and must discard one."""
         return self.counted_trains(corporation) > self.train_limit(corporation)
 
+    def anyone_must_discard(self) -> bool:
+        """Whether some company must discard a train (`must_discard`). Asked before every move, so
+        it makes no list; a title that overrides `must_discard` may answer this faster too."""
+        cls = type(self)
+        if cls.train_limit is TitleRules.train_limit and cls.counted_trains is TitleRules.counted_trains \
+                and cls.must_discard is TitleRules.must_discard:  # one limit, every train counts
+            most = self.phase.train_limit
+            return any(len(corp.trains) > most for corp in self.corporations.values())
+        must_discard = self.must_discard
+        return any(must_discard(corp) for corp in self.corporations.values() if corp.trains)
+
     def must_buy_train(self, corporation: Corporation) -> bool:
         return (not corporation.trains and self.depot.next_train() is not None
                 and self.route_available(corporation))

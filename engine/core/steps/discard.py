@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from engine.core.actions import Action, DiscardTrain
 from engine.core.entities import Corporation, Holder
 from engine.core.round import Round
-from engine.core.rules import TitleRules
 from engine.core.step import Handler, Move, Step, command_word
 from engine.errors import GameError
 
@@ -30,22 +29,7 @@ class DiscardTrainStep(Step):
         return {"discard_train": self.process_discard}
 
     def active(self, game: BaseGame, rnd: Round) -> bool:
-        if game.discards_wait(rnd):
-            return False
-        # Asked before every move, so no list and no sort.
-        if type(game).train_limit is TitleRules.train_limit and \
-                type(game).counted_trains is TitleRules.counted_trains and \
-                type(game).must_discard is TitleRules.must_discard:  # one limit, every train counts
-            most = game.phase.train_limit
-            for corp in game.corporations.values():
-                if len(corp.trains) > most:
-                    return True
-            return False
-        must_discard = game.must_discard
-        for corp in game.corporations.values():
-            if corp.trains and must_discard(corp):
-                return True
-        return False
+        return not game.discards_wait(rnd) and game.anyone_must_discard()
 
     def acting_entity(self, game: BaseGame, rnd: Round) -> Holder | None:
         waiting = crowded(game)
