@@ -18,6 +18,8 @@ from engine.titles import TITLE_CLASSES
 
 @dataclass(frozen=True)
 class TitleInfo:
+    """A title the engine plays, with its player counts."""
+
     name: str
     min_players: int
     max_players: int

@@ -94,6 +94,8 @@ class Meta(Action):
 
 @dataclass(frozen=True)
 class Pass(Action):
+    """Pass: end the turn, or decline what is offered."""
+
     type: ClassVar[str] = "pass"
 
 
@@ -115,6 +117,8 @@ class Bid(Action):
 
 @dataclass(frozen=True)
 class Par(Action):
+    """Start a company at a par price (in 18xx.games' words, the price's market cell)."""
+
     type: ClassVar[str] = "par"
     corporation: str = ""
     share_price: str = ""
@@ -127,6 +131,8 @@ class Par(Action):
 
 @dataclass(frozen=True)
 class BuyShares(Action):
+    """Buy certificates: the shares named (ids), or a percentage of a company."""
+
     type: ClassVar[str] = "buy_shares"
     shares: tuple[str, ...] = ()
     percent: int | None = None
@@ -139,6 +145,8 @@ class BuyShares(Action):
 
 @dataclass(frozen=True)
 class SellShares(Action):
+    """Sell certificates back to the market: the shares named (ids), or a percentage."""
+
     type: ClassVar[str] = "sell_shares"
     shares: tuple[str, ...] = ()
     percent: int | None = None
@@ -151,6 +159,8 @@ class SellShares(Action):
 
 @dataclass(frozen=True)
 class LayTile(Action):
+    """Lay or upgrade a tile on a hex, turned by `rotation` sixths."""
+
     type: ClassVar[str] = "lay_tile"
     hex: str = ""
     tile: str = ""
@@ -166,6 +176,8 @@ class LayTile(Action):
 
 @dataclass(frozen=True)
 class PlaceToken(Action):
+    """Place a station token in a city (and its slot where the city has several)."""
+
     type: ClassVar[str] = "place_token"
     city: str = ""
     slot: int | None = None
@@ -181,6 +193,8 @@ class PlaceToken(Action):
 
 @dataclass(frozen=True)
 class RunRoutes(Action):
+    """Run the company's trains: one route per train, and revenue outside the runs."""
+
     type: ClassVar[str] = "run_routes"
     routes: tuple[Mapping[str, Any], ...] = ()
     extra_revenue: int = 0
@@ -200,6 +214,8 @@ class RunRoutes(Action):
 
 @dataclass(frozen=True)
 class Dividend(Action):
+    """Pay out, withhold or half-pay the revenue just earned."""
+
     type: ClassVar[str] = "dividend"
     kind: str = ""
 
@@ -210,6 +226,8 @@ class Dividend(Action):
 
 @dataclass(frozen=True)
 class BuyTrain(Action):
+    """Buy a train from the bank, the open market or another company."""
+
     type: ClassVar[str] = "buy_train"
     train: str = ""
     price: int | None = None
@@ -225,6 +243,8 @@ class BuyTrain(Action):
 
 @dataclass(frozen=True)
 class DiscardTrain(Action):
+    """A company over its train limit gives one back."""
+
     type: ClassVar[str] = "discard_train"
     train: str = ""
 
@@ -235,11 +255,15 @@ class DiscardTrain(Action):
 
 @dataclass(frozen=True)
 class Bankrupt(Action):
+    """A player who cannot raise the cash they owe declares bankruptcy."""
+
     type: ClassVar[str] = "bankrupt"
 
 
 @dataclass(frozen=True)
 class EndGame(Action):
+    """End the game now (18xx.games' action, used by a log's last move)."""
+
     type: ClassVar[str] = "end_game"
 
 

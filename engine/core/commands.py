@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class CommandOption:
+    """One option of a command: its name, type and help, and the action field it fills."""
+
     name: str
     kind: type  # str, int, float or bool
     description: str

@@ -29,6 +29,8 @@ class Pool(Holder):
 
 @dataclass(eq=False)
 class Player(Holder):
+    """A player: their cash, and whether they have gone bankrupt (their certificates are in the ledger)."""
+
     id: PlayerId = 0
     name: str = ""
     cash: int = 0
@@ -53,6 +55,8 @@ class Share:
 
 @dataclass(eq=False)
 class Train:
+    """One train card: its kind (`name`), distance, price and the phase that rusts it."""
+
     id: str
     name: str
     distance: int
@@ -87,6 +91,8 @@ class Company(Holder):
 
 @dataclass(eq=False)
 class Corporation(Holder):
+    """A public company: its charter, treasury, trains and station tokens."""
+
     id: str = ""
     name: str = ""
     color: str = "black"

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class LayAccount:
+    """One tile laid: by which company, where and how turned, and by whose power if not its own."""
+
     corporation: str
     tile: str  # the printed number: "7" for the site's "7coal-0"
     coord: str

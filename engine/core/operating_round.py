@@ -31,6 +31,8 @@ class CorporateTurn:
 
 @dataclass
 class OperatingRound(Round):
+    """The companies operate one after another, each through the round's steps."""
+
     name: ClassVar[str] = "Operating Round"
     done: list[str] = field(default_factory=list)
     turn: CorporateTurn | None = None

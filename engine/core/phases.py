@@ -12,6 +12,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Phase:
+    """One phase of the game: what starts it, the train limit, the tile colours and the rounds."""
+
     name: str
     on_train: str | None
     train_limit: int

@@ -70,6 +70,8 @@ class ProgramAction(Action):
 
 @dataclass(frozen=True)
 class ProgramSharePass(ProgramAction):
+    """Standing order: pass in the stock rounds (until the player acts, or indefinitely)."""
+
     type: ClassVar[str] = SHARE_PASS
     unconditional: bool = False
     indefinite: bool = False
@@ -82,6 +84,8 @@ class ProgramSharePass(ProgramAction):
 
 @dataclass(frozen=True)
 class ProgramBuyShares(ProgramAction):
+    """Standing order: buy a company's shares each stock turn until a condition holds."""
+
     type: ClassVar[str] = BUY_SHARES
     corporation: str = ""
     until_condition: str | int = FLOAT
@@ -102,6 +106,8 @@ class ProgramBuyShares(ProgramAction):
 
 @dataclass(frozen=True)
 class ProgramMergerPass(ProgramAction):
+    """Standing order: pass in merger and acquisition rounds for the companies listed."""
+
     type: ClassVar[str] = MERGER_PASS
     # Round key ("MR", "AR") -> companies to pass for, in the order given; None: none at all.
     corporations_by_round: tuple[tuple[str, tuple[str, ...]], ...] | None = None
@@ -131,6 +137,8 @@ class ProgramMergerPass(ProgramAction):
 
 @dataclass(frozen=True)
 class ProgramDisable(ProgramAction):
+    """A standing order switched off, by its owner or by the game, with the reason."""
+
     type: ClassVar[str] = DISABLE
     reason: str = ""
     original_type: str | None = None
@@ -187,6 +195,8 @@ class Program:
 
 @dataclass(frozen=True)
 class SharePass(Program):
+    """A player's standing order to pass in the stock rounds."""
+
     kind: ClassVar[str] = SHARE_PASS
     unconditional: bool = False
     indefinite: bool = False
@@ -201,6 +211,8 @@ class SharePass(Program):
 
 @dataclass(frozen=True)
 class BuyShares(Program):
+    """A player's standing order to buy shares of one company until a condition."""
+
     kind: ClassVar[str] = BUY_SHARES
     corporation: str = ""
     until: str | int = FLOAT
@@ -219,6 +231,8 @@ class BuyShares(Program):
 
 @dataclass(frozen=True)
 class MergerPass(Program):
+    """A player's standing order to pass in merger and acquisition rounds."""
+
     kind: ClassVar[str] = MERGER_PASS
     by_round: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     disable_others: bool = False

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Round:
+    """A round of play: its steps, in order, and whether it is over."""
+
     name: ClassVar[str] = "Round"
     steps: list[Step] = field(default_factory=list)
     finished: bool = False

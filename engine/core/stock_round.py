@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class StockTurn:
+    """What the player whose turn it is has done so far this turn."""
+
     sold: bool = False
     bought: bool = False
     first_sale_prices: dict[str, int] = field(default_factory=dict)  # by company: price before its first sale

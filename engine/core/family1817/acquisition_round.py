@@ -62,6 +62,8 @@ class Sale:
 
 @dataclass
 class AcquisitionRound(Round):
+    """The 1817 family's acquisition round: companies offered for sale or liquidated (14)."""
+
     name: ClassVar[str] = "Acquisition Round"
     queue: list[tuple[str, str]] = field(default_factory=list)  # (kind, company) still to offer
     sale: Sale | None = None

@@ -46,6 +46,8 @@ SHARES, LOANS = "shares", "loans"
 
 @dataclass
 class MergerRound(Round):
+    """The 1817 family's merger and conversion round, company by company (14)."""
+
     name: ClassVar[str] = "Merger and Conversion Round"
     order: list[str] = field(default_factory=list)  # companies in operating order at the start
     index: int = 0

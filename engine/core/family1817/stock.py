@@ -39,6 +39,8 @@ from engine.errors import GameError
 
 @dataclass
 class FamilyStockRound(StockRound):
+    """The 1817 family's stock round: shares, shorts, starting companies, acting for one."""
+
     started: set[str] = field(default_factory=set)  # companies formed this round
     acting_for: str | None = None  # the company the active player acts for this turn
     shorted: bool = False

@@ -16,6 +16,8 @@ from engine.errors import GameError
 
 @dataclass
 class ShareLedger:
+    """Who holds which certificates: players, treasuries, the market, and short positions."""
+
     negative_holdings: bool = False
     # The lowest index a short sale's certificates take (the site numbers them from 10 on).
     first_short_index: int = 0

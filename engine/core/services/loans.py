@@ -19,6 +19,8 @@ from engine.errors import GameError
 
 @dataclass
 class Loans:
+    """The bank's loans: their value, how many there are, who holds them and the interest."""
+
     value: int = 0  # what one loan brings and what repaying it costs
     total: int | None = 0  # loans in the game; None for no limit; 0 for a title without loans
     interest_rate: int = 0  # dollars per loan per operating turn, as last fixed

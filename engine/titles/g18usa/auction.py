@@ -38,6 +38,8 @@ class PrivateAuction:
 
 @dataclass
 class PrivateAuctionRound(Round):
+    """18USA's opening auction of the private companies."""
+
     name: ClassVar[str] = "Auction Round"
     current_index: int = 0
     auction: PrivateAuction | None = None

@@ -54,6 +54,8 @@ LAW_FIRM = "P20"
 
 @dataclass
 class UsaOperatingRound(FamilyOperatingRound):
+    """18USA's operating round: the tile lays and the attachments of the company operating."""
+
     name: ClassVar[str] = "Operating Round"
     lays: list[LayRecord] = field(default_factory=list)
     attachments: dict[str, str] = field(default_factory=dict)  # attachment -> train id, this run

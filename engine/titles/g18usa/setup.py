@@ -71,6 +71,8 @@ class SubsidyDeal:
 
 @dataclass(frozen=True)
 class InterestTier:
+    """A step of 18USA's interest track: the rate, for as many loans as the tier holds."""
+
     rate: int
     loans: int
 

@@ -29,6 +29,8 @@ NEW_ORLEANS = "I19"
 
 @dataclass(frozen=True)
 class StationPlace:
+    """Where a station may go: hex, city and slot, or an extra slot in a full city."""
+
     coord: str
     city: int
     slot: int

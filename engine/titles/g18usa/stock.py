@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class UsaStockRound(FamilyStockRound):
+    """18USA's stock round, with the auction that starts a company (11.6)."""
+
     ipo: ipos.Ipo | None = None  # the company being started (11.6)
 
     name: ClassVar[str] = "Stock Round"

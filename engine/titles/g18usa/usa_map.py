@@ -87,6 +87,8 @@ _SHARED_BY_COPIES = frozenset({
 
 @dataclass(frozen=True)
 class PhaseInfo:
+    """The current phase as the map's rules read it: its name, its place, its tile colours."""
+
     name: str
     index: int
     colors: tuple[str, ...]
