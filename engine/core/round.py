@@ -91,13 +91,16 @@ class Round:
     def process(self, game: BaseGame, entity: Holder, action: Action) -> None:
         steps = self.active_steps(game)
         for step in steps:
-            if action.type in step.actions(game, self, entity):
-                handler = step.handlers().get(action.type)
-                if handler is None:
-                    raise RuntimeError(f"{type(step).__name__} offers {action.type} but has no handler")
+            # The handler first: what a step offers can take a search of the map (where a station
+            # may go), and most steps in play have no handler for the action's type at all.
+            handler = step.handlers().get(action.type)
+            if handler is not None and action.type in step.actions(game, self, entity):
                 handler(game, self, entity, action)
                 self.after_action(game)
                 return
+        for step in steps:
+            if action.type in step.actions(game, self, entity) and action.type not in step.handlers():
+                raise RuntimeError(f"{type(step).__name__} offers {action.type} but has no handler")
         # Why not: the steps in play first, then the others (a later step may know its rule).
         for step in steps + [step for step in self.steps if step not in steps]:
             reason = step.refusal(game, self, entity, action)
