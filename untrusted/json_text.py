@@ -12,26 +12,24 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 MAX_DEPTH = 64  # 18xx.games actions nest a handful of levels; 64 is far beyond any real log
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # what SQLite (and PostgreSQL's BIGINT) can hold
 _MAX_DIGITS = len(str(INT_MAX))
+# What in a JSON text can make a value `check_value` refuses, besides nesting: an escaped lone
+# surrogate, and a run of as many digits as INT_MAX has (shorter whole numbers always fit). Found
+# anywhere, even inside a string, they send the value through the whole check. Digits are found
+# by marking every byte of the UTF-8 text (a digit "0", anything else " "), which is many times
+# faster than a regular expression for runs of digits.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_DIGIT_MARKS = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_DIGITS = b"0" * _MAX_DIGITS
 
 
 class UnsafeJSON(ValueError):
     """The JSON text or value cannot be taken; the message says why."""
-
-
-def _int(text: str) -> int:
-    if len(text.lstrip("-")) > _MAX_DIGITS:
-        raise UnsafeJSON(f"the number {_short(text)} is too large: whole numbers must lie within "
-                         f"{INT_MIN} and {INT_MAX}")
-    value = int(text)
-    if not INT_MIN <= value <= INT_MAX:
-        raise UnsafeJSON(f"the number {text} is too large: whole numbers must lie within "
-                         f"{INT_MIN} and {INT_MAX}")
-    return value
 
 
 def _float(text: str) -> float:
@@ -57,13 +55,49 @@ def loads(raw: bytes | str) -> Any:
         except UnicodeDecodeError as exc:
             raise UnsafeJSON(f"the file is not UTF-8 text (byte {exc.start})") from None
     try:
-        value = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        # Whole numbers by the parser's own fast path: those past 64 bits are refused below.
+        value = json.loads(raw, parse_float=_float, parse_constant=_constant)
+    except UnsafeJSON:
+        raise
     except RecursionError:
         raise UnsafeJSON(f"the JSON is nested too deeply (at most {MAX_DEPTH} levels)") from None
     except json.JSONDecodeError as exc:
         raise UnsafeJSON(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
-    check_value(value)
+    except ValueError:  # int() refuses a number of thousands of digits
+        raise UnsafeJSON(f"a number is too large: whole numbers must lie within {INT_MIN} and {INT_MAX}") from None
+    encoded = _utf8(raw)
+    if encoded is None or _SURROGATE_ESCAPE.search(raw) or _LONG_DIGITS in encoded.translate(_DIGIT_MARKS):
+        check_value(value)
+    else:
+        # Parsed from text that holds neither: its strings are valid Unicode, its keys are text,
+        # its numbers fit and are finite (parse_float, parse_constant); only the nesting is left
+        # to check. A whole game log is read in a fifth of the time of the whole check.
+        _check_depth(value)
     return value
+
+
+def _utf8(text: str) -> bytes | None:
+    """The text as UTF-8, or None where it holds a lone surrogate."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def _check_depth(value: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH, a level at a time (so hostile depth cannot exhaust the
+    stack), reading each container's items only to find the containers among them."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 1
+    while level:
+        if depth > MAX_DEPTH:
+            raise UnsafeJSON(f"the JSON is nested too deeply (at most {MAX_DEPTH} levels)")
+        inner: list[Any] = []
+        for item in level:
+            inner += [child for child in (item.values() if type(item) is dict else item)
+                      if type(child) is dict or type(child) is list]
+        level = inner
+        depth += 1
 
 
 def check_value(value: Any) -> None:
