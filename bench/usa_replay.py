@@ -4,7 +4,11 @@ bare interpreter, the engine import alone and the replay inside one process, so 
 can be told apart from a busy machine. The engine does not yet play every log to its end: the
 report says how many actions the replay played.
 
-    python bench/usa_replay.py [--runs 15] [--profile] [LOG.json]
+    python bench/usa_replay.py [--runs 15] [--profile] [--instructions] [LOG.json]
+
+Wall and CPU seconds move by a quarter with what else the machine runs; `--instructions` also
+counts the instructions of one whole `stationmaster replay` process under Valgrind (callgrind,
+when it is installed; about a minute), a figure that compares two commits on a busy machine.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import cProfile
 import json
 import os
 import pstats
+import re
 import shutil
 import statistics
 import subprocess
@@ -41,6 +46,18 @@ def timed(command: list[str], runs: int, env: dict[str, str]) -> tuple[float, fl
         after = os.times()
         cpu.append(after.children_user + after.children_system - before.children_user - before.children_system)
     return statistics.median(seconds), min(seconds), statistics.median(cpu)
+
+
+def instructions(command: list[str], env: dict[str, str]) -> int | None:
+    """Instructions executed by one run of `command` (Valgrind's callgrind), or None without
+    Valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    done = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False, cwd=ROOT, env=env)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    return int(found.group(1)) if found else None
 
 
 def in_process(path: Path, runs: int, profile: bool) -> None:
@@ -83,6 +100,8 @@ def main() -> None:
                         help="compile every module at every start (as with PYTHONDONTWRITEBYTECODE=1 and no "
                              "bytecode written yet); by default the processes read Python's bytecode caches, "
                              "as an installed Stationmaster does")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of one whole replay process (Valgrind's callgrind)")
     parser.add_argument("log", nargs="?", default=str(FIXTURE))
     args = parser.parse_args()
     path = Path(args.log)
@@ -103,6 +122,10 @@ def main() -> None:
     for name, command in rows.items():
         median, best, cpu = timed(command, args.runs, env)
         print(f"{name}: wall median {median:.3f} s, best {best:.3f} s; CPU median {cpu:.3f} s ({args.runs} runs)")
+    if args.instructions:
+        count = instructions(replay + ["replay", str(path)], env)
+        print(f"stationmaster replay {path.stem}: " +
+              (f"{count:,} instructions (Valgrind callgrind)" if count is not None else "Valgrind is not installed"))
     in_process(path, max(3, args.runs // 3), args.profile)
 
 
