@@ -8,7 +8,7 @@ trains (12.6), interest (12.8), then repaying loans (12.9). Runs and trains are 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -357,13 +357,18 @@ class UsaTokenStep(OperatingStep):
         corp = operating(rnd).corporation
         if usa.tokens_left(corp) <= 0:
             return []
-        if not self.cities(usa, corp):
+        # Asked before every move of the turn: the first city that takes a station answers.
+        if next(self._cities(usa, corp), None) is None:
             return []
         return ["place_token", "pass"]
 
     def cities(self, game: G18USA, corp: Corporation) -> list[tuple[str, int]]:
+        """(hex, city) of every city where the company may place a station now, in map order."""
+        return list(self._cities(game, corp))
+
+    @staticmethod
+    def _cities(game: G18USA, corp: Corporation) -> Iterator[tuple[str, int]]:
         reach = reach_of(game.board, corp.id)
-        found = []
         for coord, kind, index in sorted(reach.nodes):
             if kind != "city":
                 continue
@@ -371,8 +376,7 @@ class UsaTokenStep(OperatingStep):
                 check_station(game.umap, corp.id, coord, index, reach)
             except GameError:
                 continue
-            found.append((coord, index))
-        return found
+            yield coord, index
 
     def process_pass(self, game: BaseGame, rnd: Round, entity: Holder, action: Pass) -> None:
         self.operator(rnd, entity)
