@@ -97,7 +97,9 @@ def first_divergence(log: dict[str, Any], trace: list[dict[str, Any]]) -> str | 
             state.apply(action)
         except GameError as error:
             return f"action {line['i']} (id {action.get('id')}, {action['type']}): refused: {error}"
-        diff = differences(snapshot(state), expected(line))
+        ours, theirs = snapshot(state), expected(line)
+        # Equal states have no differences: the field-by-field walk only names them.
+        diff = differences(ours, theirs) if ours != theirs else []
         if diff:
             return f"action {line['i']} (id {action.get('id')}, {action['type']} by {action.get('entity')}): " + \
                 "; ".join(diff[:6])

@@ -29,9 +29,9 @@ def read_log(path: Path) -> dict[str, Any]:
 
 
 def trace_lines(path: Path) -> Iterator[dict[str, Any]]:
-    with gzip.open(path, "rt") as handle:
-        for line in handle:
-            yield json.loads(line)
+    # Read whole: a gzip file read line by line took longer than parsing its lines.
+    for line in gzip.decompress(path.read_bytes()).splitlines():
+        yield json.loads(line)
 
 
 def trace_head(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:

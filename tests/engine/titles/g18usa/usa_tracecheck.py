@@ -34,33 +34,48 @@ def snapshot(game: BaseGame, with_values: bool = True) -> dict[str, Any]:
     from engine.titles.g18usa.phases import depot_listing
 
     usa: Any = game
-    players = []
-    # One pass over every certificate, grouped by holder.
+    # Taken at every action of every log (a third of a replay's time): one pass over the
+    # certificates, the companies and the stations, each grouped by holder.
     held: dict[int, list[list[Any]]] = {}
+    percents: dict[tuple[str, int], int] = {}
     for corp in game.corporations.values():
+        corp_id = corp.id
         for share in corp.shares:
-            held.setdefault(id(share.owner), []).append([corp.id, share.percent, share.president])
+            owner = id(share.owner)
+            held.setdefault(owner, []).append([corp_id, share.percent, share.president])
+            percents[corp_id, owner] = percents.get((corp_id, owner), 0) + share.percent
+    owned: dict[int, list[str]] = {}  # `companies_of` each holder
+    for company in game.companies.values():
+        if not company.closed:
+            owned.setdefault(id(company.owner), []).append(company.id)
+    stations = game.board.stations()
+    players = []
     for player in game.players:
-        certs = sorted(held.get(id(player), []), key=lambda cert: (cert[0], -cert[1], not cert[2]))
-        companies = sorted(c.id for c in usa.companies_of(player))
-        players.append({"id": player.id, "cash": player.cash, "certs": certs, "companies": companies,
+        certs = held.get(id(player), [])
+        certs.sort(key=_cert_order)
+        players.append({"id": player.id, "cash": player.cash, "certs": certs,
+                        "companies": sorted(owned.get(id(player), ())),
                         "value": game.player_value(player) if with_values else None,
                         "bankrupt": player.bankrupt})
     corps = {}
+    position = game.market.position
+    pool = id(game.pool)
     for corp in game.corporations.values():
-        if corp.id not in game.market.position:
+        corp_id = corp.id
+        if corp_id not in position:
             continue
-        cell = game.market.cell_of(corp.id)
+        cell = game.market.cell_of(corp_id)
         president = corp.president()
-        corps[corp.id] = {
+        corps[corp_id] = {
             "cash": corp.cash, "price": cell.price, "market": [cell.row, cell.col],
-            "ipo_pct": corp.percent_owned_by(corp), "market_pct": corp.percent_owned_by(game.pool),
-            "loans": game.loans.count(corp.id),
+            "ipo_pct": percents.get((corp_id, id(corp)), 0), "market_pct": percents.get((corp_id, pool), 0),
+            "loans": game.loans.count(corp_id),
             "trains": sorted(shown_name(usa, t) for t in corp.trains),
-            "tokens": sorted(coord for coord, _ in game.board.token_hexes(corp.id)),
+            "tokens": sorted(coord for coord, _ in dict.fromkeys(
+                (coord, city) for coord, city, _ in stations.get(corp_id, ()))),
             "president": president.id if president else "share_pool",
             "area": usa.market_area(corp),
-            "companies": sorted(c.id for c in usa.companies_of(corp)),
+            "companies": sorted(owned.get(id(corp), ())),
             "total_shares": usa.company_size(corp),
         }
     return {
@@ -74,6 +89,10 @@ def snapshot(game: BaseGame, with_values: bool = True) -> dict[str, Any]:
         "interest_rate": game.loans.current_rate(),
         "finished": game.finished,
     }
+
+
+def _cert_order(cert: list[Any]) -> tuple[str, int, bool]:
+    return cert[0], -cert[1], not cert[2]
 
 
 def expected(line: dict[str, Any], with_values: bool = True) -> dict[str, Any]:
@@ -162,6 +181,8 @@ def walk(log_path: Path, trace_path: Path, offered_until: int | None = 0) -> Wal
 
 
 def _apply_checked(state: BaseGame, index: int, action: dict[str, Any], found: Walk) -> None:
+    """`state.apply(action)`, asking before each part whether the legal moves offered it."""
+    state.programs.begin_top_level(action)
     for part in [action, *(action.get("auto_actions") or [])]:
         if not is_offered(state, part):
             where = (index, str(part["type"]), str(part.get("entity")))
