@@ -6,8 +6,9 @@ the log's), and every logged action is among the legal moves when it is played.
 The states are checked for all 166 logs. The legal moves are checked for the 13 logs the engine
 was first made exact on and for a part of the larger corpus that changes every day (all of it:
 `python bench/usa_corpus.py --offered`), which keeps the suite near its time budget. A log whose
-legal moves are checked is replayed once for both of its tests (`walked`): the walk that asks the
-legal moves applies each action as `apply` does and compares the same states.
+legal moves are checked is replayed once for both of its tests (`walked`; tests/conftest.py runs
+them on one worker): the walk that asks the legal moves applies each action as `apply` does and
+compares the same states.
 """
 
 from __future__ import annotations
