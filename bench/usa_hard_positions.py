@@ -5,7 +5,8 @@ bench/usa_game_positions.py replays a whole log for every measurement; here the 
 once up to the positions wanted, their model inputs (router_modelinput) kept, and each solved by
 the whole-network search (router_modelsearch.search_model) `--repeat` times. For each solve it
 prints what each phase of the search took and what the best answer was after it (the quick
-plans, the first model, the longer search for good runs, the conflict search, the last model),
+plans, the first model, the stop-circuit model, the longer search for good runs, the conflict
+search, the last model),
 then the answer, whether it is proven, the wall and CPU seconds and the load average. Default:
 109372's late positions that issue 12 names (1256, 1385, 1441, 1454, 1489).
 
@@ -31,6 +32,7 @@ from usa_tracecheck import start  # noqa: E402
 
 from engine.core.most_earnings import problem_from_game  # noqa: E402
 from engine.router import model_search as router_modelsearch  # noqa: E402
+from engine.router import stopcircuit  # noqa: E402
 from engine.router.model import ModelInput  # noqa: E402
 from engine.router.model_input import model_input  # noqa: E402
 
@@ -63,6 +65,8 @@ def _traced(name: str, real: Callable[..., Any], trace: list[str], started: list
         out = real(*args, **options)
         if name == "prove":
             what = f"better {out.better.total if out.better else '-'} finished {out.finished}"
+        elif out is None:
+            what = "does not apply"
         elif isinstance(out, list):
             what = str(router_modelsearch._worth(args[0], out))
         else:
@@ -84,6 +88,7 @@ def main() -> None:
     started = [0.0]
     for name in PHASES:
         setattr(router_modelsearch, name, _traced(name, getattr(router_modelsearch, name), trace, started))
+    stopcircuit.solve = _traced("stop circuits", stopcircuit.solve, trace, started)
     for action, (company, prepared) in sorted(positions(log_name, wanted).items()):
         trains = "+".join(str(train.distance) for train in prepared.trains)
         for _ in range(repeat):

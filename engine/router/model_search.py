@@ -40,6 +40,11 @@ from engine.router.model import (
 )
 
 HEURISTIC_SHARE = 0.15  # of the time budget, at most, for the first answer
+# And at most this many seconds (a 2 s budget's share): in a longer search (the bot's 20 s
+# follow-up) the wider beams took 0.5-1.5 s of CPU on 18USA logs' ten hardest positions
+# (109372's late 5+4 to 8+6, s12265's 4+4 and 8+8, s8604's 8+5) and found more on two only (+10),
+# which improve_plans finds as well.
+HEURISTIC_MOST = 0.3
 # Models of at most this many track edges count as small for the searches below.
 SMALL_EDGES = 64
 # Models of at most this many edges are solved without CP-SAT's LP (router_model.WORKERS):
@@ -54,6 +59,10 @@ LP_EDGES = 54
 # Of what is left, for a first try of the model: small positions end here. With 0.25 the bounds
 # of single trains came too late for the hardest 18USA log positions (109372 action 1060).
 FIRST_SHARE = 0.1
+# And at most this many seconds (about a 2 s budget's share): in the bot's 20 s follow-up the
+# first try had 1.9 s and proved none of those ten positions (a follow-up searches positions the
+# 2 s proposal left open); it delayed what proves them by that much.
+FIRST_MOST = 0.2
 # Of what is left then, for the conflict search (router_joint); the joint model, bounded by what
 # each train earns alone, gets the rest. On models of more than SMALL_EDGES edges the search
 # seldom finishes in 2 s (18USA logs' 21 such 2-train positions: once, 109372 action 948, which
@@ -83,6 +92,11 @@ CIRCUIT_SEGMENTS = 600
 # 8+6 positions of 800-1,266 segments take it 2-9 s of CPU, the other searches 11-40 s.
 LONG_SEARCH = 10.0
 CIRCUIT_SEGMENTS_LONG = 2_000
+# In such a longer search, seconds for the longer search for good runs (improve_plans) before the
+# stop-circuit model, which finds the optimum late from poor runs: 109372 1441 and 1489 (8+6)
+# proven after 8-9 s of CPU from the quick plans (920, 930), after 2-5 s from improve_plans's
+# (990, 1000; 0.3-0.7 s of CPU to find them).
+IMPROVE_LONG = 0.5
 
 
 def _holders(problem: ModelInput, plans: Sequence[Plan]) -> dict[int, int]:
@@ -143,15 +157,26 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
 def _search(problem: ModelInput, deadline: float, bounds: list[int]) -> ModelOutcome:
     """search_model's searches, each adding the bound it reached to `bounds`."""
     started = time.perf_counter()
-    plans = plan_trains(problem, deadline=started + (deadline - started) * HEURISTIC_SHARE)
+    plans = plan_trains(problem, deadline=started + min((deadline - started) * HEURISTIC_SHARE, HEURISTIC_MOST))
     first = _worth(problem, plans)
     holders = _holders(problem, plans)
     small = len(problem.graph.edges) <= SMALL_EDGES
     linearization = 0 if len(problem.graph.edges) <= LP_EDGES else LINEARIZATION
-    outcome = solve(problem, (deadline - time.perf_counter()) * (FIRST_SHARE if len(problem.trains) > 1 else 1),
-                    plans=plans, holders=holders, linearization=linearization)
+    several = len(problem.trains) > 1
+    outcome = solve(problem, min((deadline - time.perf_counter()) * FIRST_SHARE, FIRST_MOST) if several
+                    else deadline - time.perf_counter(), plans=plans, holders=holders, linearization=linearization)
     _note(bounds, outcome)
-    if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline and not small:
+    improved = False
+    if several and not outcome.proven and time.perf_counter() < deadline and not small:
+        if deadline - time.perf_counter() >= LONG_SEARCH:
+            # A longer search: better runs for the stop-circuit model to start from (see
+            # IMPROVE_LONG), or for the searches below.
+            now = time.perf_counter()
+            better = improve_plans(problem, plans, now + IMPROVE_LONG, latest=now + 2 * IMPROVE_LONG)
+            improved = True
+            if _worth(problem, better) > first:
+                plans, first = better, _worth(problem, better)
+                holders = _holders(problem, plans)
         start, start_holders = _restart(problem, plans, holders, first, outcome)
         left = deadline - time.perf_counter()
         circuits = stopcircuit.solve(problem, left, plans=start, holders=start_holders,
@@ -163,11 +188,13 @@ def _search(problem: ModelInput, deadline: float, bounds: list[int]) -> ModelOut
             return _best_of(problem, plans, first, outcome)
     if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline:
         # A hard position: a longer search for better runs first, which the search below may prove.
-        better = improve_plans(problem, plans, time.perf_counter() + (deadline - time.perf_counter()) * IMPROVE_SHARE,
-                               latest=deadline)
-        if _worth(problem, better) > first:
-            plans, first = better, _worth(problem, better)
-            holders = _holders(problem, plans)
+        if not improved:
+            better = improve_plans(problem, plans,
+                                   time.perf_counter() + (deadline - time.perf_counter()) * IMPROVE_SHARE,
+                                   latest=deadline)
+            if _worth(problem, better) > first:
+                plans, first = better, _worth(problem, better)
+                holders = _holders(problem, plans)
         best = max(first, outcome.total if outcome.found else 0)
         share = (CONFLICT_SHARE_SMALL if small else CONFLICT_SHARE) if len(problem.trains) == 2 else CONFLICT_SHARE_MORE
         searched = prove(problem, best, time.perf_counter() + (deadline - time.perf_counter()) * share, linearization)
