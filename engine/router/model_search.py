@@ -2,11 +2,14 @@
 
 1. router_heuristic plans good runs in a few tens of milliseconds; CP-SAT starts from them, and
    on most positions proves them or better at once (small models without its LP, which proves
-   them fastest).
+   them fastest). In a longer search both get no more time than in a 2 s one.
 2. Otherwise, with several trains on a large map (more than SMALL_EDGES edges) whose stops few
    segments of track join (router_segments), the stop-circuit model (router_stopcircuit) gets
    the rest of the time: it proves 2-train positions the steps below do not (18USA log 109372
-   actions 1234-1385, 5+4 to 8+5).
+   actions 1234-1385, 5+4 to 8+5). In a longer search (10 s and more left: the bot's follow-up,
+   `/game routes`) it takes positions of more segments too, and the longer search for good runs
+   (router_heuristic.improve_plans) goes first, briefly: the model finds the optimum late from
+   poor runs.
    Otherwise, with several trains, a longer search for good runs (router_heuristic.improve_plans)
    gets a share of the time, then the conflict search (router_joint): each train solved alone,
    then branching on the track (or attachment, or end group) the trains' best runs share. Its
