@@ -53,7 +53,7 @@ async def console_game(moderator: Moderator, players: list[str], seed: int) -> t
 
 async def test_a_generated_game_played_with_18usa_words_reaches_the_replayed_position(tmp_path: Path) -> None:
     document = json.loads(LOG.read_text())
-    actions = accepted_prefix(LOG, offered=True)[:OPENING]
+    actions = accepted_prefix(LOG, offered=True, limit=OPENING)
     lines = script(LOG, actions)
     words = {line.split(" /", 1)[1].split()[0] for line in lines}
     # Two sets of rounds: the auction, company starts with home stations and contributions,

@@ -15,7 +15,7 @@ from typing import Any
 from fixture_script import _city_hex, live_action
 
 from bot.routes_text import format_routes
-from engine import GameError, load_game, new_game
+from engine import load_game, new_game
 from engine.automatic import automatic_moves
 from engine.core.game import BaseGame
 from engine.legal import is_offered, legal_moves, move_decider
@@ -125,19 +125,21 @@ def typed_command(state: BaseGame, action: dict[str, Any]) -> str | None:
     return " ".join([f"/{word}", *(f"{name}:{value}" for name, value in options.items())])
 
 
-def accepted_prefix(path: Path, offered: bool = False) -> list[dict[str, Any]]:
+def accepted_prefix(path: Path, offered: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
     """The log's effective actions up to the first one the engine refuses (with `offered`, or
-    the first its legal moves do not offer: commands are built from those)."""
+    the first its legal moves do not offer: commands are built from those), at most `limit`."""
     document = json.loads(path.read_text())
     game = load_game({**document, "actions": []})
     game.state.importing = True
-    kept = []
+    kept: list[dict[str, Any]] = []
     for action in effective_actions(document["actions"]):
-        if offered and not is_offered(game.state, action):
+        if len(kept) == limit or offered and not is_offered(game.state, action):
             break
         try:
-            game.state.process(action)
-        except GameError:
+            # Without `process`'s safety copy before each action: the walk ends at the first
+            # refusal, whatever it left behind.
+            game.state.apply(action)
+        except Exception:  # noqa: BLE001 - `process` refuses any error, as a GameError
             break
         kept.append(action)
     return kept
