@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fixture_script import decider, live_action, typed_command
+from log_following import follow
 
 from bot.console_parse import parse_line
 from bot.sessions import resolved_options
@@ -96,7 +97,7 @@ def replay(document: dict[str, Any], upto: int) -> Game:
 
 def play(game: Game, action: dict[str, Any]) -> None:
     for step in [action] + list(action.get("auto_actions") or []):
-        game.process(live_action(step))
+        follow(game, live_action(step))
 
 
 @functools.cache

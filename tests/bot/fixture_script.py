@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from log_following import follow
+
 from bot.routes_text import format_routes
 from engine import new_game
 from engine.core.game import BaseGame
@@ -112,7 +114,7 @@ def script(path: Path) -> tuple[list[str], dict[str, Any], dict[str, int]]:
             words = typed_command(game.state, step)
             if words is not None:
                 lines.append(f"@{decider(game.state, step)} {words}")
-            game.process(live_action(step))
+            follow(game, live_action(step))
     assert game.finished
     names = {str(p["id"]): p["name"] for p in players}
     return lines, document, {names[key]: value for key, value in game.result().items()}

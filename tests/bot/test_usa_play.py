@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from log_following import follow
 from usa_script import USA_LOGS, decider, made_by_itself
 
 from engine import new_game
@@ -46,7 +47,7 @@ def typed_lines(document: dict[str, Any], count: int) -> list[str]:
         if not made_by_itself(game.state, action):  # else the bot makes it after the last move
             lines.append(f"@{decider(game.state, action)} /action json:{json.dumps(sent)}")
         game.state.importing = True  # logged run revenues stand, as the import of the log has them
-        game.process(action)
+        follow(game, action)
     return lines
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fixture_script import _city_hex, live_action
+from log_following import follow
 
 from bot.routes_text import format_routes
 from engine import load_game, new_game
@@ -154,5 +155,5 @@ def script(path: Path, actions: list[dict[str, Any]]) -> list[str]:
         words = None if made_by_itself(game.state, action) else typed_command(game.state, action)
         if words is not None:
             lines.append(f"@{decider(game.state, action)} {words}")
-        game.process(live_action(action))
+        follow(game, live_action(action))
     return lines
