@@ -20,6 +20,7 @@ REFUSED = {
     "one past the largest whole number": (f'{{"a": {INT_MAX + 1}}}', "is too large"),
     "one below the smallest": (f"[{INT_MIN - 1}]", "is too large"),
     "thousands of digits": ("[" + "9" * 5000 + "]", "is too large"),
+    "too large under a key repeated later": (f'{{"seed": {INT_MAX + 1}, "seed": 7}}', "is too large"),
     "an escaped lone surrogate": ('{"name": "a\\ud800b"}', "unpaired surrogate"),
     "an escaped lone surrogate in capitals": ('["\\uDFFF"]', "unpaired surrogate"),
     "NaN": ("[NaN]", "not a JSON number"),
