@@ -157,6 +157,17 @@ def search_model(problem: ModelInput, deadline: float) -> ModelOutcome:
     return replace(outcome, bound=min(bounds) if bounds and min(bounds) >= outcome.total else None)
 
 
+def _improved(problem: ModelInput, plans: list[Plan], first: int, holders: dict[int, int], until: float,
+              latest: float) -> tuple[list[Plan], int, dict[int, int]]:
+    """The longer search for good runs (improve_plans) from `plans`, worth `first`: its runs,
+    their worth and who holds each attachment if they earn more, else those given."""
+    better = improve_plans(problem, plans, until, latest=latest)
+    worth = _worth(problem, better)
+    if worth > first:
+        return better, worth, _holders(problem, better)
+    return plans, first, holders
+
+
 def _search(problem: ModelInput, deadline: float, bounds: list[int]) -> ModelOutcome:
     """search_model's searches, each adding the bound it reached to `bounds`."""
     started = time.perf_counter()
@@ -175,11 +186,9 @@ def _search(problem: ModelInput, deadline: float, bounds: list[int]) -> ModelOut
             # A longer search: better runs for the stop-circuit model to start from (see
             # IMPROVE_LONG), or for the searches below.
             now = time.perf_counter()
-            better = improve_plans(problem, plans, now + IMPROVE_LONG, latest=now + 2 * IMPROVE_LONG)
+            plans, first, holders = _improved(problem, plans, first, holders, now + IMPROVE_LONG,
+                                              now + 2 * IMPROVE_LONG)
             improved = True
-            if _worth(problem, better) > first:
-                plans, first = better, _worth(problem, better)
-                holders = _holders(problem, plans)
         start, start_holders = _restart(problem, plans, holders, first, outcome)
         left = deadline - time.perf_counter()
         circuits = stopcircuit.solve(problem, left, plans=start, holders=start_holders,
@@ -192,12 +201,9 @@ def _search(problem: ModelInput, deadline: float, bounds: list[int]) -> ModelOut
     if len(problem.trains) > 1 and not outcome.proven and time.perf_counter() < deadline:
         # A hard position: a longer search for better runs first, which the search below may prove.
         if not improved:
-            better = improve_plans(problem, plans,
-                                   time.perf_counter() + (deadline - time.perf_counter()) * IMPROVE_SHARE,
-                                   latest=deadline)
-            if _worth(problem, better) > first:
-                plans, first = better, _worth(problem, better)
-                holders = _holders(problem, plans)
+            plans, first, holders = _improved(
+                problem, plans, first, holders,
+                time.perf_counter() + (deadline - time.perf_counter()) * IMPROVE_SHARE, deadline)
         best = max(first, outcome.total if outcome.found else 0)
         share = (CONFLICT_SHARE_SMALL if small else CONFLICT_SHARE) if len(problem.trains) == 2 else CONFLICT_SHARE_MORE
         searched = prove(problem, best, time.perf_counter() + (deadline - time.perf_counter()) * share, linearization)

@@ -83,11 +83,6 @@ EXPRESS_FREIGHT = "P8"  # its red-area marker counts as one of the owner's token
 REMOVE_FREIGHT = "Remove"  # the site's word for taking P8's marker off instead of a station
 
 
-def _second_pullman(trains: list[Train]) -> bool:
-    """Rule 12.7: a company owns one Pullman at most."""
-    return [train.name for train in trains].count(usa_phases.PULLMAN) > 1
-
-
 class G18USA(Family1817Game):
     TITLE = "18USA"
     ROUNDS = RoundSequence(opening=("auction",),
@@ -375,19 +370,7 @@ class G18USA(Family1817Game):
             return False
         if len(trains) > self.train_limit(corporation) and super().must_discard(corporation):
             return True
-        return _second_pullman(trains)
-
-    def anyone_must_discard(self) -> bool:
-        # `must_discard` for every company at once, with the limit read once: asked before every
-        # move, and most companies hold fewer trains than the limit and at most one Pullman. The
-        # limit is the phase's for every company (`train_limit`).
-        most = self.phase.train_limit
-        over = super().must_discard
-        for corp in self.corporations.values():
-            trains = corp.trains
-            if len(trains) > 1 and ((len(trains) > most and over(corp)) or _second_pullman(trains)):
-                return True
-        return False
+        return [train.name for train in trains].count(usa_phases.PULLMAN) > 1
 
     def defer_rusting(self, rusts: tuple[str, ...]) -> bool:
         """P13 Pennsy Boneyard: the rusting waits for its company's choice."""

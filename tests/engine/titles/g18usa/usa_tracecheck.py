@@ -35,7 +35,7 @@ def snapshot(game: BaseGame, with_values: bool = True) -> dict[str, Any]:
 
     usa: Any = game
     # Taken at every action of every log (a third of a replay's time): one pass over the
-    # certificates, the companies and the stations, each grouped by holder.
+    # certificates and the companies, each grouped by holder.
     held: dict[int, list[list[Any]]] = {}
     percents: dict[tuple[str, int], int] = {}
     for corp in game.corporations.values():
@@ -48,7 +48,6 @@ def snapshot(game: BaseGame, with_values: bool = True) -> dict[str, Any]:
     for company in game.companies.values():
         if not company.closed:
             owned.setdefault(id(company.owner), []).append(company.id)
-    stations = game.board.stations()
     players = []
     for player in game.players:
         certs = held.get(id(player), [])
@@ -71,8 +70,7 @@ def snapshot(game: BaseGame, with_values: bool = True) -> dict[str, Any]:
             "ipo_pct": percents.get((corp_id, id(corp)), 0), "market_pct": percents.get((corp_id, pool), 0),
             "loans": game.loans.count(corp_id),
             "trains": sorted(shown_name(usa, t) for t in corp.trains),
-            "tokens": sorted(coord for coord, _ in dict.fromkeys(
-                (coord, city) for coord, city, _ in stations.get(corp_id, ()))),
+            "tokens": sorted(coord for coord, _ in game.board.token_hexes(corp_id)),
             "president": president.id if president else "share_pool",
             "area": usa.market_area(corp),
             "companies": sorted(owned.get(id(corp), ())),
