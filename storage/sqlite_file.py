@@ -77,14 +77,22 @@ async def check_store(conn: aiosqlite.Connection, path: str) -> None:
     """Refuse a file that is not a Stationmaster store (or a new, empty one) before anything is
     written: not a database, damaged, or a database whose tables are another program's."""
     try:
-        async with conn.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        version = int(row[0]) if row is not None else 0
-        async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                "AND name NOT LIKE 'sqlite!_%' ESCAPE '!'") as cursor:
-            tables = {str(name) for (name,) in await cursor.fetchall()}
-        async with conn.execute("PRAGMA quick_check(1)") as cursor:
-            problems = [str(line) for (line,) in await cursor.fetchall()]
+        # One read transaction, one snapshot: another process may be making the file a store
+        # meanwhile, and its migration commits the tables and the schema version together (read
+        # one by one, its tables could be seen with the version before it: another program's).
+        await conn.execute("BEGIN")
+        try:
+            async with conn.execute("PRAGMA user_version") as cursor:
+                row = await cursor.fetchone()
+            version = int(row[0]) if row is not None else 0
+            async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                    "AND name NOT LIKE 'sqlite!_%' ESCAPE '!'") as cursor:
+                tables = {str(name) for (name,) in await cursor.fetchall()}
+            async with conn.execute("PRAGMA quick_check(1)") as cursor:
+                problems = [str(line) for (line,) in await cursor.fetchall()]
+        finally:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
     except sqlite3.Error as error:
         raise store_error(path, error) or StoreFileError(f"cannot read the database {path} (SQLite: {error})") \
             from None
